@@ -1,0 +1,81 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '@svc/core';
+import { createGateway, fleetHealthChecks, SVC_VERSION } from '@svc/gateway';
+import { createIdentityService, type IdentityConfig } from '@svc/identity';
+import { closeServer, createServiceApp, listen, type Infrastructure } from '@svc/platform';
+
+const require = createRequire(import.meta.url);
+
+/** A service's committed migrations, found through its package wherever this code was bundled. */
+function migrationsOf(pkg: string): string {
+  return join(dirname(require.resolve(`${pkg}/package.json`)), 'drizzle');
+}
+
+export interface FleetOptions {
+  infra: Infrastructure;
+  /** A logger per service, so every line names the service that wrote it. */
+  logger: (service: string) => Logger;
+  port: number;
+  host?: string;
+  secrets: { jwtSecret: string; internalSecret: string };
+  identity: Omit<IdentityConfig, 'jwtSecret' | 'migrationsFolder'>;
+  rateLimitEnabled?: boolean;
+  rateLimitStorage?: 'redis' | 'memory';
+}
+
+export interface Fleet {
+  /** Base URL of the gateway, e.g. http://127.0.0.1:8080. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+function urlOf(server: Server): string {
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/**
+ * Every service in this process on the given infrastructure, each on its own loopback port,
+ * behind the gateway on `port`: the same hops as the distributed fleet.
+ */
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const { infra, logger, secrets } = options;
+  const identity = createIdentityService({
+    ...infra,
+    log: logger('identity'),
+    config: { ...options.identity, jwtSecret: secrets.jwtSecret, migrationsFolder: migrationsOf('@svc/identity') },
+  });
+  await identity.start();
+  const identityServer = await listen(
+    createServiceApp({ routes: identity.routes, internalSecret: secrets.internalSecret, log: logger('identity') }),
+    0,
+    '127.0.0.1',
+  );
+
+  const gateway = createGateway({
+    ...infra,
+    log: logger('gateway'),
+    health: fleetHealthChecks(infra),
+    config: {
+      jwtSecret: secrets.jwtSecret,
+      internalSecret: secrets.internalSecret,
+      services: { identity: urlOf(identityServer) },
+      rateLimitEnabled: options.rateLimitEnabled ?? true,
+      rateLimitStorage: options.rateLimitStorage ?? (infra.cache.kind === 'redis' ? 'redis' : 'memory'),
+      trustProxy: 'loopback',
+      version: SVC_VERSION,
+    },
+  });
+  const gatewayServer = await listen(gateway, options.port, options.host ?? '0.0.0.0');
+
+  return {
+    url: urlOf(gatewayServer),
+    async stop() {
+      await closeServer(gatewayServer);
+      await closeServer(identityServer);
+      await identity.stop();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { createLogger } from '@svc/core';
+import { identityConfigFromEnv } from '@svc/identity';
+import { onShutdown, openInfrastructure } from '@svc/platform';
+import { loadStandaloneEnv } from './env.js';
+import { startFleet } from './fleet.js';
+import { loadOrCreateSecrets } from './secrets.js';
+
+const env = loadStandaloneEnv(process.env);
+const log = createLogger({ service: 'standalone', level: env.LOG_LEVEL });
+const stored = env.SVC_JWT_SECRET && env.SVC_INTERNAL_SECRET ? undefined : loadOrCreateSecrets(env.SVC_DATA_DIR);
+const jwtSecret = env.SVC_JWT_SECRET ?? stored!.SVC_JWT_SECRET;
+const internalSecret = env.SVC_INTERNAL_SECRET ?? stored!.SVC_INTERNAL_SECRET;
+
+const infra = await openInfrastructure(env, log);
+const { jwtSecret: _sameAsAbove, ...identity } = identityConfigFromEnv({ ...env, SVC_JWT_SECRET: jwtSecret });
+const fleet = await startFleet({
+  infra,
+  logger: (service) => createLogger({ service, level: env.LOG_LEVEL }),
+  port: env.PORT,
+  secrets: { jwtSecret, internalSecret },
+  identity,
+  rateLimitEnabled: env.RATE_LIMIT_ENABLED,
+  rateLimitStorage: env.RATE_LIMIT_STORAGE,
+});
+log.info('svc is up', { url: fleet.url, database: infra.database.kind, cache: infra.cache.kind, bus: infra.bus.kind });
+
+onShutdown(async () => {
+  await fleet.stop();
+  await infra.close();
+}, log);

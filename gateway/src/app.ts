@@ -1,0 +1,106 @@
+import express, { type RequestHandler } from 'express';
+import type { Bus } from '@svc/bus';
+import type { Cache } from '@svc/cache';
+import { correlationMiddleware, errorHandler, JSON_BODY_LIMIT_BYTES, NotFoundError, PayloadTooLargeError, type Logger } from '@svc/core';
+import { createPassport, requireJwt } from './auth/authenticate.js';
+import { PrincipalResolver } from './auth/principal-resolver.js';
+import { healthRoutes, type HealthChecks } from './http/health.routes.js';
+import { createIdentitySigner } from './http/identity-signer.js';
+import { forwardTo } from './http/proxy.js';
+import { createLimiter, rateLimit } from './http/rate-limit.js';
+import { findRoute, type RouteRule, type ServiceName } from './routing/route-table.js';
+
+export interface GatewayConfig {
+  jwtSecret: string;
+  internalSecret: string;
+  services: Record<ServiceName, string>;
+  rateLimitEnabled: boolean;
+  rateLimitStorage: 'redis' | 'memory';
+  trustProxy: string;
+  version: string;
+}
+
+export interface GatewayDeps {
+  cache: Cache;
+  bus: Bus;
+  log: Logger;
+  health: HealthChecks;
+  config: GatewayConfig;
+}
+
+/** Per client IP: how often the public access-code check may be tried (guessing codes). */
+export const ACCESS_CODE_VALIDATE_LIMIT = { name: 'access-code-validate', points: 10, durationSeconds: 60 };
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    route?: RouteRule;
+  }
+}
+
+/** The public door: routes, authenticates, limits and forwards; owns no business rules. */
+export function createGateway({ cache, bus, log, health, config }: GatewayDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.use(correlationMiddleware());
+  app.use(healthRoutes(health, config.version));
+
+  const route: RequestHandler = (req, res, next) => {
+    const rule = findRoute(req.method, req.path);
+    if (!rule) return next(new NotFoundError(`No route for ${req.method} ${req.path}`, { method: req.method, path: req.path }));
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > JSON_BODY_LIMIT_BYTES) {
+      return next(new PayloadTooLargeError(`Request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`, { limit_bytes: JSON_BODY_LIMIT_BYTES }));
+    }
+    res.locals.route = rule;
+    next();
+  };
+
+  const validateLimiter = rateLimit(createLimiter(ACCESS_CODE_VALIDATE_LIMIT, cache, config.rateLimitStorage), (req) => req.ip ?? 'unknown');
+  const ipLimits: RequestHandler = (req, res, next) => {
+    if (!config.rateLimitEnabled || res.locals.route?.ipLimit !== 'access-code-validate') return next();
+    validateLimiter(req, res, next);
+  };
+
+  const jwt = requireJwt(createPassport(config.jwtSecret, new PrincipalResolver(cache, bus, log)));
+  const authenticate: RequestHandler = (req, res, next) => {
+    if (res.locals.route?.auth === 'public') return next();
+    jwt(req, res, next);
+  };
+
+  const sign = createIdentitySigner(config.internalSecret);
+  const proxies = Object.fromEntries(
+    Object.entries(config.services).map(([name, target]) => [name, forwardTo(name, target, sign, log)]),
+  ) as Record<ServiceName, RequestHandler>;
+  const forward: RequestHandler = (req, res, next) => proxies[res.locals.route!.service](req, res, next);
+
+  app.use(route, ipLimits, authenticate, forward);
+  app.use(errorHandler(log));
+  return app;
+}
+
+export function gatewayConfigFromEnv(env: {
+  SVC_JWT_SECRET: string;
+  SVC_INTERNAL_SECRET: string;
+  SVC_IDENTITY_URL: string;
+  RATE_LIMIT_ENABLED: boolean;
+  RATE_LIMIT_STORAGE?: 'redis' | 'memory';
+  REDIS_URL?: string;
+  SVC_TRUST_PROXY: string;
+}): GatewayConfig {
+  return {
+    jwtSecret: env.SVC_JWT_SECRET,
+    internalSecret: env.SVC_INTERNAL_SECRET,
+    services: { identity: env.SVC_IDENTITY_URL },
+    rateLimitEnabled: env.RATE_LIMIT_ENABLED,
+    rateLimitStorage: env.RATE_LIMIT_STORAGE ?? (env.REDIS_URL ? 'redis' : 'memory'),
+    trustProxy: env.SVC_TRUST_PROXY,
+    version: SVC_VERSION,
+  };
+}
+
+/** The platform version reported by /health. */
+export const SVC_VERSION = '0.1.0';
+
+export { fleetHealthChecks } from './http/fleet-health.js';
+export { GatewayEnv, loadGatewayEnv } from './env.js';

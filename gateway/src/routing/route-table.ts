@@ -1,0 +1,43 @@
+/**
+ * Which service owns which path, and what a caller must present to reach it. The gateway
+ * answers a JSON 404 for everything not listed here.
+ */
+
+export type ServiceName = 'identity';
+
+/** `public`: no credentials; `jwt`: an access token; `jwt-or-key`: an access token or an API key. */
+export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key';
+
+export interface RouteRule {
+  service: ServiceName;
+  /** Path prefix; `exact` restricts the rule to that one path. */
+  path: string;
+  exact?: boolean;
+  methods?: string[];
+  auth: AuthPolicy;
+  /** Name of a per-client-IP rate limit applied before anything else. */
+  ipLimit?: 'access-code-validate';
+}
+
+export const ROUTES: RouteRule[] = [
+  { service: 'identity', path: '/api/v1/auth/register', exact: true, methods: ['POST'], auth: 'public' },
+  { service: 'identity', path: '/api/v1/auth/login', exact: true, methods: ['POST'], auth: 'public' },
+  { service: 'identity', path: '/api/v1/auth/refresh', exact: true, methods: ['POST'], auth: 'public' },
+  { service: 'identity', path: '/api/v1/auth/refresh-cookie', exact: true, methods: ['POST'], auth: 'public' },
+  { service: 'identity', path: '/api/v1/auth/change-password/login', exact: true, methods: ['POST'], auth: 'public' },
+  { service: 'identity', path: '/api/v1/access-codes/validate', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'access-code-validate' },
+  { service: 'identity', path: '/api/v1/auth', auth: 'jwt' },
+  { service: 'identity', path: '/api/v1/users', auth: 'jwt' },
+  { service: 'identity', path: '/api/v1/access-codes', auth: 'jwt' },
+];
+
+function matches(rule: RouteRule, method: string, path: string): boolean {
+  if (rule.methods && !rule.methods.includes(method)) return false;
+  if (rule.exact) return path === rule.path || path === `${rule.path}/`;
+  return path === rule.path || path.startsWith(`${rule.path}/`);
+}
+
+/** First matching rule, most specific first as listed. */
+export function findRoute(method: string, path: string, routes: RouteRule[] = ROUTES): RouteRule | undefined {
+  return routes.find((rule) => matches(rule, method, path));
+}

@@ -1,0 +1,3 @@
+export * from './identity.js';
+export * from './internal-token.js';
+export * from './access-token.js';

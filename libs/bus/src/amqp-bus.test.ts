@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import amqp from 'amqplib';
+import type { Channel } from 'amqplib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ServiceUnavailableError, createLogger } from '@svc/core';
+import type { Bus, BusMessage } from './bus.js';
+import { busContract } from './bus.contract.js';
+import { createAmqpBus, type AmqpBusOptions } from './amqp-bus.js';
+import { destroyBusPrefix } from './amqp-cleanup.js';
+import { startTcpProxy } from './testing/tcp-proxy.js';
+import { gate, waitFor } from './testing/wait.js';
+
+// CI always sets AMQP_URL; without it this file reports its tests as skipped, never as passed.
+const url = process.env.AMQP_URL ?? '';
+const prefix = `test-${randomUUID().slice(0, 8)}.`;
+const logger = createLogger({ service: 'bus-test', silent: true });
+
+const connect = (options: Partial<AmqpBusOptions> = {}) =>
+  createAmqpBus({ url, prefix, logger, drainTimeoutMs: 500, reconnect: { initialDelayMs: 50, maxDelayMs: 400 }, ...options });
+
+/** A plain amqplib channel, to look at the wire and to misbehave the way the bus never does. */
+async function withRawChannel<T>(use: (channel: Channel) => Promise<T>): Promise<T> {
+  const model = await amqp.connect(url);
+  model.on('error', () => undefined);
+  try {
+    const channel = await model.createChannel();
+    // A refused check closes the channel with an 'error' event; the rejected promise says enough.
+    channel.on('error', () => undefined);
+    return await use(channel);
+  } finally {
+    await model.close().catch(() => undefined);
+  }
+}
+
+describe.runIf(url)('amqp bus', () => {
+  const opened: Bus[] = [];
+  const open = async (options: Partial<AmqpBusOptions> = {}) => {
+    const bus = await connect(options);
+    opened.push(bus);
+    return bus;
+  };
+
+  afterAll(async () => {
+    await Promise.all(opened.map((bus) => bus.close()));
+    await destroyBusPrefix(url, prefix);
+  });
+
+  busContract('amqp', { create: (options) => open(options) });
+
+  it('redelivers the message a closed bus was still handling, marked redelivered', async () => {
+    const queue = `crash-${randomUUID().slice(0, 6)}`;
+    const survivor = await open();
+    const doomed = await open({ drainTimeoutMs: 50 });
+    const hang = gate();
+    const took = gate();
+    await doomed.consume(queue, async () => {
+      took.open();
+      await hang.wait;
+    });
+    await survivor.send(queue, { job: 'crash' }, { messageId: 'crash-1' });
+    await took.wait;
+    const received: BusMessage[] = [];
+    await survivor.consume(queue, async (message) => {
+      received.push(message);
+    });
+
+    await doomed.close();
+
+    await waitFor(() => received.length === 1, 'the redelivery');
+    expect(received[0]).toMatchObject({ payload: { job: 'crash' }, messageId: 'crash-1', redelivered: true });
+    hang.open();
+  });
+
+  it('dead-letters a message whose body is not JSON, without calling the handler', async () => {
+    const queue = `raw-${randomUUID().slice(0, 6)}`;
+    const bus = await open();
+    let calls = 0;
+    await bus.consume(queue, async () => {
+      calls++;
+    });
+
+    const dead = await withRawChannel(async (channel) => {
+      channel.sendToQueue(prefix + queue, Buffer.from('{not json'));
+      let message: amqp.GetMessage | false = false;
+      await waitFor(async () => (message = await channel.get(`${prefix}${queue}.dlq`, { noAck: true })) !== false, 'the dead letter');
+      return message as amqp.GetMessage | false;
+    });
+
+    expect(dead && dead.content.toString()).toBe('{not json');
+    expect(calls).toBe(0);
+  });
+
+  it('publishes work persistent and questions transient, expiring with their timeout', async () => {
+    const queue = `wire-${randomUUID().slice(0, 6)}`;
+    const bus = await open();
+    await bus.send(queue, { a: 1 }, { correlationId: 'corr-wire', messageId: 'wire-1' });
+    await (await bus.respond(`${queue}.rpc`, async () => null)).cancel();
+    const question = bus.request(`${queue}.rpc`, {}, { timeoutMs: 300 }).catch((err: unknown) => err);
+
+    const [work, asked] = await withRawChannel(async (channel) => {
+      const work = await channel.get(prefix + queue, { noAck: true });
+      let asked: amqp.GetMessage | false = false;
+      await waitFor(async () => (asked = await channel.get(`${prefix}${queue}.rpc`, { noAck: true })) !== false, 'the question');
+      return [work, asked as amqp.GetMessage | false] as const;
+    });
+
+    expect(work && work.properties).toMatchObject({
+      deliveryMode: 2,
+      contentType: 'application/json',
+      messageId: 'wire-1',
+      headers: { 'x-correlation-id': 'corr-wire', 'x-bus-name': queue },
+    });
+    expect(asked && asked.properties).toMatchObject({ expiration: '300', replyTo: expect.stringContaining('amq.rabbitmq.reply-to') });
+    expect(asked && asked.properties.deliveryMode).not.toBe(2);
+    await question;
+  });
+
+  it('comes back by itself after losing the connection, on the same bus object', async () => {
+    const target = new URL(url);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5672) });
+    const proxied = new URL(url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    try {
+      const bus = await connect({ url: proxied.toString(), waitForConnectionMs: 5_000 });
+      opened.push(bus);
+      const queue = `reconnect-${randomUUID().slice(0, 6)}`;
+      const received: unknown[] = [];
+      await bus.consume(queue, async (message) => {
+        received.push(message.payload);
+      });
+      await bus.respond(`${queue}.rpc`, async () => 'pong');
+      await bus.send(queue, { n: 1 });
+      await waitFor(() => received.length === 1, 'the first message');
+
+      proxy.cut();
+      await waitFor(async () => !(await bus.healthy()), 'healthy() to turn false', 2_000);
+      const sentWhileDown = bus.send(queue, { n: 2 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      proxy.resume();
+
+      await sentWhileDown;
+      await waitFor(() => bus.healthy(), 'healthy() to turn true');
+      await bus.send(queue, { n: 3 });
+      await waitFor(() => received.length === 3, 'the messages after reconnecting');
+      expect(received).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+      await expect(bus.request(`${queue}.rpc`, {})).resolves.toBe('pong');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('rejects with SERVICE_UNAVAILABLE when the broker stays away longer than the bound', async () => {
+    const target = new URL(url);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5672) });
+    const proxied = new URL(url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    try {
+      const bus = await connect({ url: proxied.toString(), waitForConnectionMs: 200 });
+      opened.push(bus);
+      proxy.cut();
+      await waitFor(async () => !(await bus.healthy()), 'healthy() to turn false', 2_000);
+
+      const started = Date.now();
+      const error = await bus.publish('thing.happened', {}).catch((err: unknown) => err);
+
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+      expect(Date.now() - started).toBeLessThan(1_000);
+      await bus.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('destroyBusPrefix deletes the queues and exchanges declared under a prefix', async () => {
+    const scratch = `test-${randomUUID().slice(0, 8)}.`;
+    const bus = await createAmqpBus({ url, prefix: scratch, logger });
+    await bus.subscribe('audit', ['#'], async () => undefined);
+    await bus.close();
+
+    await destroyBusPrefix(url, scratch);
+
+    const exists = (check: (channel: Channel) => Promise<unknown>) =>
+      withRawChannel(check).then(
+        () => true,
+        () => false,
+      );
+    expect(await exists((channel) => channel.checkQueue(`${scratch}audit`))).toBe(false);
+    expect(await exists((channel) => channel.checkQueue(`${scratch}audit.dlq`))).toBe(false);
+    expect(await exists((channel) => channel.checkExchange(`${scratch}svc.events`))).toBe(false);
+  });
+});

@@ -1,0 +1,90 @@
+import type { Channel } from 'amqplib';
+import { deadLetterQueueOf, isDeadLetterQueue } from './names.js';
+
+/** What this process declared, per prefix. */
+export interface Declared {
+  exchanges: Set<string>;
+  queues: Set<string>;
+}
+
+// AMQP cannot list queues without the management plugin, so the process remembers what it made.
+const declaredByPrefix = new Map<string, Declared>();
+
+/** Everything buses of this process declared under `prefix`, forgotten as it is handed out. */
+export function takeDeclared(prefix: string): Declared {
+  const declared = declaredByPrefix.get(prefix) ?? { exchanges: new Set(), queues: new Set() };
+  declaredByPrefix.delete(prefix);
+  return declared;
+}
+
+/**
+ * Names and declarations of everything the AMQP adapter creates on the broker. Each exchange and
+ * queue declared is remembered per prefix, so that a test run can delete exactly those
+ * (`destroyBusPrefix`).
+ */
+export class AmqpTopology {
+  /** The topic exchange every event goes through. */
+  readonly events: string;
+  /** Where rejected messages go, routed by their dead-letter queue's name. */
+  readonly deadLetters: string;
+
+  constructor(readonly prefix: string) {
+    this.events = `${prefix}svc.events`;
+    this.deadLetters = `${prefix}svc.dlx`;
+  }
+
+  private declared(): Declared {
+    let declared = declaredByPrefix.get(this.prefix);
+    if (!declared) {
+      declared = { exchanges: new Set(), queues: new Set() };
+      declaredByPrefix.set(this.prefix, declared);
+    }
+    return declared;
+  }
+
+  /** The broker name of a bus queue. */
+  queue(name: string): string {
+    return this.prefix + name;
+  }
+
+  /** The bus name of a broker queue or routing key. */
+  unprefixed(name: string): string {
+    return name.startsWith(this.prefix) ? name.slice(this.prefix.length) : name;
+  }
+
+  async declareEvents(channel: Channel): Promise<void> {
+    await channel.assertExchange(this.events, 'topic', { durable: true });
+    this.declared().exchanges.add(this.events);
+  }
+
+  /** A durable queue whose rejected messages go to `<queue>.dlq` (a `.dlq` queue gets none). */
+  async declareWorkQueue(channel: Channel, name: string): Promise<void> {
+    const queue = this.queue(name);
+    if (isDeadLetterQueue(name)) return this.declareQueue(channel, queue, {});
+    const dlq = deadLetterQueueOf(queue);
+    await channel.assertExchange(this.deadLetters, 'direct', { durable: true });
+    this.declared().exchanges.add(this.deadLetters);
+    await this.declareQueue(channel, dlq, {});
+    await channel.bindQueue(dlq, this.deadLetters, dlq);
+    await this.declareQueue(channel, queue, { 'x-dead-letter-exchange': this.deadLetters, 'x-dead-letter-routing-key': dlq });
+  }
+
+  /**
+   * RPC queues have no dead-letter queue: a question that expires unanswered is worth nothing
+   * later, and with dead-lettering every expired question would pile up in the DLQ.
+   */
+  async declareRpcQueue(channel: Channel, name: string): Promise<void> {
+    await this.declareQueue(channel, this.queue(name), {});
+  }
+
+  async declareSubscription(channel: Channel, name: string, patterns: string[]): Promise<void> {
+    await this.declareEvents(channel);
+    await this.declareWorkQueue(channel, name);
+    for (const pattern of patterns) await channel.bindQueue(this.queue(name), this.events, pattern);
+  }
+
+  private async declareQueue(channel: Channel, queue: string, args: Record<string, string>): Promise<void> {
+    await channel.assertQueue(queue, { durable: true, arguments: args });
+    this.declared().queues.add(queue);
+  }
+}

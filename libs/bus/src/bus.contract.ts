@@ -1,0 +1,356 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError, IntegrationError, ServiceUnavailableError, TimeoutError, currentCorrelationId, withCorrelationId } from '@svc/core';
+import type { Bus, BusMessage } from './bus.js';
+import { gate, waitFor } from './testing/wait.js';
+
+export interface BusHarness {
+  /** A bus on this run's broker and prefix; `drainTimeoutMs` bounds how long cancel/close wait for handlers. */
+  create(options?: { drainTimeoutMs?: number }): Promise<Bus>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The behaviour every Bus adapter must share, run against each of them (memory-bus.test.ts,
+ * amqp-bus.test.ts). Every test uses queues of its own, so tests never see each other's messages.
+ */
+export function busContract(adapter: string, harness: BusHarness): void {
+  describe(`${adapter} bus contract`, () => {
+    const opened: Bus[] = [];
+    const run = randomUUID().slice(0, 6);
+    let counter = 0;
+    const name = (label: string) => `${label}-${run}-${++counter}`;
+
+    const openBus = async (options?: { drainTimeoutMs?: number }) => {
+      const bus = await harness.create(options);
+      opened.push(bus);
+      return bus;
+    };
+
+    /** A handler that records what it receives. */
+    const recorder = () => {
+      const received: BusMessage[] = [];
+      const handler = async (message: BusMessage) => {
+        received.push(message);
+      };
+      return { received, handler };
+    };
+
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((bus) => bus.close()));
+    });
+
+    describe('events', () => {
+      it('delivers an event once to every subscribed queue', async () => {
+        const bus = await openBus();
+        const exact = recorder();
+        const wildcard = recorder();
+        await bus.subscribe(name('audit'), ['user.registered'], exact.handler);
+        await bus.subscribe(name('metrics'), ['user.*'], wildcard.handler);
+
+        await bus.publish('user.registered', { user_id: 'u1' });
+
+        await waitFor(() => exact.received.length === 1 && wildcard.received.length === 1, 'both subscribers');
+        for (const { received } of [exact, wildcard]) {
+          expect(received[0]).toMatchObject({ name: 'user.registered', payload: { user_id: 'u1' }, redelivered: false });
+        }
+        await bus.publish('user.deleted', {});
+        await waitFor(() => wildcard.received.length === 2, 'the second event');
+        expect(exact.received).toHaveLength(1);
+      });
+
+      it('routes by topic pattern: * is one word, # is any number', async () => {
+        const bus = await openBus();
+        const oneWord = recorder();
+        const everything = recorder();
+        const packTree = recorder();
+        await bus.subscribe(name('one-word'), ['pack.*'], oneWord.handler);
+        await bus.subscribe(name('everything'), ['#'], everything.handler);
+        await bus.subscribe(name('pack-tree'), ['pack.#'], packTree.handler);
+
+        for (const event of ['pack.installed', 'pack.version.published', 'user.registered', 'pack.done']) {
+          await bus.publish(event, {});
+        }
+
+        const names = (received: BusMessage[]) => received.map((message) => message.name);
+        await waitFor(
+          () => [oneWord, everything, packTree].every(({ received }) => names(received).includes('pack.done')),
+          'the last event in every queue',
+        );
+        expect(names(oneWord.received)).toEqual(['pack.installed', 'pack.done']);
+        expect(names(everything.received)).toEqual(['pack.installed', 'pack.version.published', 'user.registered', 'pack.done']);
+        expect(names(packTree.received)).toEqual(['pack.installed', 'pack.version.published', 'pack.done']);
+      });
+    });
+
+    describe('work queues', () => {
+      it('gives each message to exactly one of the competing consumers', async () => {
+        const bus = await openBus();
+        const queue = name('exec.fast');
+        const first = recorder();
+        const second = recorder();
+        await bus.consume(queue, first.handler);
+        await bus.consume(queue, second.handler);
+
+        for (let n = 0; n < 10; n++) await bus.send(queue, { n });
+
+        await waitFor(() => first.received.length + second.received.length === 10, 'ten deliveries');
+        const seen = [...first.received, ...second.received].map((message) => (message.payload as { n: number }).n);
+        expect(seen.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        expect(first.received.length).toBeGreaterThan(0);
+        expect(second.received.length).toBeGreaterThan(0);
+      });
+
+      it('keeps messages sent before any consumer and delivers them in order', async () => {
+        const bus = await openBus();
+        const queue = name('exec.medium');
+        for (let n = 0; n < 3; n++) await bus.send(queue, { n });
+
+        const { received, handler } = recorder();
+        await bus.consume(queue, handler);
+
+        await waitFor(() => received.length === 3, 'the waiting messages');
+        expect(received.map((message) => message.payload)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
+      });
+
+      it('moves a message whose handler throws to <queue>.dlq, once', async () => {
+        const bus = await openBus();
+        const queue = name('exec.long');
+        let attempts = 0;
+        await bus.consume(queue, async () => {
+          attempts++;
+          throw new Error('boom');
+        });
+        const dead = recorder();
+        await bus.consume(`${queue}.dlq`, dead.handler);
+
+        await bus.send(queue, { job: 1 }, { messageId: 'job-1' });
+
+        await waitFor(() => dead.received.length === 1, 'the dead letter');
+        expect(dead.received[0]).toMatchObject({ name: queue, payload: { job: 1 }, messageId: 'job-1' });
+        expect(attempts).toBe(1);
+      });
+
+      it('never runs more handlers of a consumer at once than its prefetch', async () => {
+        const bus = await openBus();
+        const queue = name('bounded');
+        let running = 0;
+        let most = 0;
+        let done = 0;
+        await bus.consume(
+          queue,
+          async () => {
+            running++;
+            most = Math.max(most, running);
+            await sleep(20);
+            running--;
+            done++;
+          },
+          { prefetch: 2 },
+        );
+
+        for (let n = 0; n < 6; n++) await bus.send(queue, { n });
+
+        await waitFor(() => done === 6, 'six handled messages');
+        expect(most).toBe(2);
+      });
+
+      it('carries message id, headers and name to the handler', async () => {
+        const bus = await openBus();
+        const queue = name('headers');
+        const { received, handler } = recorder();
+        await bus.consume(queue, handler);
+
+        await bus.send(queue, { a: 1 }, { messageId: 'msg-1', headers: { 'x-tenant': 'acme' } });
+
+        await waitFor(() => received.length === 1, 'the message');
+        expect(received[0]).toMatchObject({ name: queue, messageId: 'msg-1', headers: { 'x-tenant': 'acme' }, redelivered: false });
+        expect(Object.keys(received[0]!.headers)).toEqual(['x-tenant']);
+      });
+
+      it('copies payloads, so neither side can change what the other holds', async () => {
+        const bus = await openBus();
+        const queue = name('copies');
+        const payload = { items: [1] };
+        const { received, handler } = recorder();
+        await bus.consume(queue, async (message) => {
+          await handler(message);
+          (message.payload as { items: number[] }).items.push(99);
+        });
+
+        const sending = bus.send(queue, payload);
+        payload.items.push(2);
+        await sending;
+
+        await waitFor(() => received.length === 1, 'the message');
+        expect(received[0]!.payload).toEqual({ items: [1, 99] });
+        expect(payload).toEqual({ items: [1, 2] });
+      });
+    });
+
+    describe('cancel and redelivery', () => {
+      it('lets a cancelled consumer finish and ack the message it is handling', async () => {
+        const bus = await openBus({ drainTimeoutMs: 2_000 });
+        const queue = name('drain');
+        let finished = false;
+        const started = gate();
+        const subscription = await bus.consume(queue, async () => {
+          started.open();
+          await sleep(50);
+          finished = true;
+        });
+        await bus.send(queue, { n: 'first' });
+        await started.wait;
+
+        await subscription.cancel();
+        expect(finished).toBe(true);
+
+        const next = recorder();
+        await bus.consume(queue, next.handler);
+        await bus.send(queue, { n: 'marker' });
+        await waitFor(() => next.received.length > 0, 'the marker');
+        // Had the first message not been acked, it would have come back ahead of the marker.
+        expect(next.received.map((message) => message.payload)).toEqual([{ n: 'marker' }]);
+      });
+
+      it('redelivers, marked redelivered, what a cancelled consumer still holds after the drain bound', async () => {
+        const bus = await openBus({ drainTimeoutMs: 100 });
+        const queue = name('hung');
+        const hang = gate();
+        const took = gate();
+        const hung = await bus.consume(
+          queue,
+          async () => {
+            took.open();
+            await hang.wait;
+          },
+          { prefetch: 1 },
+        );
+        await bus.send(queue, { job: 'stuck' }, { messageId: 'stuck-1' });
+        await took.wait;
+        const rescuer = recorder();
+        await bus.consume(queue, rescuer.handler);
+
+        await hung.cancel();
+
+        await waitFor(() => rescuer.received.length === 1, 'the redelivery');
+        expect(rescuer.received[0]).toMatchObject({ payload: { job: 'stuck' }, messageId: 'stuck-1', redelivered: true });
+        hang.open();
+      });
+    });
+
+    describe('requests', () => {
+      it('answers a request', async () => {
+        const bus = await openBus();
+        const queue = name('math.sum');
+        await bus.respond(queue, async (payload) => {
+          const { a, b } = payload as { a: number; b: number };
+          return { sum: a + b };
+        });
+
+        await expect(bus.request(queue, { a: 1, b: 2 })).resolves.toEqual({ sum: 3 });
+      });
+
+      it("rebuilds the responder's AppError on the requester", async () => {
+        const bus = await openBus();
+        const queue = name('slug.claim');
+        await bus.respond(queue, async () => {
+          throw new AppError({ status: 409, code: 'SLUG_TAKEN', type: 'ConflictError', message: 'Slug "acme" is taken', details: { slug: 'acme' } });
+        });
+
+        const error = await bus.request(queue, { slug: 'acme' }).catch((err: unknown) => err);
+
+        expect(error).toBeInstanceOf(AppError);
+        expect(error).toMatchObject({ status: 409, code: 'SLUG_TAKEN', type: 'ConflictError', message: 'Slug "acme" is taken', details: { slug: 'acme' } });
+      });
+
+      it('hides any other responder failure behind an IntegrationError', async () => {
+        const bus = await openBus();
+        const queue = name('leaky');
+        await bus.respond(queue, async () => {
+          throw new Error('password hunter2 rejected');
+        });
+
+        const error = await bus.request(queue, {}).catch((err: unknown) => err);
+
+        expect(error).toBeInstanceOf(IntegrationError);
+        expect(error).toMatchObject({ status: 502, code: 'INTEGRATION_ERROR', message: `${queue} failed` });
+        expect(JSON.stringify({ ...(error as AppError), message: (error as AppError).message })).not.toContain('hunter2');
+      });
+
+      it('rejects with TIMEOUT when nobody answers', async () => {
+        const bus = await openBus();
+        const error = await bus.request(name('nobody'), {}, { timeoutMs: 100 }).catch((err: unknown) => err);
+
+        expect(error).toBeInstanceOf(TimeoutError);
+        expect(error).toMatchObject({ status: 408, code: 'TIMEOUT' });
+      });
+
+      it('drops a question that expired before a responder took it', async () => {
+        const bus = await openBus();
+        const queue = name('late');
+        await (await bus.respond(queue, async () => 'unused')).cancel();
+        await expect(bus.request(queue, { q: 'stale' }, { timeoutMs: 100 })).rejects.toBeInstanceOf(TimeoutError);
+        await sleep(50);
+
+        const asked: unknown[] = [];
+        await bus.respond(queue, async (payload) => {
+          asked.push(payload);
+          return 'answer';
+        });
+
+        await expect(bus.request(queue, { q: 'fresh' })).resolves.toBe('answer');
+        expect(asked).toEqual([{ q: 'fresh' }]);
+      });
+    });
+
+    describe('correlation', () => {
+      it('runs handlers under the correlation id given or current at the sender', async () => {
+        const bus = await openBus();
+        const queue = name('corr');
+        const seen: Array<[string, string | undefined]> = [];
+        await bus.consume(queue, async (message) => {
+          seen.push([message.correlationId, currentCorrelationId()]);
+        });
+        await bus.respond(`${queue}.rpc`, async (_payload, message) => [message.correlationId, currentCorrelationId()]);
+
+        await bus.send(queue, {}, { correlationId: 'corr-explicit' });
+        await withCorrelationId('corr-ambient', () => bus.send(queue, {}));
+        const answer = await withCorrelationId('corr-rpc', () => bus.request(`${queue}.rpc`, {}));
+
+        await waitFor(() => seen.length === 2, 'both messages');
+        expect(seen).toEqual([
+          ['corr-explicit', 'corr-explicit'],
+          ['corr-ambient', 'corr-ambient'],
+        ]);
+        expect(answer).toEqual(['corr-rpc', 'corr-rpc']);
+      });
+
+      it('gives a message without any correlation id a fresh one', async () => {
+        const bus = await openBus();
+        const queue = name('corr-new');
+        const { received, handler } = recorder();
+        await bus.consume(queue, handler);
+
+        await bus.send(queue, {});
+
+        await waitFor(() => received.length === 1, 'the message');
+        expect(received[0]!.correlationId).toMatch(/^[0-9a-f-]{36}$/);
+      });
+    });
+
+    describe('lifecycle', () => {
+      it('is healthy until closed, and refuses work afterwards', async () => {
+        const bus = await harness.create();
+        expect(await bus.healthy()).toBe(true);
+
+        await bus.close();
+
+        expect(await bus.healthy()).toBe(false);
+        await expect(bus.send(name('closed'), {})).rejects.toBeInstanceOf(ServiceUnavailableError);
+        await expect(bus.request(name('closed'), {})).rejects.toBeInstanceOf(ServiceUnavailableError);
+      });
+    });
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * The message bus contract. Two adapters implement it with the same semantics:
+ * `createAmqpBus` (RabbitMQ through amqplib) and `createMemoryBus` (in-process).
+ *
+ * - Events: `publish(name, payload)` puts a fact on the topic exchange; `subscribe(queue,
+ *   patterns, handler)` binds a durable queue to it.
+ * - Work: `send(queue, payload)` puts a job on a durable queue; `consume(queue, handler)` takes
+ *   jobs with a bounded prefetch.
+ * - Questions: `request(queue, payload, {timeoutMs})` asks, `respond(queue, handler)` answers.
+ *
+ * Every delivery is acknowledged manually: a handler that resolves acks; one that throws
+ * sends the message to the queue's dead-letter queue (`<queue>.dlq`); a consumer that dies
+ * without acking gets the message redelivered (`redelivered: true`) to another consumer.
+ * Delivery is therefore at least once: handlers must tolerate seeing a message twice.
+ * Payloads travel as JSON in both adapters (a handler gets its own copy; `undefined` becomes `null`).
+ */
+
+export interface BusMessage<T = unknown> {
+  /** Event name for events, queue name for work. */
+  name: string;
+  payload: T;
+  correlationId: string;
+  messageId: string;
+  /** True when this delivery follows an earlier one that was not acknowledged. */
+  redelivered: boolean;
+  headers: Record<string, string>;
+}
+
+export type MessageHandler<T = unknown> = (message: BusMessage<T>) => Promise<void>;
+export type RequestHandler<T = unknown, R = unknown> = (payload: T, message: BusMessage<T>) => Promise<R>;
+
+export interface SendOptions {
+  correlationId?: string;
+  headers?: Record<string, string>;
+  messageId?: string;
+}
+
+export interface ConsumeOptions {
+  /** Most unacknowledged messages held by this consumer at once. */
+  prefetch?: number;
+}
+
+export interface RequestOptions extends SendOptions {
+  /** Rejects with a TimeoutError (code TIMEOUT) when no answer arrives in time. Default 5000. */
+  timeoutMs?: number;
+}
+
+export interface Subscription {
+  /**
+   * Stops taking new messages; in-flight handlers finish and ack. A handler still running after
+   * the adapter's `drainTimeoutMs` loses its message, which is redelivered (`redelivered: true`).
+   */
+  cancel(): Promise<void>;
+}
+
+export interface Bus {
+  readonly kind: 'amqp' | 'memory';
+  publish(event: string, payload: unknown, options?: SendOptions): Promise<void>;
+  subscribe(queue: string, patterns: string[], handler: MessageHandler, options?: ConsumeOptions): Promise<Subscription>;
+  send(queue: string, payload: unknown, options?: SendOptions): Promise<void>;
+  consume(queue: string, handler: MessageHandler, options?: ConsumeOptions): Promise<Subscription>;
+  request<R = unknown>(queue: string, payload: unknown, options?: RequestOptions): Promise<R>;
+  respond(queue: string, handler: RequestHandler, options?: ConsumeOptions): Promise<Subscription>;
+  /** True when the broker is reachable and the adapter can publish. */
+  healthy(): Promise<boolean>;
+  /** Cancels every consumer (draining as `cancel()` does), fails pending requests, disconnects. */
+  close(): Promise<void>;
+}

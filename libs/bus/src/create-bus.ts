@@ -1,0 +1,24 @@
+import type { Logger } from '@svc/core';
+import type { Bus } from './bus.js';
+import { createAmqpBus } from './amqp-bus.js';
+import { createMemoryBus } from './memory-bus.js';
+
+export interface CreateBusOptions {
+  /** RabbitMQ URL; without one the bus is in-process (embedded mode). */
+  amqpUrl?: string;
+  /** AMQP only: put in front of every exchange and queue name. */
+  prefix?: string;
+  logger?: Logger;
+}
+
+/**
+ * The real adapter when an AMQP URL is configured, the in-process one otherwise (DESIGN rule 4).
+ *
+ * @example
+ *   const bus = await createBus({ amqpUrl: env.AMQP_URL, logger: log });
+ */
+export async function createBus(options: CreateBusOptions = {}): Promise<Bus> {
+  const { amqpUrl, prefix, logger } = options;
+  if (amqpUrl) return createAmqpBus({ url: amqpUrl, prefix, logger });
+  return createMemoryBus({ logger });
+}

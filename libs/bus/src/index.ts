@@ -1,0 +1,8 @@
+export * from './bus.js';
+export { createAmqpBus, type AmqpBusOptions } from './amqp-bus.js';
+export { destroyBusPrefix } from './amqp-cleanup.js';
+export type { ReconnectOptions } from './amqp-connection.js';
+export { createMemoryBus, type MemoryBusOptions } from './memory-bus.js';
+export { createBus, type CreateBusOptions } from './create-bus.js';
+export { topicMatches } from './topic.js';
+export { DEFAULT_PREFETCH, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_DRAIN_TIMEOUT_MS } from './names.js';

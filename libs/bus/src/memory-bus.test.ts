@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '@svc/core';
+import { busContract } from './bus.contract.js';
+import { createMemoryBus } from './memory-bus.js';
+import { waitFor } from './testing/wait.js';
+
+const logger = createLogger({ service: 'bus-test', silent: true });
+
+busContract('memory', {
+  create: async (options) => createMemoryBus({ logger, drainTimeoutMs: options?.drainTimeoutMs ?? 500 }),
+});
+
+describe('memory bus', () => {
+  it('delivers on a later turn of the event loop, never inside send or publish', async () => {
+    const bus = createMemoryBus({ logger });
+    let calls = 0;
+    await bus.consume('async', async () => {
+      calls++;
+    });
+    await bus.subscribe('async-events', ['thing.happened'], async () => {
+      calls++;
+    });
+
+    await bus.send('async', {});
+    await bus.publish('thing.happened', {});
+    expect(calls).toBe(0);
+
+    await waitFor(() => calls === 2, 'both deliveries');
+    await bus.close();
+  });
+
+  it('drops, rather than loops, a message whose handler fails on a dead-letter queue', async () => {
+    const bus = createMemoryBus({ logger });
+    let attempts = 0;
+    await bus.consume('poison', async () => {
+      throw new Error('first failure');
+    });
+    await bus.consume('poison.dlq', async () => {
+      attempts++;
+      throw new Error('second failure');
+    });
+    await bus.send('poison', {});
+    await waitFor(() => attempts === 1, 'the dead-letter attempt');
+    await bus.send('poison', {});
+    await waitFor(() => attempts === 2, 'the next dead letter');
+    await bus.close();
+  });
+});

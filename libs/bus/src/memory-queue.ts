@@ -1,0 +1,133 @@
+import type { Subscription } from './bus.js';
+import type { OutgoingMessage } from './message.js';
+import { settledWithin } from './async.js';
+
+/** A message as the in-process broker holds it; the body stays a JSON string until delivery. */
+export interface Envelope extends OutgoingMessage {
+  redelivered: boolean;
+  /** Epoch ms after which an undelivered message is discarded (RPC questions). */
+  expiresAt?: number;
+  /** Id of the waiting request, for RPC questions. */
+  replyTo?: string;
+}
+
+/** Handles one delivery; resolves true to ack, false to reject (dead-letter). */
+export type Deliver = (envelope: Envelope) => Promise<boolean>;
+
+/**
+ * One durable queue of the in-process broker: messages wait here until a consumer with spare
+ * prefetch takes them, consumers are served round-robin, and dispatch always happens on a later
+ * turn of the event loop, never inside the call that enqueued.
+ */
+export class MemoryQueue {
+  private readonly ready: Envelope[] = [];
+  private readonly consumers: MemoryConsumer[] = [];
+  private cursor = 0;
+  private scheduled = false;
+
+  constructor(
+    readonly name: string,
+    /** Where rejected messages go. */
+    readonly reject: (envelope: Envelope) => void,
+  ) {}
+
+  enqueue(envelope: Envelope): void {
+    this.ready.push(envelope);
+    this.schedule();
+  }
+
+  /** Unacked messages of a consumer that went away go back to the head, marked redelivered. */
+  requeue(envelopes: Envelope[]): void {
+    this.ready.unshift(...envelopes.map((envelope) => ({ ...envelope, redelivered: true })));
+    this.schedule();
+  }
+
+  consume(deliver: Deliver, prefetch: number, drainTimeoutMs: number): MemoryConsumer {
+    const consumer = new MemoryConsumer(this, deliver, prefetch, drainTimeoutMs);
+    this.consumers.push(consumer);
+    this.schedule();
+    return consumer;
+  }
+
+  detach(consumer: MemoryConsumer): void {
+    const index = this.consumers.indexOf(consumer);
+    if (index >= 0) this.consumers.splice(index, 1);
+  }
+
+  schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    for (let head = this.ready[0]; head; head = this.ready[0]) {
+      if (head.expiresAt !== undefined && head.expiresAt <= Date.now()) {
+        this.ready.shift();
+        continue;
+      }
+      const consumer = this.nextConsumer();
+      if (!consumer) return;
+      this.ready.shift();
+      consumer.deliver(head);
+    }
+  }
+
+  private nextConsumer(): MemoryConsumer | undefined {
+    const count = this.consumers.length;
+    for (let i = 0; i < count; i++) {
+      const consumer = this.consumers[(this.cursor + i) % count];
+      if (consumer?.hasCapacity()) {
+        this.cursor = (this.cursor + i + 1) % count;
+        return consumer;
+      }
+    }
+    return undefined;
+  }
+}
+
+export class MemoryConsumer implements Subscription {
+  // Keyed by a per-delivery copy, so a late settle of a requeued delivery is recognised and ignored.
+  private readonly inFlight = new Map<Envelope, Promise<void>>();
+  private active = true;
+
+  constructor(
+    private readonly queue: MemoryQueue,
+    private readonly handle: Deliver,
+    private readonly prefetch: number,
+    private readonly drainTimeoutMs: number,
+  ) {}
+
+  hasCapacity(): boolean {
+    return this.active && this.inFlight.size < this.prefetch;
+  }
+
+  deliver(envelope: Envelope): void {
+    const delivery = { ...envelope };
+    const done = this.handle(delivery).then(
+      (ok) => this.settle(delivery, ok),
+      () => this.settle(delivery, false),
+    );
+    this.inFlight.set(delivery, done);
+  }
+
+  /** Stops taking messages; handlers get `drainTimeoutMs` to finish, then their messages are requeued. */
+  async cancel(): Promise<void> {
+    if (!this.active) return;
+    this.active = false;
+    this.queue.detach(this);
+    await settledWithin(this.inFlight.values(), this.drainTimeoutMs);
+    const unacked = [...this.inFlight.keys()];
+    this.inFlight.clear();
+    if (unacked.length > 0) this.queue.requeue(unacked);
+  }
+
+  private settle(delivery: Envelope, ack: boolean): void {
+    if (!this.inFlight.delete(delivery)) return;
+    if (!ack) this.queue.reject(delivery);
+    this.queue.schedule();
+  }
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+export const TIER_VALUES = ['free', 'developer_preview', 'pro', 'enterprise'] as const;
+export const SLUG_MIN = 2;
+export const SLUG_MAX = 39;
+export const PASSWORD_MIN = 8;
+/** bcrypt reads at most 72 bytes; a longer password would be silently truncated. */
+export const PASSWORD_MAX = 72;
+export const ACCESS_CODE_PATTERN = /^SVC-[A-Z0-9]{4}-[A-Z0-9]{4}$/;
+
+const email = z.string().trim().toLowerCase().max(254).email('must be a valid e-mail address');
+const password = z
+  .string()
+  .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
+  .refine((p) => Buffer.byteLength(p) <= PASSWORD_MAX, `must be at most ${PASSWORD_MAX} bytes`);
+
+export const RegisterBody = z.strictObject({
+  email,
+  password,
+  slug: z.string(),
+  access_code: z.string().regex(ACCESS_CODE_PATTERN, 'must have the format SVC-XXXX-XXXX'),
+  name: z.string().trim().max(100).optional(),
+});
+
+export const LoginBody = z.strictObject({ email, password: z.string().min(1).max(1024) });
+export const RefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
+export const ChangePasswordBody = z.strictObject({ current_password: z.string().min(1).max(1024), new_password: password });
+export const ChangePasswordLoginBody = ChangePasswordBody.extend({ email });
+export const UpdateMeBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+
+export const CreateAccessCodesBody = z.strictObject({
+  count: z.number().int().min(1).max(100).default(1),
+  tier: z.enum(TIER_VALUES),
+  cohort: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1-64 characters of a-z, 0-9, "-" and "_"'),
+  prefix: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,4}$/, 'must be 1-4 letters or digits')
+    .transform((p) => p.toUpperCase())
+    .optional(),
+  max_uses: z.number().int().min(1).max(1_000_000).default(1),
+});
+
+export const ValidateAccessCodeBody = z.strictObject({ code: z.string().max(64) });
+
+/** What the gateway asks identity to turn a credential into an Identity. */
+export const PRINCIPAL_RPC = 'identity.principal';
+export const PrincipalRequest = z.object({ sessionId: z.string() });
+
+/** Cache key under which identity publishes a session's Identity for the gateway. */
+export function principalCacheKey(sessionId: string): string {
+  return `principal:session:${sessionId}`;
+}
+
+/** Answered by every service worker; the gateway's health check asks it over the bus. */
+export const FLEET_PING_RPC = 'fleet.ping';

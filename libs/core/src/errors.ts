@@ -1,0 +1,84 @@
+/**
+ * The one error type of the fleet. Every failure a client can provoke is an
+ * AppError; the error middleware turns it into the spec's error body.
+ *
+ * @example
+ *   throw new NotFoundError('Pack not found', { pack_id: id });
+ *   throw new AppError({ status: 400, code: 'SLUG_TAKEN', message: 'Slug "acme" is taken' });
+ */
+
+/** Code → HTTP status of Part 1 "Errors", plus the codes the spec leaves to us. */
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  AUTHENTICATION_FAILED: 401,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  TIMEOUT: 408,
+  CONFLICT: 409,
+  GONE: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  INTEGRATION_ERROR: 502,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorDetails = Record<string, unknown>;
+
+export interface AppErrorOptions {
+  status: number;
+  /** Machine code: one of ERROR_STATUS or an endpoint-specific one such as SLUG_TAKEN. */
+  code: string;
+  message: string;
+  /** Exception class name shown as error.type; defaults to the class's own name. */
+  type?: string;
+  details?: ErrorDetails;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly type: string;
+  readonly details: ErrorDetails;
+
+  constructor(options: AppErrorOptions) {
+    super(options.message, { cause: options.cause });
+    this.status = options.status;
+    this.code = options.code;
+    this.type = options.type ?? new.target.name;
+    this.details = options.details ?? {};
+  }
+}
+
+function codedError(code: ErrorCode, name: string) {
+  const status = ERROR_STATUS[code];
+  const cls = class extends AppError {
+    constructor(message: string, details?: ErrorDetails, cause?: unknown) {
+      super({ status, code, message, details, cause, type: name });
+    }
+  };
+  Object.defineProperty(cls, 'name', { value: name });
+  return cls;
+}
+
+export const ValidationError = codedError('VALIDATION_FAILED', 'ValidationError');
+export const AuthenticationError = codedError('AUTHENTICATION_FAILED', 'AuthenticationError');
+export const PermissionError = codedError('PERMISSION_DENIED', 'PermissionError');
+export const NotFoundError = codedError('NOT_FOUND', 'NotFoundError');
+export const TimeoutError = codedError('TIMEOUT', 'TimeoutError');
+export const ConflictError = codedError('CONFLICT', 'ConflictError');
+export const GoneError = codedError('GONE', 'GoneError');
+export const PayloadTooLargeError = codedError('PAYLOAD_TOO_LARGE', 'PayloadTooLargeError');
+export const UnsupportedMediaTypeError = codedError('UNSUPPORTED_MEDIA_TYPE', 'UnsupportedMediaTypeError');
+export const RateLimitError = codedError('RATE_LIMITED', 'RateLimitError');
+export const InternalError = codedError('INTERNAL_ERROR', 'InternalError');
+export const IntegrationError = codedError('INTEGRATION_ERROR', 'IntegrationError');
+export const ServiceUnavailableError = codedError('SERVICE_UNAVAILABLE', 'ServiceUnavailableError');
+
+/** An AppError rebuilt from its serialized form, e.g. after crossing the bus. */
+export function appErrorFrom(body: { status: number; code: string; message: string; type?: string; details?: ErrorDetails }): AppError {
+  return new AppError(body);
+}

@@ -1,0 +1,70 @@
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { AppError, InternalError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from './errors.js';
+import { errorBody } from './envelope.js';
+import { acceptCorrelationId, REQUEST_ID_HEADER } from './correlation.js';
+import type { Logger } from './logger.js';
+
+/** Largest JSON body any endpoint accepts. */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function hasBody(req: express.Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * JSON body parsing with the fleet's rules: a body must be declared `application/json`
+ * (415 otherwise), be at most 1 MiB (413) and be well-formed (400).
+ */
+export function jsonBody(): RequestHandler[] {
+  const requireJson: RequestHandler = (req, _res, next) => {
+    if (!BODY_METHODS.has(req.method) || !hasBody(req) || req.is('application/json')) return next();
+    next(new UnsupportedMediaTypeError('Request body must be application/json', { content_type: req.headers['content-type'] ?? null }));
+  };
+  return [requireJson, express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false })];
+}
+
+/** Turns body-parser failures into AppErrors; passes anything else through. */
+function fromBodyParser(err: unknown): AppError | undefined {
+  const type = (err as { type?: string } | null)?.type;
+  switch (type) {
+    case 'entity.parse.failed':
+      return new ValidationError('Malformed JSON body', { issue: (err as Error).message });
+    case 'entity.too.large':
+      return new PayloadTooLargeError(`Request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`, { limit_bytes: JSON_BODY_LIMIT_BYTES });
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new UnsupportedMediaTypeError((err as Error).message);
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new ValidationError((err as Error).message);
+    default:
+      return undefined;
+  }
+}
+
+export function correlationOf(req: express.Request): string {
+  return acceptCorrelationId(req.headers[REQUEST_ID_HEADER]);
+}
+
+/** The one error middleware: AppErrors become the spec's body, anything else a logged 500. */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const correlationId = correlationOf(req);
+    let appError = err instanceof AppError ? err : fromBodyParser(err);
+    if (!appError) {
+      log.error('unhandled error', { correlation_id: correlationId, error: err instanceof Error ? err.stack : String(err) });
+      appError = new InternalError('Internal server error');
+    }
+    if (res.headersSent) return res.end();
+    res.status(appError.status).json(errorBody(appError, correlationId));
+  };
+}
+
+/** JSON 404 in the error format for paths nobody serves. */
+export function notFoundHandler(): RequestHandler {
+  return (req, _res, next) => next(new NotFoundError(`No route for ${req.method} ${req.path}`, { method: req.method, path: req.path }));
+}

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, type Database } from './database.js';
+import { createScratchDatabase } from './scratch.js';
+
+const migrationsFolder = fileURLToPath(new URL('./fixtures/migrations', import.meta.url));
+
+async function noteCount(database: Database): Promise<number> {
+  const result = await database.db.execute(sql`select count(*)::int as n from fixture.notes`);
+  return (result as unknown as { rows: { n: number }[] }).rows[0]!.n;
+}
+
+describe('embedded PGlite', () => {
+  it('applies migrations and keeps data across reopen of the data directory', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-db-'));
+    try {
+      const first = await createDatabase({ dataDir });
+      await first.migrate({ migrationsFolder, schema: 'fixture' });
+      await first.db.execute(sql`insert into fixture.notes (body) values ('kept')`);
+      await first.close();
+
+      const second = await createDatabase({ dataDir });
+      await second.migrate({ migrationsFolder, schema: 'fixture' });
+      expect(await noteCount(second)).toBe(1);
+      expect(await second.healthy()).toBe(true);
+      await second.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('Postgres', () => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(process.env.DATABASE_URL!);
+  });
+  afterAll(async () => {
+    await scratch.drop();
+  });
+
+  it('applies migrations once when replicas race for them', async () => {
+    const replicas = await Promise.all([1, 2, 3].map(() => createDatabase({ url: scratch.url })));
+    await Promise.all(replicas.map((r) => r.migrate({ migrationsFolder, schema: 'fixture' })));
+    const journal = await replicas[0]!.db.execute(sql`select count(*)::int as n from fixture.__drizzle_migrations`);
+    expect((journal as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
+    expect(await noteCount(replicas[0]!)).toBe(0);
+    expect(await replicas[0]!.healthy()).toBe(true);
+    await Promise.all(replicas.map((r) => r.close()));
+  });
+
+  it('reports unhealthy when the server cannot be reached', async () => {
+    const unreachable = await createDatabase({ url: 'postgres://postgres@127.0.0.1:1/none' });
+    expect(await unreachable.healthy()).toBe(false);
+    await unreachable.close();
+  });
+});

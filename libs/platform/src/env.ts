@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/** Variables every process reads to find its infrastructure. Absent URLs mean embedded adapters. */
+export const infrastructureEnv = {
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  AMQP_URL: z.string().regex(/^amqps?:\/\//, 'must be an amqp:// URL').optional(),
+  SVC_DATA_DIR: z.string().default('./.svc-data'),
+  /** Prefix of queue and exchange names, so several fleets can share one broker. */
+  SVC_BUS_PREFIX: z.string().default(''),
+  /** Prefix of cache keys, so several fleets can share one Redis. */
+  SVC_CACHE_PREFIX: z.string().default('svc:'),
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
+};
+
+/** Shared secrets: the access-token key and the gateway → service identity key. */
+export const secretsEnv = {
+  SVC_JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  SVC_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters'),
+};
+
+export type InfrastructureEnv = z.infer<z.ZodObject<typeof infrastructureEnv>>;

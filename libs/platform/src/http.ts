@@ -1,0 +1,65 @@
+import type { Server } from 'node:http';
+import express, { type RequestHandler, type Router } from 'express';
+import cookieParser from 'cookie-parser';
+import { internalIdentity } from '@svc/auth';
+import { correlationMiddleware, errorHandler, jsonBody, notFoundHandler, type Logger } from '@svc/core';
+
+/**
+ * The express app every service runs behind the gateway: correlation id, the gateway's
+ * identity token, JSON bodies, the service's routes under `/api/v1`, JSON 404 and errors.
+ */
+export function createServiceApp(options: { routes: Router[]; internalSecret: string; log: Logger; extra?: RequestHandler[] }): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(correlationMiddleware());
+  app.use(internalIdentity(options.internalSecret));
+  app.use(cookieParser());
+  app.use(...jsonBody());
+  for (const extra of options.extra ?? []) app.use(extra);
+  for (const routes of options.routes) app.use('/api/v1', routes);
+  app.use(notFoundHandler());
+  app.use(errorHandler(options.log));
+  return app;
+}
+
+/** Listens and resolves with the server once bound (port 0 picks a free one). */
+export function listen(app: express.Express, port: number, host = '0.0.0.0'): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(server)));
+    server.keepAliveTimeout = 65_000;
+  });
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
+
+/**
+ * Stops cleanly on SIGTERM/SIGINT: runs `stop` (stop accepting, drain, close pools) and
+ * exits, or exits with 1 when that takes longer than `graceMs`.
+ */
+export function onShutdown(stop: () => Promise<void>, log: Logger, graceMs = 10_000): void {
+  let stopping = false;
+  const handler = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    const timer = setTimeout(() => {
+      log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, graceMs);
+    timer.unref();
+    stop()
+      .then(() => process.exit(0))
+      .catch((err: Error) => {
+        log.error('shutdown failed', { error: err.message });
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+}

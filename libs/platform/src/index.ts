@@ -1,0 +1,3 @@
+export * from './env.js';
+export * from './infrastructure.js';
+export * from './http.js';

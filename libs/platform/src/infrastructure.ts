@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { createBus, type Bus } from '@svc/bus';
+import { createCache, type Cache } from '@svc/cache';
+import type { Logger } from '@svc/core';
+import { createDatabase, type Database } from '@svc/db';
+import type { InfrastructureEnv } from './env.js';
+
+export interface Infrastructure {
+  database: Database;
+  cache: Cache;
+  bus: Bus;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens database, cache and bus: the real adapters for the URLs that are set, the embedded
+ * ones (PGlite under SVC_DATA_DIR, memory cache, in-process bus) for those that are not.
+ * `inMemory` keeps an embedded database off the disk (tests).
+ */
+export async function openInfrastructure(env: InfrastructureEnv, log: Logger, options: { inMemory?: boolean } = {}): Promise<Infrastructure> {
+  let dataDir: string | undefined;
+  if (!env.DATABASE_URL && !options.inMemory) {
+    dataDir = join(env.SVC_DATA_DIR, 'pglite');
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const database = await createDatabase({
+    url: env.DATABASE_URL,
+    dataDir,
+    onError: (err) => log.warn('database connection error', { error: err.message }),
+  });
+  const cache = createCache({ url: env.REDIS_URL, prefix: env.SVC_CACHE_PREFIX });
+  const bus = await createBus({ amqpUrl: env.AMQP_URL, prefix: env.SVC_BUS_PREFIX, logger: log });
+  log.info('infrastructure ready', { database: database.kind, cache: cache.kind, bus: bus.kind });
+  return {
+    database,
+    cache,
+    bus,
+    async close() {
+      await bus.close();
+      await cache.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { fileURLToPath } from 'node:url';
+import type { Router } from 'express';
+import type { Bus, Subscription } from '@svc/bus';
+import type { Cache } from '@svc/cache';
+import { FLEET_PING_RPC } from '@svc/contracts';
+import type { Logger } from '@svc/core';
+import type { Database } from '@svc/db';
+import { respondToPrincipalRequests } from './events/principal.responder.js';
+import { accessCodeRoutes } from './http/access-code.routes.js';
+import { authRoutes } from './http/auth.routes.js';
+import { userRoutes } from './http/user.routes.js';
+import { AccessCodeService } from './services/access-code.service.js';
+import { AuthService } from './services/auth.service.js';
+import { ensureAdmin, type AdminBootstrap } from './services/bootstrap.service.js';
+import { bcryptHasher } from './services/password.js';
+import { PrincipalService } from './services/principal.service.js';
+
+export const IDENTITY_SCHEMA = 'identity';
+export const IDENTITY_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.meta.url));
+
+export interface IdentityConfig {
+  jwtSecret: string;
+  accessTtlSeconds: number;
+  refreshTtlSeconds: number;
+  bcryptRounds: number;
+  cookieSecure: boolean;
+  admin?: AdminBootstrap;
+  /** Where the SQL migrations are; defaults to this package's `drizzle/`. */
+  migrationsFolder?: string;
+}
+
+export interface IdentityDeps {
+  database: Database;
+  cache: Cache;
+  bus: Bus;
+  log: Logger;
+  config: IdentityConfig;
+}
+
+export interface IdentityService {
+  routes: Router[];
+  /** Migrates, bootstraps the admin and starts answering bus requests. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createIdentityService({ database, cache, bus, log, config }: IdentityDeps): IdentityService {
+  const db = database.db;
+  const hasher = bcryptHasher(config.bcryptRounds);
+  const principals = new PrincipalService(db, cache, log);
+  const auth = new AuthService(db, bus, hasher, principals, config, log);
+  const codes = new AccessCodeService(db);
+  const subscriptions: Subscription[] = [];
+
+  return {
+    routes: [authRoutes(auth, db, { secure: config.cookieSecure, maxAgeSeconds: config.refreshTtlSeconds }), userRoutes(db), accessCodeRoutes(codes)],
+    async start() {
+      await database.migrate({ migrationsFolder: config.migrationsFolder ?? IDENTITY_MIGRATIONS, schema: IDENTITY_SCHEMA });
+      if (config.admin) await ensureAdmin(db, hasher, principals, config.admin, log);
+      subscriptions.push(await respondToPrincipalRequests(bus, principals));
+      subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'identity' })));
+    },
+    async stop() {
+      await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
+    },
+  };
+}
+
+export function identityConfigFromEnv(env: {
+  SVC_JWT_SECRET: string;
+  SVC_ACCESS_TOKEN_TTL: number;
+  SVC_REFRESH_TOKEN_TTL: number;
+  SVC_BCRYPT_ROUNDS: number;
+  SVC_COOKIE_SECURE: boolean;
+  SVC_ADMIN_EMAIL?: string;
+  SVC_ADMIN_PASSWORD?: string;
+  SVC_ADMIN_SLUG: string;
+}): IdentityConfig {
+  return {
+    jwtSecret: env.SVC_JWT_SECRET,
+    accessTtlSeconds: env.SVC_ACCESS_TOKEN_TTL,
+    refreshTtlSeconds: env.SVC_REFRESH_TOKEN_TTL,
+    bcryptRounds: env.SVC_BCRYPT_ROUNDS,
+    cookieSecure: env.SVC_COOKIE_SECURE,
+    admin: env.SVC_ADMIN_EMAIL && env.SVC_ADMIN_PASSWORD ? { email: env.SVC_ADMIN_EMAIL, password: env.SVC_ADMIN_PASSWORD, slug: env.SVC_ADMIN_SLUG } : undefined,
+  };
+}
+
+export { IdentityEnv, loadIdentityEnv } from './env.js';

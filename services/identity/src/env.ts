@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { envBoolean, parseEnv } from '@svc/core';
+import { infrastructureEnv, secretsEnv } from '@svc/platform';
+
+export const IdentityEnv = z.object({
+  ...infrastructureEnv,
+  ...secretsEnv,
+  PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  SVC_ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).max(86_400).default(900),
+  SVC_REFRESH_TOKEN_TTL: z.coerce.number().int().min(300).max(31_536_000).default(2_592_000),
+  SVC_BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(11),
+  SVC_COOKIE_SECURE: envBoolean.default(true),
+  SVC_ADMIN_EMAIL: z.string().email().transform((e) => e.toLowerCase()).optional(),
+  SVC_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  SVC_ADMIN_SLUG: z.string().default('operator'),
+});
+
+export type IdentityEnv = z.infer<typeof IdentityEnv>;
+
+export function loadIdentityEnv(source: Record<string, string | undefined>): IdentityEnv {
+  return parseEnv(IdentityEnv, source);
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import type { Bus } from '@svc/bus';
+import { signAccessToken } from '@svc/auth';
+import { AppError, AuthenticationError, NotFoundError, type Logger } from '@svc/core';
+import type { Db } from '@svc/db';
+import { AccessCodeRepository } from '../repositories/access-code.repository.js';
+import { OutboxRepository } from '../repositories/outbox.repository.js';
+import { SessionRepository } from '../repositories/session.repository.js';
+import { UserRepository, type UserWithTenant } from '../repositories/user.repository.js';
+import type { PasswordHasher } from './password.js';
+import type { PrincipalService } from './principal.service.js';
+import { assertSlugAllowed, slugTaken } from './slug.js';
+import { digest, newRefreshToken } from './tokens.js';
+
+export interface TokenSettings {
+  jwtSecret: string;
+  accessTtlSeconds: number;
+  refreshTtlSeconds: number;
+}
+
+export interface Tokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: number;
+}
+
+export interface PublicUser {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  developerMode: boolean;
+  subscriptionTier: string;
+  createdAt: string;
+}
+
+export function publicUser(user: UserWithTenant): PublicUser {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    developerMode: user.developerMode,
+    subscriptionTier: user.subscriptionTier,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+/** The same answer for an unknown e-mail and a wrong password, so accounts cannot be probed. */
+const badCredentials = () => new AuthenticationError('Invalid email or password');
+const emailTaken = () =>
+  new AppError({ status: 409, code: 'EMAIL_TAKEN', type: 'ConflictError', message: 'An account with this e-mail already exists', details: { field: 'email' } });
+const invalidAccessCode = () =>
+  new AppError({ status: 400, code: 'ACCESS_CODE_INVALID', type: 'ValidationError', message: 'Access code is invalid, inactive or used up', details: { field: 'access_code' } });
+
+/** Postgres unique_violation, whichever driver raised it. */
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: string }).code === '23505') return true;
+  }
+  return false;
+}
+
+export class AuthService {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: Bus,
+    private readonly hasher: PasswordHasher,
+    private readonly principals: PrincipalService,
+    private readonly settings: TokenSettings,
+    private readonly log: Logger,
+  ) {}
+
+  async register(input: { email: string; password: string; slug: string; access_code: string; name?: string }) {
+    assertSlugAllowed(input.slug);
+    const passwordHash = await this.hasher.hash(input.password);
+    const { user, code, tokens } = await this.db
+      .transaction(async (tx) => {
+        const users = new UserRepository(tx);
+        if (await users.findByEmail(input.email)) throw emailTaken();
+        if (await users.slugExists(input.slug)) throw slugTaken(input.slug);
+        const codes = new AccessCodeRepository(tx);
+        const found = await codes.findByCode(input.access_code);
+        if (!found) throw invalidAccessCode();
+        const created = await users.create({ email: input.email, passwordHash, slug: input.slug, name: input.name ?? '', tier: found.tier });
+        const redeemed = await codes.redeem(input.access_code, created.id);
+        if (!redeemed) throw invalidAccessCode();
+        return { user: created, code: redeemed, tokens: await this.openSession(tx, created.id) };
+      })
+      .catch((err: unknown) => {
+        // Two registrations racing for one e-mail or slug: the loser gets the same answer as if it came second.
+        if (!isUniqueViolation(err)) throw err;
+        throw emailTaken();
+      });
+    await this.bus
+      .publish('user.registered', { user_id: user.id, tenant_id: user.tenant.id, email: user.email, tier: user.subscriptionTier, access_code_id: code.id, cohort: code.cohort })
+      .catch((err: Error) => this.log.error('user.registered not published', { error: err.message, user_id: user.id }));
+    return { tokens, user: publicUser(user) };
+  }
+
+  async login(email: string, password: string) {
+    const user = await new UserRepository(this.db).findByEmail(email);
+    const ok = await this.hasher.verify(password, user?.passwordHash);
+    if (!user || !ok) throw badCredentials();
+    return { tokens: await this.openSession(this.db, user.id), user: publicUser(user) };
+  }
+
+  /** Rotates a refresh token. Presenting a used token revokes its whole family. */
+  async refresh(refreshToken: string): Promise<Tokens> {
+    const sessions = new SessionRepository(this.db);
+    const session = await sessions.findByTokenHash(digest(refreshToken));
+    if (!session || session.revokedAt) throw new AuthenticationError('Invalid refresh token');
+    if (session.expiresAt.getTime() <= Date.now()) throw new AuthenticationError('Refresh token expired');
+    if (session.usedAt || !(await sessions.markUsed(session.id))) {
+      await sessions.revokeFamily(session.familyId);
+      await this.principals.forgetSessions([session.familyId]);
+      this.log.warn('refresh token reuse detected; session family revoked', { user_id: session.userId, family_id: session.familyId });
+      throw new AuthenticationError('Refresh token was already used; the session has been revoked');
+    }
+    return this.issue(sessions, session.userId, session.familyId);
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await new SessionRepository(this.db).revokeFamily(sessionId);
+    await this.principals.forgetSessions([sessionId]);
+  }
+
+  async changePassword(userId: string, currentPassword: string, newPassword: string): Promise<void> {
+    const user = await new UserRepository(this.db).findById(userId);
+    if (!user) throw new NotFoundError('User not found');
+    await this.replacePassword(user, currentPassword, newPassword);
+  }
+
+  async changePasswordWithLogin(email: string, currentPassword: string, newPassword: string): Promise<void> {
+    const user = await new UserRepository(this.db).findByEmail(email);
+    const ok = await this.hasher.verify(currentPassword, user?.passwordHash);
+    if (!user || !ok) throw badCredentials();
+    await this.replacePassword(user, currentPassword, newPassword);
+  }
+
+  private async replacePassword(user: UserWithTenant, currentPassword: string, newPassword: string): Promise<void> {
+    if (!(await this.hasher.verify(currentPassword, user.passwordHash))) throw new AuthenticationError('Current password is incorrect');
+    const passwordHash = await this.hasher.hash(newPassword);
+    const revoked = await this.db.transaction(async (tx) => {
+      await new UserRepository(tx).update(user.id, { passwordHash });
+      const families = await new SessionRepository(tx).revokeAllOfUser(user.id);
+      await new OutboxRepository(tx).queueEmail(user.email, 'password-changed', { name: user.name, changed_at: new Date().toISOString() });
+      return families;
+    });
+    await this.principals.forgetSessions(revoked);
+    await this.bus.publish('password.changed', { user_id: user.id }).catch((err: Error) => this.log.error('password.changed not published', { error: err.message }));
+  }
+
+  private async openSession(db: Db, userId: string): Promise<Tokens> {
+    return this.issue(new SessionRepository(db), userId, randomUUID());
+  }
+
+  private async issue(sessions: SessionRepository, userId: string, familyId: string): Promise<Tokens> {
+    const refreshToken = newRefreshToken();
+    await sessions.insert({ familyId, userId, tokenHash: digest(refreshToken), expiresAt: new Date(Date.now() + this.settings.refreshTtlSeconds * 1000) });
+    const access = signAccessToken({ sub: userId, sid: familyId }, this.settings.jwtSecret, this.settings.accessTtlSeconds);
+    return { accessToken: access.token, refreshToken, expiresAt: access.expiresAt };
+  }
+}
+

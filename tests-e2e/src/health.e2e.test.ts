@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, type Call } from './support/client.js';
+import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { TcpProxy } from './support/tcp-proxy.js';
+
+async function pollHealth(call: Call, wanted: string, withinMs: number): Promise<{ elapsedMs: number; status: number; body: any }> {
+  const started = Date.now();
+  for (;;) {
+    const reply = await call('/health');
+    const elapsedMs = Date.now() - started;
+    if (reply.body?.status === wanted || elapsedMs > withinMs) return { elapsedMs, status: reply.status, body: reply.body };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe.runIf(MODES.includes('real'))('health when Postgres goes away (real infrastructure)', () => {
+  let fleet: TestFleet;
+  let call: Call;
+  let proxy: TcpProxy;
+
+  beforeAll(async () => {
+    const target = new URL(process.env.DATABASE_URL!);
+    proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.start();
+    fleet = await startTestFleet('real', {
+      databaseUrl: (scratchUrl) => {
+        const url = new URL(scratchUrl);
+        url.host = `127.0.0.1:${proxy.port}`;
+        return url.toString();
+      },
+    });
+    call = client(fleet.url);
+  });
+
+  afterAll(async () => {
+    await proxy.start();
+    await fleet?.stop();
+    await proxy.cut();
+  });
+
+  it('turns unhealthy with 503 within 5 s and healthy again when it returns, without a restart', async () => {
+    expect((await call('/health')).body.status).toBe('healthy');
+
+    await proxy.cut();
+    const down = await pollHealth(call, 'unhealthy', 5000);
+    expect(down.body.status).toBe('unhealthy');
+    expect(down.status).toBe(503);
+    expect(down.body.services.database).toBe('unhealthy');
+    expect(down.elapsedMs).toBeLessThanOrEqual(5000);
+
+    await proxy.start();
+    const up = await pollHealth(call, 'healthy', 10_000);
+    expect(up.body.status).toBe('healthy');
+    expect(up.status).toBe(200);
+  });
+});
+
+describe.each(MODES)('health reports its parts (%s infrastructure)', (mode) => {
+  let fleet: TestFleet;
+  beforeAll(async () => {
+    fleet = await startTestFleet(mode);
+  });
+  afterAll(() => fleet?.stop());
+
+  it('answers the spec object with every component and a timestamp', async () => {
+    const reply = await client(fleet.url)('/health');
+    expect(reply.status).toBe(200);
+    expect(Object.keys(reply.body).sort()).toEqual(['services', 'status', 'timestamp', 'version']);
+    expect(Object.keys(reply.body.services).sort()).toEqual(['cache', 'database', 'worker']);
+  });
+});

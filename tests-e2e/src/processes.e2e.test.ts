@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { destroyBusPrefix } from '@svc/bus';
+import { deleteCachePrefix } from '@svc/cache';
+import { createScratchDatabase } from '@svc/db';
+import { client } from './support/client.js';
+import { MODES } from './support/fleet.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealthy(url: string, withinMs: number): Promise<void> {
+  const until = Date.now() + withinMs;
+  while (Date.now() < until) {
+    const reply = await fetch(`${url}/health`).catch(() => undefined);
+    if (reply?.ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`fleet at ${url} did not become healthy`);
+}
+
+describe.runIf(MODES.includes('real'))('fleet as separate processes (real infrastructure)', () => {
+  const runId = randomBytes(4).toString('hex');
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let fleet: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(process.env.DATABASE_URL!, 'proc');
+    const [gatewayPort, identityPort] = [await freePort(), await freePort()];
+    url = `http://127.0.0.1:${gatewayPort}`;
+    fleet = spawn(process.execPath, ['scripts/fleet.mjs'], {
+      cwd: root,
+      stdio: 'ignore',
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_URL: scratch.url,
+        REDIS_URL: process.env.REDIS_URL,
+        AMQP_URL: process.env.AMQP_URL,
+        SVC_BUS_PREFIX: `proc-${runId}.`,
+        SVC_CACHE_PREFIX: `proc-${runId}:`,
+        SVC_JWT_SECRET: randomBytes(32).toString('hex'),
+        SVC_INTERNAL_SECRET: randomBytes(32).toString('hex'),
+        SVC_ADMIN_EMAIL: 'proc-ops@example.test',
+        SVC_ADMIN_PASSWORD: 'processes-admin-1',
+        SVC_BCRYPT_ROUNDS: '4',
+        PORT: String(gatewayPort),
+        SVC_IDENTITY_PORT: String(identityPort),
+        SVC_IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
+      },
+    });
+    await waitForHealthy(url, 30_000);
+  });
+
+  afterAll(async () => {
+    if (fleet && fleet.exitCode === null) {
+      fleet.kill('SIGTERM');
+      await new Promise((r) => fleet.once('exit', r));
+    }
+    await scratch?.drop();
+    await deleteCachePrefix(process.env.REDIS_URL!, `proc-${runId}:`);
+    await destroyBusPrefix(process.env.AMQP_URL!, `proc-${runId}.`);
+  });
+
+  it('serves sign-in through the gateway process and the identity process', async () => {
+    const call = client(url);
+    const admin = await call('/api/v1/auth/login', { body: { email: 'proc-ops@example.test', password: 'processes-admin-1' } });
+    expect(admin.status).toBe(200);
+    const me = await call('/api/v1/auth/me', { token: admin.body.data.tokens.accessToken });
+    expect(me.body.data).toMatchObject({ role: 'owner', subscriptionTier: 'enterprise', tenantSlug: 'operator' });
+  });
+});

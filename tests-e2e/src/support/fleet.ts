@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger } from '@svc/core';
+import { deleteCachePrefix } from '@svc/cache';
+import { createScratchDatabase } from '@svc/db';
+import { openInfrastructure, type Infrastructure } from '@svc/platform';
+import { startFleet } from '@svc/standalone';
+import { destroyBusPrefix } from '@svc/bus';
+
+export type Mode = 'embedded' | 'real';
+
+const realUrls = {
+  database: process.env.DATABASE_URL,
+  cache: process.env.REDIS_URL,
+  bus: process.env.AMQP_URL,
+};
+
+/** Every run covers the embedded adapters; with the three URLs set it covers the real services too. */
+export const MODES: Mode[] = realUrls.database && realUrls.cache && realUrls.bus ? ['embedded', 'real'] : ['embedded'];
+
+export const TEST_SECRETS = {
+  jwtSecret: 'e2e-jwt-secret-0123456789abcdef0123456789',
+  internalSecret: 'e2e-internal-secret-0123456789abcdef012345',
+};
+
+export const ADMIN = { email: 'ops@example.test', password: 'operator-password-1', slug: 'operator' };
+
+export interface TestFleet {
+  url: string;
+  infra: Infrastructure;
+  stop(): Promise<void>;
+}
+
+export interface TestFleetOptions {
+  /** Overrides the database URL of real mode (e.g. to route it through a fault proxy). */
+  databaseUrl?: (scratchUrl: string) => string;
+  accessTtlSeconds?: number;
+}
+
+/**
+ * A whole fleet in this process: on embedded adapters, or on the real Postgres, Redis and
+ * RabbitMQ with a fresh database, key prefix and queue prefix that are removed afterwards.
+ */
+export async function startTestFleet(mode: Mode, options: TestFleetOptions = {}): Promise<TestFleet> {
+  const log = createLogger({ service: 'e2e', level: 'error', silent: !process.env.E2E_LOGS });
+  const runId = randomBytes(4).toString('hex');
+  const scratch = mode === 'real' ? await createScratchDatabase(realUrls.database!, 'e2e') : undefined;
+  const busPrefix = `e2e-${runId}.`;
+  const cachePrefix = `e2e-${runId}:`;
+  const infra = await openInfrastructure(
+    {
+      DATABASE_URL: scratch ? (options.databaseUrl?.(scratch.url) ?? scratch.url) : undefined,
+      REDIS_URL: mode === 'real' ? realUrls.cache : undefined,
+      AMQP_URL: mode === 'real' ? realUrls.bus : undefined,
+      SVC_DATA_DIR: 'unused-in-memory',
+      SVC_BUS_PREFIX: busPrefix,
+      SVC_CACHE_PREFIX: cachePrefix,
+      LOG_LEVEL: 'error',
+    },
+    log,
+    { inMemory: true },
+  );
+  const fleet = await startFleet({
+    infra,
+    logger: (service) => createLogger({ service, level: 'error', silent: !process.env.E2E_LOGS }),
+    port: 0,
+    host: '127.0.0.1',
+    secrets: TEST_SECRETS,
+    identity: {
+      accessTtlSeconds: options.accessTtlSeconds ?? 900,
+      refreshTtlSeconds: 3600,
+      bcryptRounds: 4,
+      cookieSecure: true,
+      admin: ADMIN,
+    },
+  });
+  return {
+    url: fleet.url,
+    infra,
+    async stop() {
+      await fleet.stop();
+      await infra.close();
+      if (mode === 'real') {
+        await scratch!.drop();
+        await deleteCachePrefix(realUrls.cache!, cachePrefix);
+        await destroyBusPrefix(realUrls.bus!, busPrefix);
+      }
+    },
+  };
+}
