@@ -104,3 +104,4 @@ export const SVC_VERSION = '0.1.0';
 
 export { fleetHealthChecks } from './http/fleet-health.js';
 export { GatewayEnv, loadGatewayEnv } from './env.js';
+export type { ServiceName, AuthPolicy, RouteRule } from './routing/route-table.js';

@@ -2,8 +2,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Router } from 'express';
 import type { Logger } from '@svc/core';
-import { createGateway, fleetHealthChecks, SVC_VERSION } from '@svc/gateway';
+import { createGateway, fleetHealthChecks, SVC_VERSION, type ServiceName } from '@svc/gateway';
 import { createIdentityService, type IdentityConfig } from '@svc/identity';
 import { closeServer, createServiceApp, listen, type Infrastructure } from '@svc/platform';
 
@@ -32,6 +33,13 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
+/** What every service factory returns. */
+interface RunnableService {
+  routes: Router[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 function urlOf(server: Server): string {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
@@ -42,26 +50,31 @@ function urlOf(server: Server): string {
  */
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const { infra, logger, secrets } = options;
-  const identity = createIdentityService({
-    ...infra,
-    log: logger('identity'),
-    config: { ...options.identity, jwtSecret: secrets.jwtSecret, migrationsFolder: migrationsOf('@svc/identity') },
-  });
-  await identity.start();
-  const identityServer = await listen(
-    createServiceApp({ routes: identity.routes, internalSecret: secrets.internalSecret, log: logger('identity') }),
-    0,
-    '127.0.0.1',
-  );
+  const deps = (name: string) => ({ ...infra, log: logger(name) });
+
+  const services: Record<ServiceName, RunnableService> = {
+    identity: createIdentityService({
+      ...deps('identity'),
+      config: { ...options.identity, jwtSecret: secrets.jwtSecret, migrationsFolder: migrationsOf('@svc/identity') },
+    }),
+  };
+
+  const servers: Server[] = [];
+  const urls = {} as Record<ServiceName, string>;
+  for (const [name, service] of Object.entries(services) as [ServiceName, RunnableService][]) {
+    await service.start();
+    const server = await listen(createServiceApp({ routes: service.routes, internalSecret: secrets.internalSecret, log: logger(name) }), 0, '127.0.0.1');
+    servers.push(server);
+    urls[name] = urlOf(server);
+  }
 
   const gateway = createGateway({
-    ...infra,
-    log: logger('gateway'),
+    ...deps('gateway'),
     health: fleetHealthChecks(infra),
     config: {
       jwtSecret: secrets.jwtSecret,
       internalSecret: secrets.internalSecret,
-      services: { identity: urlOf(identityServer) },
+      services: urls,
       rateLimitEnabled: options.rateLimitEnabled ?? true,
       rateLimitStorage: options.rateLimitStorage ?? (infra.cache.kind === 'redis' ? 'redis' : 'memory'),
       trustProxy: 'loopback',
@@ -74,8 +87,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     url: urlOf(gatewayServer),
     async stop() {
       await closeServer(gatewayServer);
-      await closeServer(identityServer);
-      await identity.stop();
+      for (const server of servers) await closeServer(server);
+      for (const service of Object.values(services)) await service.stop();
     },
   };
 }

@@ -7,6 +7,16 @@ export type Tier = (typeof TIERS)[number];
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
+export const MembershipSchema = z.object({
+  tenantId: z.string(),
+  slug: z.string(),
+  kind: z.enum(['personal', 'organization']),
+  role: z.enum(ROLES),
+});
+
+/** A tenant the caller belongs to: the personal one (role owner) and each organization joined. */
+export type Membership = z.infer<typeof MembershipSchema>;
+
 export const IdentitySchema = z.object({
   userId: z.string(),
   email: z.string(),
@@ -21,10 +31,17 @@ export const IdentitySchema = z.object({
   /** The API key used (API key only). */
   apiKeyId: z.string().optional(),
   scopes: z.array(z.string()),
+  /** Every tenant the caller belongs to, the personal tenant first. */
+  memberships: z.array(MembershipSchema),
 });
 
 /** Who is calling, as the gateway established it and every service receives it. */
 export type Identity = z.infer<typeof IdentitySchema>;
+
+/** Ids of every tenant the caller belongs to. */
+export function tenantIdsOf(identity: Pick<Identity, 'memberships'>): string[] {
+  return identity.memberships.map((m) => m.tenantId);
+}
 
 export function isAdmin(identity: Pick<Identity, 'role'>): boolean {
   return identity.role === 'owner' || identity.role === 'admin';

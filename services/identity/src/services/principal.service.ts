@@ -21,6 +21,7 @@ export function identityOf(user: UserWithTenant, sessionId: string): Identity {
     authKind: 'jwt',
     sessionId,
     scopes: [],
+    memberships: [{ tenantId: user.tenant.id, slug: user.tenant.slug, kind: 'personal', role: 'owner' }],
   };
 }
 
