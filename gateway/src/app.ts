@@ -2,7 +2,8 @@ import express, { type RequestHandler } from 'express';
 import type { Bus } from '@svc/bus';
 import type { Cache } from '@svc/cache';
 import { correlationMiddleware, errorHandler, JSON_BODY_LIMIT_BYTES, NotFoundError, PayloadTooLargeError, type Logger } from '@svc/core';
-import { createPassport, requireJwt } from './auth/authenticate.js';
+import { ApiKeyUsage } from './auth/api-key-usage.js';
+import { authenticator, createPassport } from './auth/authenticate.js';
 import { PrincipalResolver } from './auth/principal-resolver.js';
 import { healthRoutes, type HealthChecks } from './http/health.routes.js';
 import { createIdentitySigner } from './http/identity-signer.js';
@@ -18,6 +19,8 @@ export interface GatewayConfig {
   rateLimitStorage: 'redis' | 'memory';
   trustProxy: string;
   version: string;
+  /** How often API-key usage is reported to identity (default 30 s). */
+  apiKeyUsageFlushMs?: number;
 }
 
 export interface GatewayDeps {
@@ -38,7 +41,13 @@ declare module 'express-serve-static-core' {
 }
 
 /** The public door: routes, authenticates, limits and forwards; owns no business rules. */
-export function createGateway({ cache, bus, log, health, config }: GatewayDeps): express.Express {
+export interface Gateway {
+  app: express.Express;
+  /** Reports pending API-key usage; call after the HTTP server stopped accepting. */
+  stop(): Promise<void>;
+}
+
+export function createGateway({ cache, bus, log, health, config }: GatewayDeps): Gateway {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -62,11 +71,10 @@ export function createGateway({ cache, bus, log, health, config }: GatewayDeps):
     validateLimiter(req, res, next);
   };
 
-  const jwt = requireJwt(createPassport(config.jwtSecret, new PrincipalResolver(cache, bus, log)));
-  const authenticate: RequestHandler = (req, res, next) => {
-    if (res.locals.route?.auth === 'public') return next();
-    jwt(req, res, next);
-  };
+  const usage = new ApiKeyUsage(bus, log, config.apiKeyUsageFlushMs);
+  const policies = authenticator(createPassport(config.jwtSecret, new PrincipalResolver(cache, bus, log)), usage);
+  const byPolicy = { public: policies('public'), jwt: policies('jwt'), 'jwt-or-key': policies('jwt-or-key') };
+  const authenticate: RequestHandler = (req, res, next) => byPolicy[res.locals.route!.auth](req, res, next);
 
   const sign = createIdentitySigner(config.internalSecret);
   const proxies = Object.fromEntries(
@@ -76,7 +84,7 @@ export function createGateway({ cache, bus, log, health, config }: GatewayDeps):
 
   app.use(route, ipLimits, authenticate, forward);
   app.use(errorHandler(log));
-  return app;
+  return { app, stop: () => usage.stop() };
 }
 
 export function gatewayConfigFromEnv(env: {

@@ -8,10 +8,11 @@ const env = loadGatewayEnv(process.env);
 const log = createLogger({ service: 'gateway', level: env.LOG_LEVEL });
 const infra = await openInfrastructure(env, log);
 const gateway = createGateway({ ...infra, log, health: fleetHealthChecks(infra), config: gatewayConfigFromEnv(env) });
-const server = await listen(gateway, env.PORT);
+const server = await listen(gateway.app, env.PORT);
 log.info('gateway listening', { port: env.PORT });
 
 onShutdown(async () => {
   await closeServer(server);
+  await gateway.stop();
   await infra.close();
 }, log);

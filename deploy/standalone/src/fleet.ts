@@ -25,6 +25,7 @@ export interface FleetOptions {
   identity: Omit<IdentityConfig, 'jwtSecret' | 'migrationsFolder'>;
   rateLimitEnabled?: boolean;
   rateLimitStorage?: 'redis' | 'memory';
+  apiKeyUsageFlushMs?: number;
 }
 
 export interface Fleet {
@@ -79,14 +80,16 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       rateLimitStorage: options.rateLimitStorage ?? (infra.cache.kind === 'redis' ? 'redis' : 'memory'),
       trustProxy: 'loopback',
       version: SVC_VERSION,
+      apiKeyUsageFlushMs: options.apiKeyUsageFlushMs,
     },
   });
-  const gatewayServer = await listen(gateway, options.port, options.host ?? '0.0.0.0');
+  const gatewayServer = await listen(gateway.app, options.port, options.host ?? '0.0.0.0');
 
   return {
     url: urlOf(gatewayServer),
     async stop() {
       await closeServer(gatewayServer);
+      await gateway.stop();
       for (const server of servers) await closeServer(server);
       for (const service of Object.values(services)) await service.stop();
     },

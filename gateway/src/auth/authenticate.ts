@@ -1,16 +1,21 @@
+import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import passport from 'passport';
+import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, type Identity } from '@svc/auth';
+import { API_KEY_PATTERN } from '@svc/contracts';
 import { AuthenticationError } from '@svc/core';
+import type { AuthPolicy } from '../routing/route-table.js';
+import type { ApiKeyUsage } from './api-key-usage.js';
 import type { PrincipalResolver } from './principal-resolver.js';
 
-export const API_KEY_PREFIX = 'sk-svc-';
+type Done = (err: unknown, user?: Identity | false, info?: unknown) => void;
 
 /**
- * A passport instance of the gateway's own with the `jwt` strategy: the access token's
- * signature, issuer, audience and expiry are checked, then its session is resolved to the
- * caller's Identity (null when the session was revoked).
+ * A passport instance of the gateway's own with two strategies: `jwt` (an access token:
+ * signature, issuer, audience and expiry, then its session resolved to the caller) and
+ * `api-key` (an `sk-svc-` key, resolved by its SHA-256 digest).
  */
 export function createPassport(jwtSecret: string, principals: PrincipalResolver): passport.PassportStatic {
   const instance = new passport.Passport() as passport.PassportStatic;
@@ -24,7 +29,7 @@ export function createPassport(jwtSecret: string, principals: PrincipalResolver)
         audience: ACCESS_TOKEN_AUDIENCE,
         algorithms: ['HS256'],
       },
-      (payload: { sub?: unknown; sid?: unknown }, done: (err: unknown, user?: Identity | false, info?: unknown) => void) => {
+      (payload: { sub?: unknown; sid?: unknown }, done: Done) => {
         if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return done(null, false, { message: 'Invalid access token' });
         principals
           .forSession(payload.sid)
@@ -32,6 +37,16 @@ export function createPassport(jwtSecret: string, principals: PrincipalResolver)
           .catch((err: unknown) => done(err));
       },
     ),
+  );
+  instance.use(
+    'api-key',
+    new BearerStrategy((token: string, done: (err: unknown, user?: Identity | false, info?: { message: string; scope: string }) => void) => {
+      if (!API_KEY_PATTERN.test(token)) return done(null, false, { message: 'Invalid API key', scope: '' });
+      principals
+        .forApiKey(createHash('sha256').update(token).digest('hex'))
+        .then((identity) => done(null, identity ?? false, { message: 'Invalid or revoked API key', scope: '' }))
+        .catch((err: unknown) => done(err));
+    }),
   );
   return instance;
 }
@@ -42,21 +57,35 @@ function failureMessage(info: unknown): string {
     if (info.message === 'No auth token') return 'Authorization header with a Bearer token is required';
     return 'Invalid access token';
   }
+  if (typeof info === 'string') return 'Authorization header with a Bearer token is required';
   return (info as { message?: string } | undefined)?.message ?? 'Invalid access token';
 }
 
-/** Requires a valid access token; API keys are refused here with a message that says so. */
-export function requireJwt(instance: passport.PassportStatic): RequestHandler {
-  return (req, res, next) => {
-    const header = req.headers.authorization ?? '';
-    if (/^Bearer\s+sk-svc-/i.test(header)) {
-      return next(new AuthenticationError('API keys are not accepted on this endpoint; use an access token'));
-    }
-    instance.authenticate('jwt', { session: false }, (err: unknown, identity: Identity | false, info: unknown) => {
-      if (err) return next(err);
-      if (!identity) return next(new AuthenticationError(failureMessage(info)));
-      req.identity = identity;
-      next();
-    })(req, res, next);
+const API_KEY_HEADER = /^Bearer\s+sk-svc-/i;
+
+/**
+ * The authentication step for a route's policy. Where only access tokens are accepted an API
+ * key is refused with a message that says so.
+ */
+export function authenticator(instance: passport.PassportStatic, usage: ApiKeyUsage): (policy: AuthPolicy) => RequestHandler {
+  const run =
+    (strategy: 'jwt' | 'api-key'): RequestHandler =>
+    (req, res, next) =>
+      instance.authenticate(strategy, { session: false }, (err: unknown, identity: Identity | false, info: unknown) => {
+        if (err) return next(err);
+        if (!identity) return next(new AuthenticationError(failureMessage(info)));
+        if (identity.apiKeyId) usage.record(identity.apiKeyId);
+        req.identity = identity;
+        next();
+      })(req, res, next);
+  const jwt = run('jwt');
+  const apiKey = run('api-key');
+
+  return (policy) => (req, res, next) => {
+    if (policy === 'public') return next();
+    const isKey = API_KEY_HEADER.test(req.headers.authorization ?? '');
+    if (!isKey) return jwt(req, res, next);
+    if (policy === 'jwt-or-key') return apiKey(req, res, next);
+    next(new AuthenticationError('API keys are not accepted on this endpoint; use an access token'));
   };
 }

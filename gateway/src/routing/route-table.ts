@@ -29,6 +29,11 @@ export const ROUTES: RouteRule[] = [
   { service: 'identity', path: '/api/v1/auth', auth: 'jwt' },
   { service: 'identity', path: '/api/v1/users', auth: 'jwt' },
   { service: 'identity', path: '/api/v1/access-codes', auth: 'jwt' },
+  // Keys reach key management only to be told they may not use it (403).
+  { service: 'identity', path: '/api/v1/account/api-keys', auth: 'jwt-or-key' },
+  { service: 'identity', path: '/api/v1/account', auth: 'jwt' },
+  { service: 'identity', path: '/api/v1/organizations', auth: 'jwt' },
+  { service: 'identity', path: '/api/v1/namespaces', auth: 'jwt' },
 ];
 
 function matches(rule: RouteRule, method: string, path: string): boolean {

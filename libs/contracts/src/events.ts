@@ -15,9 +15,33 @@ export const UserRegistered = z.object({
 
 export const PasswordChanged = z.object({ user_id: z.string() });
 
+
+/** Emitted by the registry when a pack version becomes active; `tenant_id` owns the pack. */
+export const PackInstalled = z.object({
+  pack_id: z.string(),
+  tenant_id: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+  version: z.string(),
+  commands: z.array(z.string()),
+});
+
+export const PackUninstalled = z.object({
+  pack_id: z.string(),
+  tenant_id: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+});
+
+/** Batched by the gateway: when each API key was last seen, so identity writes once per batch. */
+export const ApiKeysUsed = z.object({ keys: z.array(z.object({ id: z.string(), at: z.string() })) });
+
 export const EVENTS = {
   'user.registered': UserRegistered,
   'password.changed': PasswordChanged,
+  'pack.installed': PackInstalled,
+  'pack.uninstalled': PackUninstalled,
+  'api-key.used': ApiKeysUsed,
 } as const;
 
 export type EventName = keyof typeof EVENTS;

@@ -44,12 +44,20 @@ export const ValidateAccessCodeBody = z.strictObject({ code: z.string().max(64) 
 
 /** What the gateway asks identity to turn a credential into an Identity. */
 export const PRINCIPAL_RPC = 'identity.principal';
-export const PrincipalRequest = z.object({ sessionId: z.string() });
+export const PrincipalRequest = z.union([z.strictObject({ sessionId: z.string() }), z.strictObject({ apiKeyHash: z.string().regex(/^[0-9a-f]{64}$/) })]);
 
 /** Cache key under which identity publishes a session's Identity for the gateway. */
 export function principalCacheKey(sessionId: string): string {
   return `principal:session:${sessionId}`;
 }
+
+/** Cache key of the Identity behind an API key, by the SHA-256 of the key. */
+export function apiKeyPrincipalCacheKey(keyHash: string): string {
+  return `principal:api-key:${keyHash}`;
+}
+
+export const API_KEY_PATTERN = /^sk-svc-[0-9a-f]{64}$/;
+export const API_KEY_SCOPES = ['commands:execute'] as const;
 
 /** Answered by every service worker; the gateway's health check asks it over the bus. */
 export const FLEET_PING_RPC = 'fleet.ping';

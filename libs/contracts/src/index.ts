@@ -1,2 +1,3 @@
 export * from './identity.js';
 export * from './events.js';
+export * from './accounts.js';

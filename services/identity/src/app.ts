@@ -5,11 +5,19 @@ import type { Cache } from '@svc/cache';
 import { FLEET_PING_RPC } from '@svc/contracts';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
+import { consumeApiKeyUse } from './events/api-key.consumer.js';
+import { consumePackEvents } from './events/pack.consumer.js';
 import { respondToPrincipalRequests } from './events/principal.responder.js';
+import { accountRoutes } from './http/account.routes.js';
+import { namespaceRoutes } from './http/namespace.routes.js';
+import { organizationRoutes } from './http/organization.routes.js';
 import { accessCodeRoutes } from './http/access-code.routes.js';
 import { authRoutes } from './http/auth.routes.js';
 import { userRoutes } from './http/user.routes.js';
 import { AccessCodeService } from './services/access-code.service.js';
+import { AccountService } from './services/account.service.js';
+import { ApiKeyService } from './services/api-key.service.js';
+import { OrganizationService } from './services/organization.service.js';
 import { AuthService } from './services/auth.service.js';
 import { ensureAdmin, type AdminBootstrap } from './services/bootstrap.service.js';
 import { bcryptHasher } from './services/password.js';
@@ -50,15 +58,27 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
   const principals = new PrincipalService(db, cache, log);
   const auth = new AuthService(db, bus, hasher, principals, config, log);
   const codes = new AccessCodeService(db);
+  const organizations = new OrganizationService(db, principals);
+  const accounts = new AccountService(db, organizations, principals);
+  const apiKeys = new ApiKeyService(db, principals);
   const subscriptions: Subscription[] = [];
 
   return {
-    routes: [authRoutes(auth, db, { secure: config.cookieSecure, maxAgeSeconds: config.refreshTtlSeconds }), userRoutes(db), accessCodeRoutes(codes)],
+    routes: [
+      authRoutes(auth, db, { secure: config.cookieSecure, maxAgeSeconds: config.refreshTtlSeconds }),
+      userRoutes(db),
+      accessCodeRoutes(codes),
+      accountRoutes(accounts, apiKeys),
+      organizationRoutes(organizations, principals),
+      namespaceRoutes(db),
+    ],
     async start() {
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? IDENTITY_MIGRATIONS, schema: IDENTITY_SCHEMA });
       if (config.admin) await ensureAdmin(db, hasher, principals, config.admin, log);
       subscriptions.push(await respondToPrincipalRequests(bus, principals));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'identity' })));
+      subscriptions.push(await consumePackEvents(bus, db));
+      subscriptions.push(await consumeApiKeyUse(bus, apiKeys));
     },
     async stop() {
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));

@@ -72,6 +72,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       cookieSecure: true,
       admin: ADMIN,
     },
+    apiKeyUsageFlushMs: 200,
   });
   return {
     url: fleet.url,

@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const identity = pgSchema('identity');
 
@@ -74,3 +74,64 @@ export const outbox = identity.table('outbox', {
   createdAt: createdAt(),
   sentAt: timestamp('sent_at', { withTimezone: true }),
 });
+
+/** Membership of an organization tenant; a personal tenant's only member is its user. */
+export const organizationMembers = identity.table(
+  'organization_members',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['owner', 'admin', 'member'] }).notNull(),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('organization_members_user_idx').on(t.userId), uniqueIndex('organization_members_org_user_idx').on(t.organizationId, t.userId)],
+);
+
+/** An invitation to join an organization: bound to one e-mail, usable once, until it expires. */
+export const invites = identity.table('invites', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  organizationId: uuid('organization_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  email: text('email').notNull(),
+  role: text('role', { enum: ['admin', 'member'] }).notNull(),
+  invitedBy: uuid('invited_by').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+  acceptedBy: uuid('accepted_by'),
+  createdAt: createdAt(),
+});
+
+/** API keys: only a SHA-256 digest of the secret is kept. */
+export const apiKeys = identity.table(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    keyPrefix: text('key_prefix').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    scopes: text('scopes').array().notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('api_keys_user_idx').on(t.userId)],
+);
+
+/** Which tenant owns which installed pack: the read model behind an organization's packs_count. */
+export const tenantPacks = identity.table(
+  'tenant_packs',
+  {
+    packId: text('pack_id').notNull(),
+    tenantId: uuid('tenant_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.packId] }), index('tenant_packs_tenant_idx').on(t.tenantId)],
+);

@@ -65,7 +65,7 @@ export class UserRepository {
     return { ...user!, tenant: tenant! };
   }
 
-  async update(id: string, changes: Partial<Pick<UserRow, 'name' | 'passwordHash' | 'role' | 'subscriptionTier'>>): Promise<UserRow | undefined> {
+  async update(id: string, changes: Partial<Pick<UserRow, 'name' | 'passwordHash' | 'role' | 'subscriptionTier' | 'developerMode'>>): Promise<UserRow | undefined> {
     const [row] = await this.db
       .update(users)
       .set({ ...changes, updatedAt: new Date() })

@@ -11,6 +11,7 @@ import type { PasswordHasher } from './password.js';
 import type { PrincipalService } from './principal.service.js';
 import { assertSlugAllowed, slugTaken } from './slug.js';
 import { digest, newRefreshToken } from './tokens.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 export interface TokenSettings {
   jwtSecret: string;
@@ -52,14 +53,6 @@ const emailTaken = () =>
   new AppError({ status: 409, code: 'EMAIL_TAKEN', type: 'ConflictError', message: 'An account with this e-mail already exists', details: { field: 'email' } });
 const invalidAccessCode = () =>
   new AppError({ status: 400, code: 'ACCESS_CODE_INVALID', type: 'ValidationError', message: 'Access code is invalid, inactive or used up', details: { field: 'access_code' } });
-
-/** Postgres unique_violation, whichever driver raised it. */
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: string }).code === '23505') return true;
-  }
-  return false;
-}
 
 export class AuthService {
   constructor(

@@ -1,0 +1,19 @@
+import type { Identity } from '@svc/auth';
+import type { Db } from '@svc/db';
+import { UserRepository } from '../repositories/user.repository.js';
+import { assertSlugAllowed } from './slug.js';
+
+/** Whether the caller may publish under `namespace`: the three outcomes of the spec. */
+export async function checkNamespace(db: Db, caller: Identity, namespace: string) {
+  const mine = caller.memberships.find((m) => m.slug === namespace);
+  if (mine) return { namespace, available: true, owner: mine.kind === 'personal' ? ('personal' as const) : ('organization' as const) };
+  if (await new UserRepository(db).slugExists(namespace)) {
+    return { namespace, available: false, error: `Namespace "${namespace}" is in use by another account or organization` };
+  }
+  assertSlugAllowed(namespace);
+  return {
+    namespace,
+    available: false,
+    error: `No account or organization has the namespace "${namespace}": create an organization with this slug first, or publish under your personal namespace "${caller.tenantSlug}"`,
+  };
+}
