@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ValidationError } from './errors.js';
+import { parseInput } from './validation.js';
+
+const Body = z.strictObject({ email: z.string().email(), password: z.string().min(8), nested: z.object({ n: z.number() }).optional() });
+
+function failure(input: unknown): ValidationError {
+  try {
+    parseInput(Body, input);
+  } catch (err) {
+    return err as ValidationError;
+  }
+  throw new Error('expected a validation error');
+}
+
+describe('parseInput', () => {
+  it('returns the parsed value', () => {
+    expect(parseInput(Body, { email: 'a@b.co', password: '12345678' })).toEqual({ email: 'a@b.co', password: '12345678' });
+  });
+
+  it('names the field, its value and the issue', () => {
+    const err = failure({ email: 'nope', password: '12345678' });
+    expect(err.code).toBe('VALIDATION_FAILED');
+    expect(err.status).toBe(400);
+    expect(err.details).toMatchObject({ field: 'email', value: 'nope' });
+    expect(typeof err.details.issue).toBe('string');
+  });
+
+  it('names nested fields by their path', () => {
+    expect(failure({ email: 'a@b.co', password: '12345678', nested: { n: 'x' } }).details.field).toBe('nested.n');
+  });
+
+  it('never echoes the value of a secret field', () => {
+    const err = failure({ email: 'a@b.co', password: 'short' });
+    expect(err.details.field).toBe('password');
+    expect(err.details).not.toHaveProperty('value');
+    expect(JSON.stringify(err.details)).not.toContain('short');
+  });
+
+  it('rejects unknown fields and non-objects', () => {
+    expect(failure({ email: 'a@b.co', password: '12345678', extra: 1 }).code).toBe('VALIDATION_FAILED');
+    expect(failure('text').details.field).toBe('body');
+  });
+});
