@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
 import type { Channel } from 'amqplib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ServiceUnavailableError, createLogger } from '@svc/core';
+import { IntegrationError, ServiceUnavailableError, createLogger } from '@svc/core';
 import type { Bus, BusMessage } from './bus.js';
 import { busContract } from './bus.contract.js';
 import { createAmqpBus, type AmqpBusOptions } from './amqp-bus.js';
 import { destroyBusPrefix } from './amqp-cleanup.js';
-import { startTcpProxy } from './testing/tcp-proxy.js';
+import { ephemeralQueueName } from './names.js';
+import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.js';
 import { gate, waitFor } from './testing/wait.js';
 
 // CI always sets AMQP_URL; without it this file reports its tests as skipped, never as passed.
@@ -29,6 +30,32 @@ async function withRawChannel<T>(use: (channel: Channel) => Promise<T>): Promise
     return await use(channel);
   } finally {
     await model.close().catch(() => undefined);
+  }
+}
+
+/** The broker's answer to a passive declare of `queue`: 200, or the AMQP error code (404 when it does not exist). */
+const queueStatus = (queue: string) =>
+  withRawChannel((channel) => channel.checkQueue(queue)).then(
+    () => 200,
+    (err: { code?: number }) => err.code,
+  );
+
+/** A bus whose connection goes through a TCP proxy that the test can cut. */
+async function withProxiedBus(use: (bus: Bus, proxy: TcpProxy) => Promise<void>, options: Partial<AmqpBusOptions> = {}): Promise<void> {
+  const target = new URL(url);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5672) });
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  try {
+    const bus = await connect({ url: proxied.toString(), ...options });
+    try {
+      await use(bus, proxy);
+    } finally {
+      await bus.close();
+    }
+  } finally {
+    await proxy.close();
   }
 }
 
@@ -116,14 +143,7 @@ describe.runIf(url)('amqp bus', () => {
   });
 
   it('comes back by itself after losing the connection, on the same bus object', async () => {
-    const target = new URL(url);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5672) });
-    const proxied = new URL(url);
-    proxied.hostname = '127.0.0.1';
-    proxied.port = String(proxy.port);
-    try {
-      const bus = await connect({ url: proxied.toString(), waitForConnectionMs: 5_000 });
-      opened.push(bus);
+    await withProxiedBus(async (bus, proxy) => {
       const queue = `reconnect-${randomUUID().slice(0, 6)}`;
       const received: unknown[] = [];
       await bus.consume(queue, async (message) => {
@@ -145,20 +165,11 @@ describe.runIf(url)('amqp bus', () => {
       await waitFor(() => received.length === 3, 'the messages after reconnecting');
       expect(received).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
       await expect(bus.request(`${queue}.rpc`, {})).resolves.toBe('pong');
-    } finally {
-      await proxy.close();
-    }
+    }, { waitForConnectionMs: 5_000 });
   });
 
   it('rejects with SERVICE_UNAVAILABLE when the broker stays away longer than the bound', async () => {
-    const target = new URL(url);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5672) });
-    const proxied = new URL(url);
-    proxied.hostname = '127.0.0.1';
-    proxied.port = String(proxy.port);
-    try {
-      const bus = await connect({ url: proxied.toString(), waitForConnectionMs: 200 });
-      opened.push(bus);
+    await withProxiedBus(async (bus, proxy) => {
       proxy.cut();
       await waitFor(async () => !(await bus.healthy()), 'healthy() to turn false', 2_000);
 
@@ -168,10 +179,59 @@ describe.runIf(url)('amqp bus', () => {
       expect(error).toBeInstanceOf(ServiceUnavailableError);
       expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
       expect(Date.now() - started).toBeLessThan(1_000);
-      await bus.close();
-    } finally {
-      await proxy.close();
-    }
+    }, { waitForConnectionMs: 200 });
+  });
+
+  it('keeps an ephemeral queue to its connection: others send to it but cannot consume it, and it goes with the bus', async () => {
+    const owner = await open();
+    const other = await open();
+    const replies = ephemeralQueueName('exec.replies');
+    const received: unknown[] = [];
+    await owner.consume(replies, async (message) => {
+      if ((message.payload as { fail?: boolean }).fail) throw new Error('bad reply');
+      received.push(message.payload);
+    }, { ephemeral: true });
+
+    await expect(other.consume(replies, async () => undefined, { ephemeral: true })).rejects.toBeInstanceOf(IntegrationError);
+    await other.send(replies, { fail: true });
+    await other.send(replies, { n: 1 });
+    await waitFor(() => received.length === 1, 'the reply from another connection');
+
+    await owner.close();
+    await expect(other.send(replies, { n: 2 })).resolves.toBeUndefined();
+    expect(await queueStatus(prefix + replies)).toBe(404);
+    expect(await queueStatus(`${prefix}${replies}.dlq`)).toBe(404);
+  });
+
+  it('declares its ephemeral queues and bindings again after losing the connection', async () => {
+    await withProxiedBus(async (bus, proxy) => {
+      const replies = ephemeralQueueName('exec.replies');
+      const broadcasts = ephemeralQueueName('exec.broadcast');
+      const word = `cancel-${randomUUID().slice(0, 6)}`;
+      const received: unknown[] = [];
+      const events: unknown[] = [];
+      const record = (into: unknown[]) => async (message: BusMessage) => {
+        into.push(message.payload);
+      };
+      await bus.consume(replies, record(received), { ephemeral: true });
+      await bus.subscribe(broadcasts, [`${word}.*`], record(events), { ephemeral: true });
+
+      proxy.cut();
+      await waitFor(async () => !(await bus.healthy()), 'healthy() to turn false', 2_000);
+      expect(await queueStatus(prefix + replies)).toBe(404);
+      proxy.resume();
+      await waitFor(() => bus.healthy(), 'healthy() to turn true');
+
+      // The consumers restart a moment after the connection; until then messages to their queues are dropped.
+      await waitFor(async () => {
+        await bus.send(replies, { ping: true });
+        return received.length > 0;
+      }, 'a reply after reconnecting');
+      await waitFor(async () => {
+        await bus.publish(`${word}.requested`, { ping: true });
+        return events.length > 0;
+      }, 'an event after reconnecting');
+    });
   });
 
   it('destroyBusPrefix deletes the queues and exchanges declared under a prefix', async () => {

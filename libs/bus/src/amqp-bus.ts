@@ -16,6 +16,9 @@ import {
   checkEventName,
   checkPatterns,
   checkQueueName,
+  checkRpcQueueName,
+  ephemeralOf,
+  isEphemeralQueue,
   prefetchOf,
 } from './names.js';
 import { PendingRequests } from './rpc.js';
@@ -40,8 +43,9 @@ export interface AmqpBusOptions {
 
 /**
  * The RabbitMQ adapter: events on the topic exchange `<prefix>svc.events`, work and RPC on durable
- * queues `<prefix><queue>`, publisher confirms, manual acks, dead-letter queues, and a connection
- * that comes back by itself after a broker restart. Rejects when the broker is unreachable at start.
+ * queues `<prefix><queue>`, ephemeral queues exclusive to the connection, publisher confirms,
+ * manual acks, dead-letter queues, and a connection that comes back by itself after a broker
+ * restart (re-declaring every consumer's queue). Rejects when the broker is unreachable at start.
  *
  * @example
  *   const bus = await createAmqpBus({ url: env.AMQP_URL, logger: log });
@@ -168,7 +172,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<Bus> {
     },
 
     async subscribe(queue: string, patterns: string[], handler: MessageHandler, consume?: ConsumeOptions) {
-      checkQueueName(queue);
+      ephemeralOf(queue, consume);
       checkPatterns(patterns);
       ensureOpen();
       return startConsumer({
@@ -184,18 +188,20 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<Bus> {
       ensureOpen();
       const message = prepareMessage(queue, payload, send);
       await publishConfirmed(message, async (session) => {
-        await ensureWorkQueue(session, queue);
+        // Never declare an ephemeral queue here: once its consumer is gone, the default exchange
+        // drops (and confirms) a message routed to it, which is what a late reply deserves.
+        if (!isEphemeralQueue(queue)) await ensureWorkQueue(session, queue);
         return { exchange: '', routingKey: topology.queue(queue) };
       });
     },
 
     async consume(queue: string, handler: MessageHandler, consume?: ConsumeOptions) {
-      checkQueueName(queue);
+      const ephemeral = ephemeralOf(queue, consume);
       ensureOpen();
       return startConsumer({
         queue: topology.queue(queue),
         prefetch: prefetchOf(consume),
-        declare: (channel) => topology.declareWorkQueue(channel, queue),
+        declare: (channel) => (ephemeral ? topology.declareEphemeralQueue(channel, queue) : topology.declareWorkQueue(channel, queue)),
         handle: handleWork(queue, handler, handling),
       });
     },
@@ -219,7 +225,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<Bus> {
     },
 
     async respond(queue: string, handler: RequestHandler, consume?: ConsumeOptions) {
-      checkQueueName(queue);
+      checkRpcQueueName(queue, consume);
       ensureOpen();
       return startConsumer({
         queue: topology.queue(queue),

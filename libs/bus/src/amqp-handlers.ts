@@ -5,7 +5,7 @@ import type { MessageHandler, RequestHandler } from './bus.js';
 import { errorText } from './async.js';
 import { decodeMessage, settle } from './amqp-message.js';
 import { CORRELATION_HEADER } from './message.js';
-import { isDeadLetterQueue } from './names.js';
+import { hasDeadLetterQueue } from './names.js';
 import { answerRequest, failedReply } from './rpc.js';
 
 export interface HandlingContext {
@@ -14,9 +14,12 @@ export interface HandlingContext {
   unprefixed(name: string): string;
 }
 
-/** Events and work: ack when the handler resolves, reject (to the DLQ) when it throws or the body is not JSON. */
+/**
+ * Events and work: ack when the handler resolves, reject (to the DLQ, or dropped where there is
+ * none) when it throws or the body is not JSON.
+ */
 export function handleWork(queue: string, handler: MessageHandler, { logger, unprefixed }: HandlingContext) {
-  const fate = isDeadLetterQueue(queue) ? 'dropped' : 'dead-lettered';
+  const fate = hasDeadLetterQueue(queue) ? 'dead-lettered' : 'dropped';
   return async (delivery: ConsumeMessage, channel: Channel): Promise<void> => {
     const message = decodeMessage(delivery, unprefixed);
     if (!message) {

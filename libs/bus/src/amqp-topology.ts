@@ -1,5 +1,5 @@
 import type { Channel } from 'amqplib';
-import { deadLetterQueueOf, isDeadLetterQueue } from './names.js';
+import { deadLetterQueueOf, isDeadLetterQueue, isEphemeralQueue } from './names.js';
 
 /** What this process declared, per prefix. */
 export interface Declared {
@@ -77,9 +77,18 @@ export class AmqpTopology {
     await this.declareQueue(channel, this.queue(name), {});
   }
 
+  /**
+   * A queue of this connection only, deleted by the broker when its last consumer is cancelled or
+   * the connection closes. Not remembered for `destroyBusPrefix`: it never outlives the bus.
+   */
+  async declareEphemeralQueue(channel: Channel, name: string): Promise<void> {
+    await channel.assertQueue(this.queue(name), { exclusive: true, autoDelete: true, durable: false });
+  }
+
   async declareSubscription(channel: Channel, name: string, patterns: string[]): Promise<void> {
     await this.declareEvents(channel);
-    await this.declareWorkQueue(channel, name);
+    if (isEphemeralQueue(name)) await this.declareEphemeralQueue(channel, name);
+    else await this.declareWorkQueue(channel, name);
     for (const pattern of patterns) await channel.bindQueue(this.queue(name), this.events, pattern);
   }
 

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, IntegrationError, ServiceUnavailableError, TimeoutError, currentCorrelationId, withCorrelationId } from '@svc/core';
+import {
+  AppError,
+  IntegrationError,
+  ServiceUnavailableError,
+  TimeoutError,
+  ValidationError,
+  currentCorrelationId,
+  withCorrelationId,
+} from '@svc/core';
 import type { Bus, BusMessage } from './bus.js';
+import { ephemeralQueueName } from './names.js';
 import { gate, waitFor } from './testing/wait.js';
 
 export interface BusHarness {
@@ -237,6 +246,102 @@ export function busContract(adapter: string, harness: BusHarness): void {
         await waitFor(() => rescuer.received.length === 1, 'the redelivery');
         expect(rescuer.received[0]).toMatchObject({ payload: { job: 'stuck' }, messageId: 'stuck-1', redelivered: true });
         hang.open();
+      });
+    });
+
+    describe('ephemeral queues', () => {
+      it('delivers a reply sent to an ephemeral queue to its consumer', async () => {
+        const bus = await openBus();
+        const replies = ephemeralQueueName('exec.replies');
+        const { received, handler } = recorder();
+        await bus.consume(replies, handler, { ephemeral: true });
+
+        await bus.send(replies, { task_id: 't1', status: 'succeeded' }, { messageId: 'reply-1' });
+
+        await waitFor(() => received.length === 1, 'the reply');
+        expect(received[0]).toMatchObject({ name: replies, payload: { task_id: 't1', status: 'succeeded' }, messageId: 'reply-1' });
+      });
+
+      it('drops, without failing the sender, what is sent once its consumer is cancelled', async () => {
+        const bus = await openBus();
+        const replies = ephemeralQueueName('exec.replies');
+        const gone = recorder();
+        await (await bus.consume(replies, gone.handler, { ephemeral: true })).cancel();
+
+        await expect(bus.send(replies, { n: 'late' })).resolves.toBeUndefined();
+
+        const later = recorder();
+        await bus.consume(replies, later.handler, { ephemeral: true });
+        await bus.send(replies, { n: 'marker' });
+        await waitFor(() => later.received.length > 0, 'the marker');
+        // Had the late reply been kept, it would have come ahead of the marker.
+        expect(later.received.map((message) => message.payload)).toEqual([{ n: 'marker' }]);
+        expect(gone.received).toEqual([]);
+      });
+
+      it('drops a message whose handler throws, rather than dead-lettering or redelivering it', async () => {
+        const bus = await openBus();
+        const replies = ephemeralQueueName('exec.replies');
+        let failures = 0;
+        const { received, handler } = recorder();
+        await bus.consume(
+          replies,
+          async (message) => {
+            if ((message.payload as { fail?: boolean }).fail) {
+              failures++;
+              throw new Error('bad reply');
+            }
+            await handler(message);
+          },
+          { ephemeral: true, prefetch: 1 },
+        );
+
+        await bus.send(replies, { fail: true });
+        await bus.send(replies, { n: 'next' });
+
+        await waitFor(() => received.length === 1, 'the next message');
+        expect(failures).toBe(1);
+      });
+
+      it('fans events out to every ephemeral subscriber, whose queues and bindings vanish on cancel', async () => {
+        const bus = await openBus();
+        const word = name('task');
+        const queues = [ephemeralQueueName('exec.broadcast'), ephemeralQueueName('exec.broadcast')];
+        const instances = queues.map(() => recorder());
+        const subscriptions = await Promise.all(
+          queues.map((queue, i) => bus.subscribe(queue, [`${word}.*`], instances[i]!.handler, { ephemeral: true })),
+        );
+
+        await bus.publish(`other-${word}.cancelled`, {});
+        await bus.publish(`${word}.cancelled`, { task_id: 't1' });
+        await bus.publish(`${word}.paused`, { task_id: 't2' });
+
+        await waitFor(() => instances.every(({ received }) => received.length === 2), 'both events on both instances');
+        for (const { received } of instances) {
+          expect(received.map((message) => message.name)).toEqual([`${word}.cancelled`, `${word}.paused`]);
+        }
+
+        await Promise.all(subscriptions.map((subscription) => subscription.cancel()));
+        await bus.publish(`${word}.cancelled`, { task_id: 'while gone' });
+        const later = recorder();
+        await bus.consume(queues[0]!, later.handler, { ephemeral: true });
+        await bus.publish(`${word}.cancelled`, { task_id: 'no binding left' });
+        await bus.send(queues[0]!, { marker: true });
+        await waitFor(() => later.received.length > 0, 'the marker');
+        expect(later.received.map((message) => message.payload)).toEqual([{ marker: true }]);
+      });
+
+      it('requires the ~ mark on ephemeral queues only, and refuses ephemeral RPC queues', async () => {
+        const bus = await openBus();
+        const marked = ephemeralQueueName('exec.replies');
+        const ignore = async () => undefined;
+
+        await expect(bus.consume(name('plain'), ignore, { ephemeral: true })).rejects.toBeInstanceOf(ValidationError);
+        await expect(bus.subscribe(name('plain'), ['a.b'], ignore, { ephemeral: true })).rejects.toBeInstanceOf(ValidationError);
+        await expect(bus.consume(marked, ignore)).rejects.toBeInstanceOf(ValidationError);
+        await expect(bus.subscribe(marked, ['a.b'], ignore)).rejects.toBeInstanceOf(ValidationError);
+        await expect(bus.respond(marked, ignore)).rejects.toBeInstanceOf(ValidationError);
+        await expect(bus.respond(name('rpc'), ignore, { ephemeral: true })).rejects.toBeInstanceOf(ValidationError);
       });
     });
 

@@ -7,9 +7,13 @@
  * - Work: `send(queue, payload)` puts a job on a durable queue; `consume(queue, handler)` takes
  *   jobs with a bounded prefetch.
  * - Questions: `request(queue, payload, {timeoutMs})` asks, `respond(queue, handler)` answers.
+ * - Per-process queues: `consume`/`subscribe` with `{ ephemeral: true }` on a name from
+ *   `ephemeralQueueName(base)` (it starts with `~`): the queue lives as long as its consumer, and
+ *   what is sent to it once it is gone is dropped.
  *
  * Every delivery is acknowledged manually: a handler that resolves acks; one that throws
- * sends the message to the queue's dead-letter queue (`<queue>.dlq`); a consumer that dies
+ * sends the message to the queue's dead-letter queue (`<queue>.dlq`; an ephemeral queue has
+ * none, so the message is logged and dropped); a consumer that dies
  * without acking gets the message redelivered (`redelivered: true`) to another consumer.
  * Delivery is therefore at least once: handlers must tolerate seeing a message twice.
  * Payloads travel as JSON in both adapters (a handler gets its own copy; `undefined` becomes `null`).
@@ -38,6 +42,15 @@ export interface SendOptions {
 export interface ConsumeOptions {
   /** Most unacknowledged messages held by this consumer at once. */
   prefetch?: number;
+  /**
+   * The queue belongs to this consumer only (another connection cannot consume it) and is deleted
+   * with its messages and bindings when the consumer is cancelled, the bus is closed or the
+   * connection is lost; the bus declares it again (empty) when it reconnects. Its name must start
+   * with `~` (`ephemeralQueueName`), and no other queue's may: that mark tells `send` not to
+   * declare it, so that a message sent once it is gone is dropped instead of waiting for nobody.
+   * No dead-letter queue: a message whose handler throws is logged and dropped. Not for `respond`.
+   */
+  ephemeral?: boolean;
 }
 
 export interface RequestOptions extends SendOptions {

@@ -5,4 +5,11 @@ export type { ReconnectOptions } from './amqp-connection.js';
 export { createMemoryBus, type MemoryBusOptions } from './memory-bus.js';
 export { createBus, type CreateBusOptions } from './create-bus.js';
 export { topicMatches } from './topic.js';
-export { DEFAULT_PREFETCH, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_DRAIN_TIMEOUT_MS } from './names.js';
+export {
+  DEFAULT_PREFETCH,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  EPHEMERAL_QUEUE_MARK,
+  ephemeralQueueName,
+  isEphemeralQueue,
+} from './names.js';

@@ -11,8 +11,11 @@ import {
   checkEventName,
   checkPatterns,
   checkQueueName,
+  checkRpcQueueName,
   deadLetterQueueOf,
-  isDeadLetterQueue,
+  ephemeralOf,
+  hasDeadLetterQueue,
+  isEphemeralQueue,
   prefetchOf,
 } from './names.js';
 import { PendingRequests, answerRequest } from './rpc.js';
@@ -24,12 +27,13 @@ export interface MemoryBusOptions {
   drainTimeoutMs?: number;
 }
 
-type QueueKind = 'work' | 'rpc';
+type QueueKind = 'work' | 'rpc' | 'ephemeral';
 
 /**
  * The in-process adapter: the semantics of the AMQP one (topic routing, durable queues that
- * keep messages until a consumer comes, round-robin, prefetch, dead-letter queues, RPC with
- * timeout) inside one process, for tests and the standalone launcher. Nothing survives the process.
+ * keep messages until a consumer comes, ephemeral queues that go with their consumer,
+ * round-robin, prefetch, dead-letter queues, RPC with timeout) inside one process, for tests and
+ * the standalone launcher. Nothing survives the process.
  *
  * @example
  *   const bus = createMemoryBus();
@@ -49,22 +53,35 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     if (closed) throw new ServiceUnavailableError('Message bus is closed');
   };
 
-  /** Declares a queue once; work queues get a dead-letter queue, RPC queues do not (see README). */
+  /**
+   * Declares a queue once; work queues get a dead-letter queue, RPC and ephemeral queues do not
+   * (see README). An ephemeral queue is removed, with its bindings, when its last consumer goes.
+   */
   const declare = (name: string, kind: QueueKind): MemoryQueue => {
     const existing = queues.get(name);
     if (existing) return existing;
-    const deadLetters = kind === 'work' && !isDeadLetterQueue(name) ? declare(deadLetterQueueOf(name), 'work') : undefined;
-    const queue = new MemoryQueue(name, (envelope) => {
+    const deadLetters = kind === 'work' && hasDeadLetterQueue(name) ? declare(deadLetterQueueOf(name), 'work') : undefined;
+    const reject = (envelope: Envelope) => {
       if (deadLetters) return deadLetters.enqueue({ ...envelope, redelivered: false });
       log.error('bus message rejected on a queue without dead-letter queue; dropped', {
         queue: name,
         message_id: envelope.messageId,
         body: envelope.body,
       });
-    });
+    };
+    const queue = new MemoryQueue(name, reject, kind === 'ephemeral' ? remove : undefined);
     queues.set(name, queue);
     return queue;
   };
+
+  const remove = (queue: MemoryQueue) => {
+    if (queues.get(queue.name) !== queue) return;
+    queues.delete(queue.name);
+    bindings.delete(queue.name);
+  };
+
+  /** Where a message to `name` goes: a work queue is declared if need be, an ephemeral one must still exist. */
+  const destination = (name: string): MemoryQueue | undefined => (isEphemeralQueue(name) ? queues.get(name) : declare(name, 'work'));
 
   const toMessage = (envelope: Envelope): BusMessage => ({
     name: envelope.name,
@@ -76,8 +93,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     headers: { ...envelope.headers },
   });
 
-  const startConsumer = (queue: MemoryQueue, handle: (envelope: Envelope) => Promise<boolean>, consume?: ConsumeOptions) => {
-    const consumer = queue.consume(handle, prefetchOf(consume), drainTimeoutMs);
+  const startConsumer = (queue: MemoryQueue, handle: (envelope: Envelope) => Promise<boolean>, prefetch: number) => {
+    const consumer = queue.consume(handle, prefetch, drainTimeoutMs);
     consumers.add(consumer);
     const subscription: Subscription = {
       cancel: async () => {
@@ -88,15 +105,18 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     return subscription;
   };
 
-  const worker = (queue: string, handler: MessageHandler) => async (envelope: Envelope) => {
-    const message = toMessage(envelope);
-    try {
-      await withCorrelationId(message.correlationId, () => handler(message));
-      return true;
-    } catch (err) {
-      log.error('bus handler failed; message dead-lettered', { queue, message_id: message.messageId, error: errorText(err) });
-      return false;
-    }
+  const worker = (queue: string, handler: MessageHandler) => {
+    const fate = hasDeadLetterQueue(queue) ? 'dead-lettered' : 'dropped';
+    return async (envelope: Envelope) => {
+      const message = toMessage(envelope);
+      try {
+        await withCorrelationId(message.correlationId, () => handler(message));
+        return true;
+      } catch (err) {
+        log.error(`bus handler failed; message ${fate}`, { queue, message_id: message.messageId, error: errorText(err) });
+        return false;
+      }
+    };
   };
 
   const responder = (queue: string, handler: RequestHandler) => async (envelope: Envelope) => {
@@ -117,31 +137,35 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       const message = prepareMessage(event, payload, send);
       for (const [queue, patterns] of bindings) {
         if ([...patterns].some((pattern) => topicMatches(pattern, event))) {
-          declare(queue, 'work').enqueue({ ...message, redelivered: false });
+          destination(queue)?.enqueue({ ...message, redelivered: false });
         }
       }
     },
 
     async subscribe(queue: string, patterns: string[], handler: MessageHandler, consume?: ConsumeOptions) {
-      checkQueueName(queue);
+      const ephemeral = ephemeralOf(queue, consume);
       checkPatterns(patterns);
+      const prefetch = prefetchOf(consume);
       ensureOpen();
+      const declared = declare(queue, ephemeral ? 'ephemeral' : 'work');
       const bound = bindings.get(queue) ?? new Set<string>();
       for (const pattern of patterns) bound.add(pattern);
       bindings.set(queue, bound);
-      return startConsumer(declare(queue, 'work'), worker(queue, handler), consume);
+      return startConsumer(declared, worker(queue, handler), prefetch);
     },
 
     async send(queue: string, payload: unknown, send?: SendOptions) {
       checkQueueName(queue);
       ensureOpen();
-      declare(queue, 'work').enqueue({ ...prepareMessage(queue, payload, send), redelivered: false });
+      // A message to an ephemeral queue that is gone is dropped, as RabbitMQ's default exchange does.
+      destination(queue)?.enqueue({ ...prepareMessage(queue, payload, send), redelivered: false });
     },
 
     async consume(queue: string, handler: MessageHandler, consume?: ConsumeOptions) {
-      checkQueueName(queue);
+      const ephemeral = ephemeralOf(queue, consume);
+      const prefetch = prefetchOf(consume);
       ensureOpen();
-      return startConsumer(declare(queue, 'work'), worker(queue, handler), consume);
+      return startConsumer(declare(queue, ephemeral ? 'ephemeral' : 'work'), worker(queue, handler), prefetch);
     },
 
     async request<R = unknown>(queue: string, payload: unknown, request?: RequestOptions): Promise<R> {
@@ -157,9 +181,9 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     },
 
     async respond(queue: string, handler: RequestHandler, consume?: ConsumeOptions) {
-      checkQueueName(queue);
+      checkRpcQueueName(queue, consume);
       ensureOpen();
-      return startConsumer(declare(queue, 'rpc'), responder(queue, handler), consume);
+      return startConsumer(declare(queue, 'rpc'), responder(queue, handler), prefetchOf(consume));
     },
 
     async healthy() {

@@ -29,6 +29,8 @@ export class MemoryQueue {
     readonly name: string,
     /** Where rejected messages go. */
     readonly reject: (envelope: Envelope) => void,
+    /** Called when the last consumer goes (the broker's auto-delete, for ephemeral queues). */
+    private readonly unused?: (queue: MemoryQueue) => void,
   ) {}
 
   enqueue(envelope: Envelope): void {
@@ -51,7 +53,9 @@ export class MemoryQueue {
 
   detach(consumer: MemoryConsumer): void {
     const index = this.consumers.indexOf(consumer);
-    if (index >= 0) this.consumers.splice(index, 1);
+    if (index < 0) return;
+    this.consumers.splice(index, 1);
+    if (this.consumers.length === 0) this.unused?.(this);
   }
 
   schedule(): void {

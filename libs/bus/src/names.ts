@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@svc/core';
 import type { ConsumeOptions } from './bus.js';
 
@@ -7,6 +8,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
 const DLQ_SUFFIX = '.dlq';
+/** The first character of every ephemeral queue's name, and of no other queue's. */
+export const EPHEMERAL_QUEUE_MARK = '~';
 // AMQP names are short strings (255 bytes); leave room for a prefix and the `.dlq` suffix.
 const MAX_NAME_LENGTH = 200;
 
@@ -23,10 +26,61 @@ export function isDeadLetterQueue(queue: string): boolean {
   return queue.endsWith(DLQ_SUFFIX);
 }
 
-export function checkQueueName(queue: string): void {
+/**
+ * An ephemeral queue (`ConsumeOptions.ephemeral`) is marked by its name, so that a sender that only
+ * has the name (a `reply_to` in a job) knows not to declare it and lets a message to it drop once
+ * its consumer is gone.
+ */
+export function isEphemeralQueue(queue: string): boolean {
+  return queue.startsWith(EPHEMERAL_QUEUE_MARK);
+}
+
+/** Dead-letter queues and ephemeral queues have none: a failed message there is logged and dropped. */
+export function hasDeadLetterQueue(queue: string): boolean {
+  return !isDeadLetterQueue(queue) && !isEphemeralQueue(queue);
+}
+
+/**
+ * A name no other consumer uses, for an ephemeral queue of this process: `~<base>.<uuid>`.
+ *
+ * @example
+ *   const replies = ephemeralQueueName('exec.replies'); // '~exec.replies.9b2f…'
+ *   await bus.consume(replies, async (m) => settle(m.payload), { ephemeral: true });
+ *   await bus.send('exec.fast', { task_id, reply_to: replies });
+ */
+export function ephemeralQueueName(base: string): string {
+  if (typeof base !== 'string' || base.length === 0) throw new ValidationError('An ephemeral queue name needs a base', { base });
+  const queue = `${EPHEMERAL_QUEUE_MARK}${base}.${randomUUID()}`;
+  checkQueueName(queue);
+  return queue;
+}
+
+/**
+ * `ephemeral`, when given, is what the consumer asked for: an ephemeral queue's name must carry
+ * the mark and a durable queue's name must not, or senders would treat the queue wrongly.
+ */
+export function checkQueueName(queue: string, ephemeral?: boolean): void {
   if (typeof queue !== 'string' || queue.length === 0 || queue.length > MAX_NAME_LENGTH) {
     throw new ValidationError(`Queue name must be 1-${MAX_NAME_LENGTH} characters`, { queue });
   }
+  if (ephemeral === undefined || ephemeral === isEphemeralQueue(queue)) return;
+  if (ephemeral) {
+    throw new ValidationError(`An ephemeral queue's name must start with ${EPHEMERAL_QUEUE_MARK} (see ephemeralQueueName)`, { queue });
+  }
+  throw new ValidationError(`A queue whose name starts with ${EPHEMERAL_QUEUE_MARK} is ephemeral: consume it with { ephemeral: true }`, { queue });
+}
+
+/** RPC queues are durable and shared by the responders of a service; they are never ephemeral. */
+export function checkRpcQueueName(queue: string, options: ConsumeOptions | undefined): void {
+  if (options?.ephemeral === true) throw new ValidationError('RPC queues cannot be ephemeral', { queue });
+  checkQueueName(queue, false);
+}
+
+/** Validates the queue against `options.ephemeral` and tells whether it is ephemeral. */
+export function ephemeralOf(queue: string, options: ConsumeOptions | undefined): boolean {
+  const ephemeral = options?.ephemeral === true;
+  checkQueueName(queue, ephemeral);
+  return ephemeral;
 }
 
 /** Event names are routing keys, so the topic wildcards cannot appear in them. */

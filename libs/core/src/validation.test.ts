@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ValidationError } from './errors.js';
+import type { AppError } from './errors.js';
 import { parseInput } from './validation.js';
 
 const Body = z.strictObject({ email: z.string().email(), password: z.string().min(8), nested: z.object({ n: z.number() }).optional() });
 
-function failure(input: unknown): ValidationError {
+function failure(input: unknown): AppError {
   try {
     parseInput(Body, input);
   } catch (err) {
-    return err as ValidationError;
+    return err as AppError;
   }
   throw new Error('expected a validation error');
 }
