@@ -12,4 +12,9 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  {
+    // The pack runner is plain JavaScript run by node itself, outside TypeScript's view.
+    files: ['services/execution/runner/**/*.mjs'],
+    languageOptions: { globals: { setInterval: 'readonly', Buffer: 'readonly', AbortController: 'readonly', DOMException: 'readonly' } },
+  },
 );

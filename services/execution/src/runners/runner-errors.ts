@@ -1,0 +1,59 @@
+import { AppError } from '@svc/core';
+import type { ErrorDescription } from './runner-protocol.js';
+
+/**
+ * The command threw. `type` is the class name of what it threw (shown as `error.type`), the
+ * message is the pack's own; `details.code` carries a Node error code such as
+ * `ERR_ACCESS_DENIED` when there is one.
+ */
+export class CommandError extends AppError {
+  constructor(error: ErrorDescription) {
+    super({ status: 422, code: 'COMMAND_FAILED', type: error.type, message: error.message, details: error.code ? { code: error.code } : {} });
+  }
+}
+
+/** The command ran past its timeout; its runner is retired and killed. */
+export class CommandTimeoutError extends AppError {
+  constructor(timeoutMs: number) {
+    super({ status: 408, code: 'TIMEOUT', message: `Command timed out after ${timeoutMs} ms`, details: { timeout_ms: timeoutMs } });
+  }
+}
+
+/** The caller cancelled the call; `ctx.signal` was aborted in the runner. */
+export class CommandCancelledError extends AppError {
+  constructor() {
+    super({ status: 409, code: 'COMMAND_CANCELLED', message: 'Command was cancelled' });
+  }
+}
+
+/** Why a runner went away under a call. */
+export type RunnerStopReason = 'out_of_memory' | 'exited' | 'start_failed' | 'unresponsive' | 'retired' | 'evicted' | 'shutdown' | 'idle';
+
+const STOP_MESSAGES: Record<RunnerStopReason, string> = {
+  out_of_memory: 'ran out of memory',
+  exited: 'exited unexpectedly',
+  start_failed: 'failed to start',
+  unresponsive: 'was killed because a cancelled or timed-out call did not stop',
+  retired: 'was retired after a cancelled or timed-out call',
+  evicted: 'was stopped because the pack was uninstalled',
+  shutdown: 'was stopped because the service is shutting down',
+  idle: 'was reaped while idle',
+};
+
+/** The runner process died or was stopped while the call was queued or running. */
+export class RunnerCrashedError extends AppError {
+  readonly reason: RunnerStopReason;
+
+  constructor(reason: RunnerStopReason, details: Record<string, unknown> = {}) {
+    super({ status: 500, code: 'RUNNER_CRASHED', message: `The pack runner ${STOP_MESSAGES[reason]}`, details: { reason, ...details } });
+    this.reason = reason;
+  }
+}
+
+/** The result's JSON is larger than the limit. */
+export class ResultTooLargeError extends AppError {
+  constructor(limitBytes: number, sizeBytes?: number) {
+    const size = sizeBytes === undefined ? {} : { size_bytes: sizeBytes };
+    super({ status: 422, code: 'RESULT_TOO_LARGE', message: `Command result exceeds ${limitBytes} bytes of JSON`, details: { limit_bytes: limitBytes, ...size } });
+  }
+}

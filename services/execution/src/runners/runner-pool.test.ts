@@ -1,0 +1,209 @@
+import { NotFoundError, ServiceUnavailableError } from '@svc/core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnerCrashedError } from './runner-errors.js';
+import { RunnerPool, type PoolRunRequest } from './runner-pool.js';
+import type { Hooks } from './runner-process.js';
+import { callContext, capturingLogger, PackFolders } from './runner-test-helpers.js';
+
+const folders = new PackFolders();
+const { logger, entries } = capturingLogger();
+const stores = new Map<string, Map<string, unknown>>();
+const storeOf = (tenant: string) => stores.get(tenant) ?? stores.set(tenant, new Map()).get(tenant)!;
+const hooks: Hooks = {
+  'storage.put': async (call, args) => {
+    const { key, value } = args as { key: string; value: unknown };
+    storeOf(call.tenant).set(key, value);
+    return { key, created: true, expires_at: null };
+  },
+  'storage.get': async (call, args) => {
+    const { key } = args as { key: string };
+    const store = storeOf(call.tenant);
+    return store.has(key) ? { key, value: store.get(key) } : null;
+  },
+  'storage.delete': async (_call, args) => {
+    throw new NotFoundError(`No value stored under "${(args as { key: string }).key}"`);
+  },
+};
+
+let packDir: string;
+let pool: RunnerPool;
+const pools: RunnerPool[] = [];
+
+function newPool(options: Partial<ConstructorParameters<typeof RunnerPool>[0]> = {}): RunnerPool {
+  const created = new RunnerPool({ logger, hooks, memoryLimitMb: 64, killGraceMs: 200, ...options });
+  pools.push(created);
+  return created;
+}
+
+function request(packKey: string, command: string, input: unknown = {}, extra: Partial<PoolRunRequest> = {}): PoolRunRequest {
+  return { packKey, packDir, command, entry: `commands/${command}.mjs`, input, context: callContext(), timeoutMs: 5_000, ...extra };
+}
+
+beforeAll(async () => {
+  packDir = await folders.create({
+    'commands/echo.mjs': `export default async (input, ctx) => ({ input, tenant: ctx.tenant, user: ctx.user, correlationId: ctx.correlationId });`,
+    'commands/fail.mjs': `class QuotaExceeded extends Error {}\nexport default async () => { throw new QuotaExceeded('quota of 3 exceeded'); };`,
+    'commands/spin.mjs': `export default () => { for (;;) {} };`,
+    'commands/wait.mjs': `export default (input, ctx) => new Promise((resolve, reject) => {
+      ctx.signal.addEventListener('abort', () => { ctx.log.warn('aborted by', ctx.signal.reason.name); reject(ctx.signal.reason); });
+      ctx.log.info('waiting');
+    });`,
+    'commands/concurrency.mjs': `let running = 0; let most = 0;
+      export default async () => { running += 1; most = Math.max(most, running); await new Promise((r) => setTimeout(r, 20)); running -= 1; return most; };`,
+    'commands/hog.mjs': `export default () => { const hoard = []; for (;;) hoard.push(new Array(1e5).fill(1)); };`,
+    'commands/buffers.mjs': `export default async () => { const hoard = []; for (;;) { hoard.push(Buffer.alloc(16 * 1024 * 1024, 1)); await new Promise((r) => setTimeout(r, 5)); } };`,
+    'commands/exit.mjs': `export default () => process.exit(3);`,
+    'commands/big.mjs': `export default () => ({ blob: 'x'.repeat(1024 * 1024) });`,
+    'commands/storage.mjs': `export default async (input, ctx) => {
+      if (input.value !== undefined) await ctx.storage.put(input.key, input.value);
+      return { found: await ctx.storage.get(input.key) };
+    };`,
+    'commands/delete.mjs': `export default async (input, ctx) => {
+      try { return await ctx.storage.delete(input.key); } catch (error) { return { name: error.name, code: error.code, message: error.message }; }
+    };`,
+    'commands/ssh.mjs': `export default (input, ctx) => ctx.ssh.exec('web-1', 'uptime');`,
+  });
+  pool = newPool();
+});
+
+afterAll(async () => {
+  await Promise.all(pools.map((each) => each.close()));
+  await folders.removeAll();
+});
+
+describe('RunnerPool', () => {
+  it('runs a command and returns its result with the call context', async () => {
+    const outcome = await pool.run(request('echo@1', 'echo', { name: 'Ada' }));
+    expect(outcome.value).toEqual({ input: { name: 'Ada' }, tenant: 'tenant-a', user: 'user-a', correlationId: 'corr-1' });
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('serves many concurrent first calls from one runner start', async () => {
+    const before = pool.stats().starts;
+    const outcomes = await Promise.all(Array.from({ length: 200 }, (_, i) => pool.run(request('burst@1', 'echo', { i }))));
+    expect(outcomes.map((o) => (o.value as { input: { i: number } }).input.i)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    expect(pool.stats().starts).toBe(before + 1);
+  });
+
+  it('reuses the warm runner for the next call', async () => {
+    await pool.run(request('warm@1', 'echo'));
+    const before = pool.stats().starts;
+    await pool.run(request('warm@1', 'echo'));
+    expect(pool.stats().starts).toBe(before);
+  });
+
+  it('queues calls beyond the per-runner concurrency bound', async () => {
+    const bounded = newPool({ maxConcurrentCalls: 2 });
+    const outcomes = await Promise.all(Array.from({ length: 6 }, () => bounded.run(request('bounded@1', 'concurrency'))));
+    expect(Math.max(...outcomes.map((o) => o.value as number))).toBe(2);
+  });
+
+  it('rejects with a CommandError carrying the thrown class name and message', async () => {
+    const error = await pool.run(request('fail@1', 'fail')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CommandError);
+    expect(error).toMatchObject({ type: 'QuotaExceeded', message: 'quota of 3 exceeded', code: 'COMMAND_FAILED' });
+  });
+
+  it('kills a runner stuck past the timeout and serves the next call from a new one', async () => {
+    await pool.run(request('spin@1', 'echo'));
+    const before = pool.stats();
+    await expect(pool.run(request('spin@1', 'spin', {}, { timeoutMs: 300 }))).rejects.toBeInstanceOf(CommandTimeoutError);
+    expect((await pool.run(request('spin@1', 'echo', { again: true }))).value).toMatchObject({ input: { again: true } });
+    expect(pool.stats().starts).toBe(before.starts + 1);
+    await vi.waitFor(() => expect(pool.stats().live).toBe(before.live));
+  });
+
+  it('aborts ctx.signal when the caller cancels, and rejects the call', async () => {
+    const controller = new AbortController();
+    const context = callContext({ correlationId: 'corr-cancel' });
+    const running = pool.run(request('wait@1', 'wait', {}, { context, signal: controller.signal }));
+    await vi.waitFor(() => expect(entries.some((e) => e.message === 'waiting' && e.correlation_id === 'corr-cancel')).toBe(true));
+    controller.abort();
+    await expect(running).rejects.toBeInstanceOf(CommandCancelledError);
+    await vi.waitFor(() => expect(entries.some((e) => e.message === 'aborted by AbortError' && e.correlation_id === 'corr-cancel')).toBe(true));
+  });
+
+  it('fails only the calls of a runner that runs out of heap, and keeps serving other packs', async () => {
+    const other = pool.run(request('neighbour@1', 'echo', { ok: true }));
+    const error = await pool.run(request('hog@1', 'hog', {}, { timeoutMs: 20_000 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunnerCrashedError);
+    expect(error).toMatchObject({ reason: 'out_of_memory' });
+    expect((await other).value).toMatchObject({ input: { ok: true } });
+    expect((await pool.run(request('neighbour@1', 'echo', { after: true }))).value).toMatchObject({ input: { after: true } });
+  });
+
+  it('stops a runner whose off-heap memory grows without bound', async () => {
+    const error = await pool.run(request('buffers@1', 'buffers', {}, { timeoutMs: 20_000 })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ reason: 'out_of_memory' });
+  });
+
+  it('fails every call on a runner that exits, and only those', async () => {
+    const waiting = pool.run(request('exit@1', 'wait'));
+    const other = pool.run(request('exit-neighbour@1', 'echo'));
+    await expect(pool.run(request('exit@1', 'exit'))).rejects.toBeInstanceOf(RunnerCrashedError);
+    await expect(waiting).rejects.toMatchObject({ reason: 'exited' });
+    await expect(other).resolves.toBeDefined();
+  });
+
+  it('rejects a result whose JSON is over 1 MiB', async () => {
+    await expect(pool.run(request('big@1', 'big'))).rejects.toBeInstanceOf(ResultTooLargeError);
+  });
+
+  it('serves ctx.storage through hooks on behalf of the calling tenant', async () => {
+    const put = await pool.run(request('storage@1', 'storage', { key: 'colour', value: 'blue' }));
+    expect(put.value).toEqual({ found: { key: 'colour', value: 'blue' } });
+    const otherTenant = await pool.run(request('storage@1', 'storage', { key: 'colour' }, { context: callContext({ tenant: 'tenant-b' }) }));
+    expect(otherTenant.value).toEqual({ found: null });
+  });
+
+  it("hands a hook's AppError to the pack with its type, code and message", async () => {
+    const { value } = await pool.run(request('storage@1', 'delete', { key: 'missing' }));
+    expect(value).toEqual({ name: 'NotFoundError', code: 'NOT_FOUND', message: 'No value stored under "missing"' });
+  });
+
+  it('fails a call to a capability no hook serves, inside the pack', async () => {
+    const error = await pool.run(request('ssh@1', 'ssh')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CommandError);
+    expect(error).toMatchObject({ details: { code: 'UNKNOWN_HOOK' } });
+    expect((error as Error).message).toContain('ssh.exec');
+  });
+
+  it('reaps a runner left idle', async () => {
+    const reaping = newPool({ idleTimeoutMs: 100 });
+    await reaping.run(request('idle@1', 'echo'));
+    expect(reaping.stats().live).toBe(1);
+    await vi.waitFor(() => expect(reaping.stats().live).toBe(0));
+  });
+
+  it('evicts the least recently used idle runner at the cap, and refuses when all are busy', async () => {
+    const capped = newPool({ maxRunners: 1 });
+    await capped.run(request('cap-a@1', 'echo'));
+    await capped.run(request('cap-b@1', 'echo'));
+    expect(capped.stats().starts).toBe(2);
+    await vi.waitFor(() => expect(capped.stats().live).toBe(1));
+    const controller = new AbortController();
+    const busy = capped.run(request('cap-b@1', 'wait', {}, { signal: controller.signal }));
+    await expect(capped.run(request('cap-a@1', 'echo'))).rejects.toBeInstanceOf(ServiceUnavailableError);
+    controller.abort();
+    await expect(busy).rejects.toBeInstanceOf(CommandCancelledError);
+  });
+
+  it('evicts the runners of an uninstalled pack', async () => {
+    await Promise.all(['evict-a@1.0.0', 'evict-a@2.0.0', 'evict-b@1.0.0'].map((key) => pool.run(request(key, 'echo'))));
+    const before = pool.stats();
+    await pool.evict('evict-a@');
+    expect(pool.stats().live).toBe(before.live - 2);
+    await pool.run(request('evict-b@1.0.0', 'echo'));
+    expect(pool.stats().starts).toBe(before.starts);
+    await pool.run(request('evict-a@1.0.0', 'echo'));
+    expect(pool.stats().starts).toBe(before.starts + 1);
+  });
+
+  it('refuses calls once closed', async () => {
+    const closing = newPool();
+    await closing.run(request('close@1', 'echo'));
+    await closing.close();
+    expect(closing.stats().live).toBe(0);
+    await expect(closing.run(request('close@1', 'echo'))).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+});

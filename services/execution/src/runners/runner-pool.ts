@@ -1,0 +1,173 @@
+import { resolve } from 'node:path';
+import { ServiceUnavailableError, type Logger } from '@svc/core';
+import { defaultRunnerScript } from './runner-launch.js';
+import { RunnerProcess, type Hooks, type RunOutcome, type RunRequest } from './runner-process.js';
+import type { RunnerSettings } from './runner-protocol.js';
+
+/** Largest result a command may return, as JSON. */
+export const RESULT_LIMIT_BYTES = 1024 * 1024;
+/** Exit code of a runner whose resident memory passed its limit (outside Node's own codes). */
+const MEMORY_EXIT_CODE = 90;
+/** How long `close()` waits for killed runners to be reaped. */
+const CLOSE_BOUND_MS = 5_000;
+const MIB = 1024 * 1024;
+
+export interface RunnerPoolOptions {
+  logger: Logger;
+  /** Capabilities served to packs by name, e.g. `storage.get`; a missing one fails inside the pack. */
+  hooks?: Hooks;
+  /** V8 heap ceiling of each runner (`--max-old-space-size`); resident memory may reach twice this plus 64 MB. Default 128. */
+  memoryLimitMb?: number;
+  /** Live runners at most; idle ones are evicted least recently used first. Default 32. */
+  maxRunners?: number;
+  /** Calls one runner works on at once; more wait in its queue. Default 64. */
+  maxConcurrentCalls?: number;
+  /** A runner without calls for this long is stopped. Default 60 s. */
+  idleTimeoutMs?: number;
+  /** How long a cancelled or timed-out call may take to stop before its runner is killed. Default 1 s. */
+  killGraceMs?: number;
+  /** A runner not ready after this long is killed and its calls fail. Default 10 s. */
+  startTimeoutMs?: number;
+  resultLimitBytes?: number;
+  /** Path of `runner.mjs`; found beside the sources or the bundle by default. */
+  runnerScript?: string;
+}
+
+export interface PoolRunRequest extends RunRequest {
+  /** One runner per key, e.g. `${packId}@${version}`. */
+  packKey: string;
+  /** Folder of the unpacked pack version; the only place its runner may read. */
+  packDir: string;
+}
+
+export interface RunnerPoolStats {
+  /** Runner processes alive (serving, retiring or being stopped). */
+  live: number;
+  /** Runner processes started since the pool was created. */
+  starts: number;
+  /** Calls queued or running across all runners. */
+  load: number;
+}
+
+/**
+ * Warm pack runners, one per pack version, started on demand and shared by every call to that
+ * version. Concurrent first calls share one start.
+ *
+ * @example
+ *   const pool = new RunnerPool({ logger, hooks: { 'storage.get': (call, args) => storage.get(call.tenant, args) } });
+ *   const { value, durationMs } = await pool.run({
+ *     packKey: `${pack.id}@${pack.version}`, packDir, entry: 'commands/hello.mjs', command: 'hello',
+ *     input: { name: 'Ada' }, context: { tenant, user, correlationId }, timeoutMs: 30_000,
+ *   });
+ *   await pool.evict(`${pack.id}@`); // on uninstall
+ *   await pool.close(); // on shutdown
+ */
+export class RunnerPool {
+  readonly #logger: Logger;
+  readonly #hooks: Hooks;
+  readonly #script: string;
+  readonly #memoryLimitMb: number;
+  readonly #maxRunners: number;
+  readonly #maxConcurrentCalls: number;
+  readonly #idleTimeoutMs: number;
+  readonly #killGraceMs: number;
+  readonly #startTimeoutMs: number;
+  readonly #settings: RunnerSettings;
+  /** The runner taking new calls for each pack key. */
+  readonly #active = new Map<string, RunnerProcess>();
+  /** Every runner process not yet gone, including retiring and stopping ones. */
+  readonly #live = new Set<RunnerProcess>();
+  #starts = 0;
+  #closed = false;
+
+  constructor(options: RunnerPoolOptions) {
+    this.#logger = options.logger;
+    this.#hooks = options.hooks ?? {};
+    this.#script = options.runnerScript ?? defaultRunnerScript();
+    this.#memoryLimitMb = options.memoryLimitMb ?? 128;
+    this.#maxRunners = options.maxRunners ?? 32;
+    this.#maxConcurrentCalls = options.maxConcurrentCalls ?? 64;
+    this.#idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
+    this.#killGraceMs = options.killGraceMs ?? 1_000;
+    this.#startTimeoutMs = options.startTimeoutMs ?? 10_000;
+    this.#settings = {
+      resultLimitBytes: options.resultLimitBytes ?? RESULT_LIMIT_BYTES,
+      rssLimitBytes: (this.#memoryLimitMb * 2 + 64) * MIB,
+      memoryExitCode: MEMORY_EXIT_CODE,
+    };
+  }
+
+  /**
+   * Runs a command of a pack version. Rejects with CommandError, CommandTimeoutError,
+   * CommandCancelledError, RunnerCrashedError, ResultTooLargeError, or ServiceUnavailableError
+   * when every runner slot is busy or the pool is closed.
+   */
+  async run(request: PoolRunRequest): Promise<RunOutcome> {
+    return this.#runnerFor(request.packKey, request.packDir).call(request);
+  }
+
+  /** Stops the runners of every pack key starting with `packKeyPrefix` (e.g. `${packId}@`). */
+  async evict(packKeyPrefix: string): Promise<void> {
+    const doomed = [...this.#live].filter((runner) => runner.packKey.startsWith(packKeyPrefix));
+    await Promise.all(doomed.map((runner) => runner.stop('evicted')));
+  }
+
+  /** Kills every runner (calls in progress fail) and refuses new calls; bounded in time. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const stopped = Promise.all([...this.#live].map((runner) => runner.stop('shutdown')));
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((done) => {
+      timer = setTimeout(done, CLOSE_BOUND_MS);
+    });
+    await Promise.race([stopped, bound]);
+    clearTimeout(timer);
+  }
+
+  stats(): RunnerPoolStats {
+    let load = 0;
+    for (const runner of this.#live) load += runner.load;
+    return { live: this.#live.size, starts: this.#starts, load };
+  }
+
+  #runnerFor(packKey: string, packDir: string): RunnerProcess {
+    if (this.#closed) throw new ServiceUnavailableError('The pack runner pool is shut down');
+    const active = this.#active.get(packKey);
+    if (active) return active;
+    if (this.#live.size >= this.#maxRunners && !this.#evictLeastRecentlyUsed()) {
+      throw new ServiceUnavailableError('Every pack runner is busy; try again shortly', { max_runners: this.#maxRunners });
+    }
+    const runner = new RunnerProcess({
+      packKey,
+      packDir: resolve(packDir),
+      script: this.#script,
+      memoryLimitMb: this.#memoryLimitMb,
+      settings: this.#settings,
+      logger: this.#logger,
+      hooks: this.#hooks,
+      maxConcurrentCalls: this.#maxConcurrentCalls,
+      idleTimeoutMs: this.#idleTimeoutMs,
+      killGraceMs: this.#killGraceMs,
+      startTimeoutMs: this.#startTimeoutMs,
+      onDetach: (detached) => {
+        if (this.#active.get(detached.packKey) === detached) this.#active.delete(detached.packKey);
+      },
+      onExit: (gone) => this.#live.delete(gone),
+    });
+    this.#starts += 1;
+    this.#active.set(packKey, runner);
+    this.#live.add(runner);
+    return runner;
+  }
+
+  /** Stops the idle runner used longest ago; false when every runner is busy. */
+  #evictLeastRecentlyUsed(): boolean {
+    let oldest: RunnerProcess | undefined;
+    for (const runner of this.#active.values()) {
+      if (runner.load === 0 && (!oldest || runner.lastUsedAt < oldest.lastUsedAt)) oldest = runner;
+    }
+    if (!oldest) return false;
+    void oldest.stop('idle');
+    return true;
+  }
+}

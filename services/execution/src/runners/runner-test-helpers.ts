@@ -1,0 +1,47 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Writable } from 'node:stream';
+import winston from 'winston';
+import type { CallContext } from './runner-protocol.js';
+
+/** Log entries as winston hands them to transports. */
+export type LogEntry = winston.Logform.TransformableInfo & Record<string, unknown>;
+
+/** A real winston logger whose entries are kept in memory for assertions. */
+export function capturingLogger(): { logger: winston.Logger; entries: LogEntry[] } {
+  const entries: LogEntry[] = [];
+  const stream = new Writable({
+    objectMode: true,
+    write(entry: LogEntry, _encoding, done) {
+      entries.push(entry);
+      done();
+    },
+  });
+  return { logger: winston.createLogger({ level: 'debug', transports: [new winston.transports.Stream({ stream })] }), entries };
+}
+
+/** Temporary folders holding test packs, removed together. */
+export class PackFolders {
+  readonly #roots: string[] = [];
+
+  /** Writes `files` (path relative to the pack → source) into a fresh pack folder. */
+  async create(files: Record<string, string>): Promise<string> {
+    const root = await mkdtemp(join(tmpdir(), 'svc-pack-'));
+    this.#roots.push(root);
+    const packDir = join(root, 'pack');
+    for (const [path, source] of Object.entries({ 'pack.yaml': 'schema_version: 1\n', ...files })) {
+      await mkdir(dirname(join(packDir, path)), { recursive: true });
+      await writeFile(join(packDir, path), source);
+    }
+    return packDir;
+  }
+
+  async removeAll(): Promise<void> {
+    await Promise.all(this.#roots.map((root) => rm(root, { recursive: true, force: true })));
+  }
+}
+
+export function callContext(overrides: Partial<CallContext> = {}): CallContext {
+  return { tenant: 'tenant-a', user: 'user-a', correlationId: 'corr-1', ...overrides };
+}
