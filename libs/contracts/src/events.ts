@@ -16,7 +16,23 @@ export const UserRegistered = z.object({
 export const PasswordChanged = z.object({ user_id: z.string() });
 
 
-/** Emitted by the registry when a pack version becomes active; `tenant_id` owns the pack. */
+/** Emitted by the registry when a new version of a pack is stored (not yet active). */
+export const PackPublished = z.object({
+  pack_id: z.string(),
+  version_id: z.string(),
+  tenant_id: z.string(),
+  user_id: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+  version: z.string(),
+  visibility: z.string(),
+  commands: z.array(z.string()),
+});
+
+/**
+ * Emitted by the registry when a pack version becomes active (first install, upgrade or
+ * rollback); `tenant_id` owns the pack. Workers drop what they hold of `previous_version`.
+ */
 export const PackInstalled = z.object({
   pack_id: z.string(),
   tenant_id: z.string(),
@@ -24,24 +40,38 @@ export const PackInstalled = z.object({
   name: z.string(),
   version: z.string(),
   commands: z.array(z.string()),
+  version_id: z.string(),
+  user_id: z.string(),
+  previous_version: z.string().nullable(),
+  visibility: z.string(),
 });
 
+/** The pack and all its versions are gone; workers stop offering `commands` at once. */
 export const PackUninstalled = z.object({
   pack_id: z.string(),
   tenant_id: z.string(),
   namespace: z.string(),
   name: z.string(),
+  user_id: z.string(),
+  /** The version that was active, if any. */
+  version: z.string().nullable(),
+  commands: z.array(z.string()),
 });
 
 /** Batched by the gateway: when each API key was last seen, so identity writes once per batch. */
 export const ApiKeysUsed = z.object({ keys: z.array(z.object({ id: z.string(), at: z.string() })) });
 
+/** A task was cancelled; every worker stops it if it runs there. */
+export const TaskRevoked = z.object({ task_id: z.string(), tenant_id: z.string(), user_id: z.string() });
+
 export const EVENTS = {
   'user.registered': UserRegistered,
   'password.changed': PasswordChanged,
+  'pack.published': PackPublished,
   'pack.installed': PackInstalled,
   'pack.uninstalled': PackUninstalled,
   'api-key.used': ApiKeysUsed,
+  'task.revoked': TaskRevoked,
 } as const;
 
 export type EventName = keyof typeof EVENTS;

@@ -1,0 +1,146 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Router } from 'express';
+import type { Bus, Subscription } from '@svc/bus';
+import type { Cache } from '@svc/cache';
+import { FLEET_PING_RPC } from '@svc/contracts';
+import type { Logger } from '@svc/core';
+import type { Database } from '@svc/db';
+import { consumeBroadcasts, consumeJobs, consumeReplies, replyQueueName, type WorkerPrefetch } from './events/execution.consumer.js';
+import { commandRoutes } from './http/command.routes.js';
+import { taskRoutes } from './http/task.routes.js';
+import { IdempotencyRepository } from './repositories/idempotency.repository.js';
+import { TaskRepository } from './repositories/task.repository.js';
+import { RunnerPool } from './runners/runner-pool.js';
+import { CommandRunService, IDEMPOTENCY_WINDOW_MS } from './services/command-run.service.js';
+import { InputValidator } from './services/input-validator.js';
+import { PackCache } from './services/pack-cache.js';
+import { RegistryCatalog } from './services/registry-catalog.js';
+import { ReplyWaiters } from './services/reply-waiters.js';
+import { TaskService } from './services/task.service.js';
+import { TaskWorker } from './services/task-worker.js';
+
+export const EXECUTION_SCHEMA = 'execution';
+export const EXECUTION_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.meta.url));
+/** How often finished tasks past their retention lose their results. */
+const PURGE_EVERY_MS = 60_000;
+
+export interface ExecutionConfig {
+  syncWaitMs: number;
+  retentionMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  runnerMemoryMb: number;
+  runnerIdleMs: number;
+  maxRunners: number;
+  prefetch: WorkerPrefetch;
+  /** Where workers unpack pack versions. */
+  dataDir: string;
+  migrationsFolder?: string;
+  /** Path of `runner.mjs` when it is not beside the code (bundles). */
+  runnerScript?: string;
+}
+
+export interface ExecutionDeps {
+  database: Database;
+  cache: Cache;
+  bus: Bus;
+  log: Logger;
+  config: ExecutionConfig;
+}
+
+function migrate(deps: ExecutionDeps): Promise<void> {
+  return deps.database.migrate({ migrationsFolder: deps.config.migrationsFolder ?? EXECUTION_MIGRATIONS, schema: EXECUTION_SCHEMA });
+}
+
+/**
+ * The API side: `POST /commands/{namespace}/{name}` and the task endpoints. It validates,
+ * records the task and queues it; a synchronous caller waits for the worker's reply.
+ */
+export function createExecutionService(deps: ExecutionDeps): { routes: Router[]; runs: CommandRunService; start(): Promise<void>; stop(): Promise<void> } {
+  const { database, bus, config } = deps;
+  const waiters = new ReplyWaiters();
+  const replyQueue = replyQueueName();
+  const runs = new CommandRunService(database.db, bus, new RegistryCatalog(bus), new InputValidator(), waiters, { syncWaitMs: config.syncWaitMs, replyQueue });
+  const subscriptions: Subscription[] = [];
+  return {
+    routes: [commandRoutes(runs), taskRoutes(new TaskService(database.db, bus, config.retentionMs))],
+    runs,
+    async start() {
+      await migrate(deps);
+      subscriptions.push(await consumeReplies(bus, replyQueue, waiters));
+    },
+    async stop() {
+      await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
+    },
+  };
+}
+
+/**
+ * The worker side: takes jobs from `exec.fast|medium|long` and runs them in warm pack runners.
+ * Scales on its own (`dist/worker.js`).
+ */
+export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<void>; stop(): Promise<void> } {
+  const { database, bus, log, config } = deps;
+  const pool = new RunnerPool({
+    logger: log,
+    memoryLimitMb: config.runnerMemoryMb,
+    idleTimeoutMs: config.runnerIdleMs,
+    maxRunners: config.maxRunners,
+    runnerScript: config.runnerScript,
+  });
+  const packs = new PackCache(bus, join(config.dataDir, 'packs'));
+  const worker = new TaskWorker(database.db, bus, pool, packs, config, log);
+  const subscriptions: Subscription[] = [];
+  let purge: NodeJS.Timeout | undefined;
+  return {
+    async start() {
+      await migrate(deps);
+      subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs, catalog: new RegistryCatalog(bus), validator: new InputValidator() }, log));
+      subscriptions.push(...(await consumeJobs(bus, worker, config.prefetch)));
+      subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'execution-worker' })));
+      purge = setInterval(() => {
+        void purgeExpired(deps).catch((err: Error) => log.warn('task purge failed', { error: err.message }));
+      }, PURGE_EVERY_MS);
+      purge.unref();
+    },
+    async stop() {
+      clearInterval(purge);
+      await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
+      await pool.close();
+    },
+  };
+}
+
+async function purgeExpired({ database }: ExecutionDeps): Promise<void> {
+  await new TaskRepository(database.db).purgeExpired();
+  await new IdempotencyRepository(database.db).purgeOlderThan(new Date(Date.now() - IDEMPOTENCY_WINDOW_MS));
+}
+
+export function executionConfigFromEnv(env: {
+  SVC_DATA_DIR: string;
+  SVC_SYNC_WAIT_MS: number;
+  SVC_TASK_RETENTION_SECONDS: number;
+  SVC_RETRY_BASE_MS: number;
+  SVC_RETRY_MAX_MS: number;
+  SVC_RUNNER_MEMORY_MB: number;
+  SVC_RUNNER_IDLE_SECONDS: number;
+  SVC_MAX_RUNNERS: number;
+  SVC_PREFETCH_FAST: number;
+  SVC_PREFETCH_MEDIUM: number;
+  SVC_PREFETCH_LONG: number;
+}): ExecutionConfig {
+  return {
+    syncWaitMs: env.SVC_SYNC_WAIT_MS,
+    retentionMs: env.SVC_TASK_RETENTION_SECONDS * 1000,
+    retryBaseMs: env.SVC_RETRY_BASE_MS,
+    retryMaxMs: env.SVC_RETRY_MAX_MS,
+    runnerMemoryMb: env.SVC_RUNNER_MEMORY_MB,
+    runnerIdleMs: env.SVC_RUNNER_IDLE_SECONDS * 1000,
+    maxRunners: env.SVC_MAX_RUNNERS,
+    prefetch: { fast: env.SVC_PREFETCH_FAST, medium: env.SVC_PREFETCH_MEDIUM, long: env.SVC_PREFETCH_LONG },
+    dataDir: env.SVC_DATA_DIR,
+  };
+}
+
+export { ExecutionEnv, loadExecutionEnv } from './env.js';

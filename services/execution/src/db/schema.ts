@@ -1,0 +1,66 @@
+import { boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const execution = pgSchema('execution');
+
+export const TASK_STATUSES = ['pending', 'started', 'success', 'failure', 'timeout', 'revoked'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export const TERMINAL_STATUSES: readonly TaskStatus[] = ['success', 'failure', 'timeout', 'revoked'];
+
+export interface TaskError {
+  type: string;
+  message: string;
+  /** Which of the MCP error kinds this is: a validation, command, timeout or internal failure. */
+  kind: 'command' | 'timeout' | 'internal' | 'cancelled';
+}
+
+/**
+ * Every run of a command is a task, synchronous or not: the row is what a retried delivery
+ * checks so that a finished task never runs again, and what a slow synchronous call turns into.
+ */
+export const tasks = execution.table(
+  'tasks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull(),
+    tenantId: uuid('tenant_id').notNull(),
+    namespace: text('namespace').notNull(),
+    command: text('command').notNull(),
+    packId: text('pack_id').notNull(),
+    packVersion: text('pack_version').notNull(),
+    packVersionId: text('pack_version_id').notNull(),
+    entry: text('entry').notNull(),
+    queue: text('queue', { enum: ['fast', 'medium', 'long'] }).notNull(),
+    status: text('status', { enum: TASK_STATUSES }).notNull().default('pending'),
+    /** True when the caller got a task id (asked for async, or waited past the sync limit). */
+    async: boolean('async').notNull(),
+    input: jsonb('input').notNull(),
+    result: jsonb('result'),
+    error: jsonb('error').$type<TaskError>(),
+    attempts: integer('attempts').notNull().default(0),
+    maxRetries: integer('max_retries').notNull(),
+    timeoutMs: integer('timeout_ms').notNull(),
+    durationMs: integer('duration_ms'),
+    correlationId: text('correlation_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** After this the result is dropped and the task answers 410. */
+    resultExpiresAt: timestamp('result_expires_at', { withTimezone: true }),
+    resultPurged: boolean('result_purged').notNull().default(false),
+  },
+  (t) => [index('tasks_user_idx').on(t.userId), index('tasks_expiry_idx').on(t.resultExpiresAt)],
+);
+
+/** The first task a caller's `Idempotency-Key` led to, for 24 hours. */
+export const idempotencyKeys = execution.table(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id').notNull(),
+    key: text('key').notNull(),
+    taskId: uuid('task_id').notNull(),
+    /** The command it was used for: the same key for another command is a client error. */
+    commandPath: text('command_path').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);

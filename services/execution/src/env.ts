@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { parseEnv } from '@svc/core';
+import { infrastructureEnv, secretsEnv } from '@svc/platform';
+
+const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+
+export const ExecutionEnv = z.object({
+  ...infrastructureEnv,
+  SVC_INTERNAL_SECRET: secretsEnv.SVC_INTERNAL_SECRET,
+  PORT: int(0, 65535, 8083),
+  /** How long a synchronous call waits before it turns into a task. */
+  SVC_SYNC_WAIT_MS: int(100, 300_000, 30_000),
+  /** How long finished tasks keep their results (then 410). */
+  SVC_TASK_RETENTION_SECONDS: int(1, 30 * 86_400, 86_400),
+  SVC_RETRY_BASE_MS: int(10, 600_000, 1000),
+  SVC_RETRY_MAX_MS: int(10, 3_600_000, 60_000),
+  SVC_RUNNER_MEMORY_MB: int(32, 4096, 128),
+  SVC_RUNNER_IDLE_SECONDS: int(1, 86_400, 60),
+  SVC_MAX_RUNNERS: int(1, 1000, 32),
+  SVC_PREFETCH_FAST: int(1, 1000, 64),
+  SVC_PREFETCH_MEDIUM: int(1, 1000, 8),
+  SVC_PREFETCH_LONG: int(1, 1000, 2),
+});
+
+export type ExecutionEnv = z.infer<typeof ExecutionEnv>;
+
+export function loadExecutionEnv(source: Record<string, string | undefined>): ExecutionEnv {
+  return parseEnv(ExecutionEnv, source);
+}

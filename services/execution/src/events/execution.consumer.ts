@@ -1,0 +1,65 @@
+import { ephemeralQueueName, type Bus, type Subscription } from '@svc/bus';
+import { PackUninstalled, TaskRevoked } from '@svc/contracts';
+import { parseInput, type Logger } from '@svc/core';
+import type { ExecJob } from '../services/command-run.service.js';
+import type { InputValidator } from '../services/input-validator.js';
+import type { RunOutcome } from '../services/outcome.js';
+import type { PackCache } from '../services/pack-cache.js';
+import type { RegistryCatalog } from '../services/registry-catalog.js';
+import type { ReplyWaiters } from '../services/reply-waiters.js';
+import type { TaskWorker } from '../services/task-worker.js';
+import type { RunnerPool } from '../runners/runner-pool.js';
+
+export const EXEC_QUEUES = ['exec.fast', 'exec.medium', 'exec.long'] as const;
+
+export interface WorkerPrefetch {
+  fast: number;
+  medium: number;
+  long: number;
+}
+
+/** Work: take jobs from the three queues, each with its own bound on jobs in flight. */
+export async function consumeJobs(bus: Bus, worker: TaskWorker, prefetch: WorkerPrefetch): Promise<Subscription[]> {
+  return Promise.all(
+    (['fast', 'medium', 'long'] as const).map((queue) =>
+      bus.consume(`exec.${queue}`, (message) => worker.handle(message.payload as ExecJob), { prefetch: prefetch[queue] }),
+    ),
+  );
+}
+
+/** This process's reply queue: outcomes of the synchronous calls it is waiting for. */
+export function replyQueueName(): string {
+  return ephemeralQueueName('execution.replies');
+}
+
+export function consumeReplies(bus: Bus, queue: string, waiters: ReplyWaiters): Promise<Subscription> {
+  return bus.consume(queue, async (message) => waiters.deliver(message.payload as RunOutcome), { ephemeral: true, prefetch: 256 });
+}
+
+/**
+ * Broadcasts every instance must see: a revoked task is stopped wherever it runs, and an
+ * uninstalled pack loses its runners, cached files and cached resolutions everywhere.
+ */
+export function consumeBroadcasts(
+  bus: Bus,
+  parts: { worker: TaskWorker; pool: RunnerPool; packs: PackCache; catalog: RegistryCatalog; validator: InputValidator },
+  log: Logger,
+): Promise<Subscription> {
+  return bus.subscribe(
+    ephemeralQueueName('execution.broadcasts'),
+    ['task.revoked', 'pack.uninstalled'],
+    async (message) => {
+      if (message.name === 'task.revoked') {
+        parts.worker.cancel(parseInput(TaskRevoked, message.payload, 'task.revoked').task_id);
+        return;
+      }
+      const { pack_id: packId } = parseInput(PackUninstalled, message.payload, 'pack.uninstalled');
+      parts.catalog.forgetPack(packId);
+      parts.validator.forget(`${packId}/`);
+      await parts.pool.evict(`${packId}/`);
+      await parts.packs.forget(packId);
+      log.info('uninstalled pack forgotten', { pack_id: packId });
+    },
+    { ephemeral: true },
+  );
+}

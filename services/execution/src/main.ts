@@ -1,0 +1,18 @@
+import { createLogger } from '@svc/core';
+import { closeServer, createServiceApp, listen, onShutdown, openInfrastructure } from '@svc/platform';
+import { createExecutionService, executionConfigFromEnv } from './app.js';
+import { loadExecutionEnv } from './env.js';
+
+const env = loadExecutionEnv(process.env);
+const log = createLogger({ service: 'execution', level: env.LOG_LEVEL });
+const infra = await openInfrastructure(env, log);
+const execution = createExecutionService({ ...infra, log, config: executionConfigFromEnv(env) });
+await execution.start();
+const server = await listen(createServiceApp({ routes: execution.routes, internalSecret: env.SVC_INTERNAL_SECRET, log }), env.PORT);
+log.info('execution listening', { port: env.PORT });
+
+onShutdown(async () => {
+  await closeServer(server);
+  await execution.stop();
+  await infra.close();
+}, log);

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { Bus } from '@svc/bus';
+import type { Identity } from '@svc/auth';
+import { AppError, NotFoundError, currentCorrelationId } from '@svc/core';
+import type { Db } from '@svc/db';
+import { IdempotencyRepository } from '../repositories/idempotency.repository.js';
+import { TaskRepository, type TaskRow } from '../repositories/task.repository.js';
+import type { CommandCatalog } from './command-catalog.js';
+import type { InputValidator } from './input-validator.js';
+import type { RunOutcome } from './outcome.js';
+import type { ReplyWaiters } from './reply-waiters.js';
+import { outcomeOf } from './task-view.js';
+
+/** An `Idempotency-Key` holds for a day. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
+export interface RunSettings {
+  /** How long a synchronous call waits before it becomes a task (default 30 s). */
+  syncWaitMs: number;
+  /** This process's reply queue, named in every synchronous job. */
+  replyQueue: string;
+}
+
+export interface RunRequest {
+  namespace: string;
+  name: string;
+  /** The pack, when the caller named it (MCP tool names carry it). */
+  pack?: string;
+  input: unknown;
+  /** The caller asked for a task (`?async=true` or `Prefer: respond-async`). */
+  preferAsync: boolean;
+  idempotencyKey?: string;
+}
+
+export type RunAnswer =
+  | { kind: 'outcome'; outcome: RunOutcome; replayed: boolean }
+  | { kind: 'task'; task: TaskRow; replayed: boolean };
+
+/** The job put on `exec.<queue>`: the task row holds everything else. */
+export interface ExecJob {
+  task_id: string;
+  reply_to?: string;
+}
+
+const idempotencyConflict = (message: string) => new AppError({ status: 409, code: 'IDEMPOTENCY_CONFLICT', type: 'ConflictError', message });
+
+/**
+ * Runs a command for a caller: finds it (404 unless visible), validates the input (400), and
+ * either waits for the outcome (fast commands) or hands back a task (medium and long ones, or
+ * when asked to, or when a fast one outlives the sync wait).
+ */
+export class CommandRunService {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: Bus,
+    private readonly catalog: CommandCatalog,
+    private readonly validator: InputValidator,
+    private readonly waiters: ReplyWaiters,
+    private readonly settings: RunSettings,
+  ) {}
+
+  async run(identity: Identity, request: RunRequest): Promise<RunAnswer> {
+    const command = await this.catalog.resolve(identity, { namespace: request.namespace, name: request.name, pack: request.pack });
+    if (!command) throw new NotFoundError(`Command ${request.namespace}/${request.name} not found`, { namespace: request.namespace, name: request.name });
+    this.validator.validate(`${command.pack.id}/${command.pack.version_id}/${command.name}`, command.input_schema, request.input);
+
+    const commandPath = `${command.namespace}/${command.name}`;
+    if (request.idempotencyKey) {
+      const replay = await this.replay(identity, request.idempotencyKey, commandPath);
+      if (replay) return replay;
+    }
+
+    const sync = command.queue === 'fast' && !request.preferAsync;
+    const tasks = new TaskRepository(this.db);
+    const task = await tasks.insert({
+      userId: identity.userId,
+      tenantId: identity.tenantId,
+      namespace: command.namespace,
+      command: command.name,
+      packId: command.pack.id,
+      packVersion: command.pack.version,
+      packVersionId: command.pack.version_id,
+      entry: command.entry,
+      queue: command.queue,
+      async: !sync,
+      input: request.input as object,
+      maxRetries: command.retries,
+      timeoutMs: command.timeout * 1000,
+      correlationId: currentCorrelationId() ?? randomUUID(),
+    });
+    if (request.idempotencyKey) {
+      const claimed = await new IdempotencyRepository(this.db).claim({ userId: identity.userId, key: request.idempotencyKey, taskId: task.id, commandPath }, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS));
+      if (!claimed) {
+        await tasks.revoke(task.id, 0);
+        throw idempotencyConflict('A request with this Idempotency-Key is already in progress');
+      }
+    }
+
+    if (!sync) {
+      await this.bus.send(`exec.${command.queue}`, { task_id: task.id } satisfies ExecJob);
+      return { kind: 'task', task, replayed: false };
+    }
+    const waiting = this.waiters.wait(task.id, this.settings.syncWaitMs);
+    await this.bus.send(`exec.${command.queue}`, { task_id: task.id, reply_to: this.settings.replyQueue } satisfies ExecJob);
+    const outcome = await waiting;
+    if (outcome) return { kind: 'outcome', outcome, replayed: false };
+    // Still running past the sync wait: the caller gets a task to poll instead of an error.
+    await tasks.markAsync(task.id);
+    return { kind: 'task', task, replayed: false };
+  }
+
+  private async replay(identity: Identity, key: string, commandPath: string): Promise<RunAnswer | undefined> {
+    const previous = await new IdempotencyRepository(this.db).findLive(identity.userId, key, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS));
+    if (!previous) return undefined;
+    if (previous.commandPath !== commandPath) throw idempotencyConflict(`This Idempotency-Key was used for ${previous.commandPath}`);
+    const task = await new TaskRepository(this.db).find(previous.taskId);
+    if (!task) return undefined;
+    if (task.async) return { kind: 'task', task, replayed: true };
+    const outcome = outcomeOf(task);
+    if (!outcome) throw idempotencyConflict('The first request with this Idempotency-Key is still running');
+    return { kind: 'outcome', outcome, replayed: true };
+  }
+}
+

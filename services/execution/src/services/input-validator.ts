@@ -1,0 +1,52 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { ValidationError } from '@svc/core';
+
+/** Where a JSON pointer points inside `data`. */
+function valueAt(data: unknown, pointer: string): unknown {
+  let cursor: unknown = data;
+  for (const part of pointer.split('/').slice(1)) {
+    if (cursor === null || typeof cursor !== 'object') return undefined;
+    cursor = (cursor as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return cursor;
+}
+
+function describe(error: ErrorObject, input: unknown) {
+  const path = error.instancePath.split('/').slice(1);
+  if (error.keyword === 'required') path.push(String(error.params.missingProperty));
+  if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
+  const field = path.join('.') || 'input';
+  return { field, value: valueAt(input, error.instancePath) ?? null, issue: error.message ?? 'is invalid' };
+}
+
+/**
+ * Validates command input against the command's `input_schema` (JSON Schema draft 2020-12 when
+ * the schema says so, draft-07 otherwise), compiling each schema once per pack version.
+ */
+export class InputValidator {
+  private readonly draft07 = addFormats.default(new Ajv({ allErrors: true, strict: false }));
+  private readonly draft2020 = addFormats.default(new Ajv2020({ allErrors: true, strict: false }));
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  validate(cacheKey: string, schema: Record<string, unknown>, input: unknown): void {
+    const validate = this.compiled.get(cacheKey) ?? this.compile(cacheKey, schema);
+    if (validate(input)) return;
+    const issues = (validate.errors ?? []).map((e) => describe(e, input));
+    const first = issues[0] ?? { field: 'input', value: null, issue: 'is invalid' };
+    throw new ValidationError(`Invalid input: ${first.field} ${first.issue}`, { ...first, issues });
+  }
+
+  private compile(cacheKey: string, schema: Record<string, unknown>): ValidateFunction {
+    const ajv = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12') ? this.draft2020 : this.draft07;
+    const validate = ajv.compile(schema);
+    this.compiled.set(cacheKey, validate);
+    return validate;
+  }
+
+  /** Forgets compiled schemas of an uninstalled pack. */
+  forget(prefix: string): void {
+    for (const key of this.compiled.keys()) if (key.startsWith(prefix)) this.compiled.delete(key);
+  }
+}

@@ -1,0 +1,130 @@
+import type { Bus } from '@svc/bus';
+import { AppError, type Logger } from '@svc/core';
+import type { Db } from '@svc/db';
+import type { TaskError } from '../db/schema.js';
+import { TaskRepository, type TaskRow } from '../repositories/task.repository.js';
+import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError } from '../runners/runner-errors.js';
+import type { RunnerPool } from '../runners/runner-pool.js';
+import type { ExecJob } from './command-run.service.js';
+import type { PackSource } from './command-catalog.js';
+import type { RunOutcome } from './outcome.js';
+import { isTerminal, outcomeOf } from './task-view.js';
+
+export interface WorkerSettings {
+  /** How long results of finished tasks are kept (default 24 h). */
+  retentionMs: number;
+  /** First retry delay; doubles with every attempt up to `retryMaxMs`. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+/** Runners are keyed by pack and version, so an uninstall can stop every version's runner. */
+export function packKeyOf(packId: string, versionId: string): string {
+  return `${packId}/${versionId}`;
+}
+
+type Ending = { status: 'success'; result: unknown } | { status: 'failure' | 'timeout'; error: TaskError; retryable: boolean };
+
+/** What a failed run tells the caller: only a command's own failure carries its message. */
+function endingOf(err: unknown): Ending {
+  if (err instanceof CommandTimeoutError) return { status: 'timeout', error: { type: 'TimeoutError', message: err.message, kind: 'timeout' }, retryable: false };
+  if (err instanceof CommandError) return { status: 'failure', error: { type: err.type, message: err.message, kind: 'command' }, retryable: true };
+  if (err instanceof ResultTooLargeError) return { status: 'failure', error: { type: 'ResultTooLargeError', message: err.message, kind: 'command' }, retryable: false };
+  const type = err instanceof AppError ? err.type : 'InternalError';
+  return { status: 'failure', error: { type, message: 'The command could not be run', kind: 'internal' }, retryable: true };
+}
+
+/**
+ * Takes jobs from `exec.*` and runs them in pack runners. The task row makes redelivery safe: a
+ * finished task is never run again, and a task revoked while it ran keeps its revoked state.
+ */
+export class TaskWorker {
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly bus: Bus,
+    private readonly pool: RunnerPool,
+    private readonly packs: PackSource,
+    private readonly settings: WorkerSettings,
+    private readonly log: Logger,
+  ) {}
+
+  async handle(job: ExecJob): Promise<void> {
+    const tasks = new TaskRepository(this.db);
+    const current = await tasks.find(job.task_id);
+    if (!current) {
+      this.log.warn('job for an unknown task dropped', { task_id: job.task_id });
+      return;
+    }
+    const task = isTerminal(current) ? undefined : await tasks.claim(current.id);
+    if (!task) return this.reply(job, await tasks.find(current.id));
+
+    const started = performance.now();
+    const controller = new AbortController();
+    this.running.set(task.id, controller);
+    let ending: Ending;
+    try {
+      const packDir = await this.packs.dirFor(task.packId, task.packVersionId);
+      const run = await this.pool.run({
+        packKey: packKeyOf(task.packId, task.packVersionId),
+        packDir,
+        entry: task.entry,
+        command: task.command,
+        input: task.input,
+        context: { tenant: task.tenantId, user: task.userId, correlationId: task.correlationId },
+        timeoutMs: task.timeoutMs,
+        signal: controller.signal,
+      });
+      ending = { status: 'success', result: run.value };
+    } catch (err) {
+      if (err instanceof CommandCancelledError) return this.reply(job, await tasks.find(task.id));
+      const failed = endingOf(err);
+      ending = failed;
+      if (failed.status !== 'success' && failed.error.kind === 'internal') this.log.error('task run failed', { task_id: task.id, error: (err as Error).message });
+    } finally {
+      this.running.delete(task.id);
+    }
+    const durationMs = performance.now() - started;
+
+    if (ending.status !== 'success' && ending.retryable && task.attempts <= task.maxRetries) {
+      return this.retry(job, task);
+    }
+    const finished = await tasks.finish(task.id, { ...ending, durationMs, retentionMs: this.settings.retentionMs });
+    if (!finished) return this.reply(job, await tasks.find(task.id));
+    await this.announce(finished);
+    await this.reply(job, finished);
+  }
+
+  /** Aborts a task running in this worker (its runner is killed if the command ignores the signal). */
+  cancel(taskId: string): void {
+    this.running.get(taskId)?.abort();
+  }
+
+  /** Re-queues a failed run after an exponential backoff, holding the delivery until it is re-sent. */
+  private async retry(job: ExecJob, task: TaskRow): Promise<void> {
+    const delay = Math.min(this.settings.retryBaseMs * 2 ** (task.attempts - 1), this.settings.retryMaxMs);
+    if (!(await new TaskRepository(this.db).requeue(task.id))) return this.reply(job, await new TaskRepository(this.db).find(task.id));
+    this.log.info('task failed; retrying', { task_id: task.id, attempt: task.attempts, delay_ms: delay });
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    await this.bus.send(`exec.${task.queue}`, job);
+  }
+
+  private async announce(task: TaskRow): Promise<void> {
+    const data = { command: `${task.namespace}.${task.command}`, tenant_id: task.tenantId, user_id: task.userId, duration_ms: task.durationMs ?? 0 };
+    const events: [string, unknown][] = [['command.executed', { ...data, task_id: task.id, status: task.status }]];
+    if (task.async) {
+      const name = task.status === 'success' ? 'task.completed' : 'task.failed';
+      events.push([name, { ...data, task_id: task.id, status: task.status, ...(task.error ? { error: { type: task.error.type, message: task.error.message } } : {}) }]);
+    }
+    for (const [name, payload] of events) {
+      await this.bus.publish(name, payload, { correlationId: task.correlationId }).catch((err: Error) => this.log.error(`${name} not published`, { error: err.message, task_id: task.id }));
+    }
+  }
+
+  private async reply(job: ExecJob, task: TaskRow | undefined): Promise<void> {
+    const outcome: RunOutcome | undefined = task && outcomeOf(task);
+    if (!job.reply_to || !outcome) return;
+    await this.bus.send(job.reply_to, outcome).catch((err: Error) => this.log.warn('reply not sent', { error: err.message, task_id: outcome.task_id }));
+  }
+}
