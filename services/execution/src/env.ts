@@ -4,10 +4,9 @@ import { infrastructureEnv, secretsEnv } from '@svc/platform';
 
 const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
+/** What both the API process and the worker process read. */
 export const ExecutionEnv = z.object({
   ...infrastructureEnv,
-  SVC_INTERNAL_SECRET: secretsEnv.SVC_INTERNAL_SECRET,
-  PORT: int(0, 65535, 8083),
   /** How long a synchronous call waits before it turns into a task. */
   SVC_SYNC_WAIT_MS: int(100, 300_000, 30_000),
   /** How long finished tasks keep their results (then 410). */
@@ -22,8 +21,16 @@ export const ExecutionEnv = z.object({
   SVC_PREFETCH_LONG: int(1, 1000, 2),
 });
 
-export type ExecutionEnv = z.infer<typeof ExecutionEnv>;
+/** The API process also listens and verifies the gateway's identity tokens. */
+export const ExecutionApiEnv = ExecutionEnv.extend({
+  SVC_INTERNAL_SECRET: secretsEnv.SVC_INTERNAL_SECRET,
+  PORT: int(0, 65535, 8083),
+});
 
-export function loadExecutionEnv(source: Record<string, string | undefined>): ExecutionEnv {
+export function loadExecutionEnv(source: Record<string, string | undefined>): z.infer<typeof ExecutionEnv> {
   return parseEnv(ExecutionEnv, source);
+}
+
+export function loadExecutionApiEnv(source: Record<string, string | undefined>): z.infer<typeof ExecutionApiEnv> {
+  return parseEnv(ExecutionApiEnv, source);
 }

@@ -1,9 +1,9 @@
 import { createLogger } from '@svc/core';
 import { closeServer, createServiceApp, listen, onShutdown, openInfrastructure } from '@svc/platform';
 import { createExecutionService, executionConfigFromEnv } from './app.js';
-import { loadExecutionEnv } from './env.js';
+import { loadExecutionApiEnv } from './env.js';
 
-const env = loadExecutionEnv(process.env);
+const env = loadExecutionApiEnv(process.env);
 const log = createLogger({ service: 'execution', level: env.LOG_LEVEL });
 const infra = await openInfrastructure(env, log);
 const execution = createExecutionService({ ...infra, log, config: executionConfigFromEnv(env) });

@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
+import { client, type Call } from './support/client.js';
+import { installPack, pollTask } from './support/execution.js';
+import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+
+/** Command code of the test pack, one file per command. */
+const CODE: Record<string, string> = {
+  echo: 'export default async (input) => ({ echoed: input });',
+  fail: 'class CustomError extends Error { constructor(m) { super(m); this.name = "CustomError"; } }\nexport default async () => { throw new CustomError("the thing broke"); };',
+  spin: 'export default async () => { for (;;) {} };',
+  nap: 'export default async (input, ctx) => new Promise((resolve, reject) => { const t = setTimeout(() => resolve({ slept: input.ms }), input.ms); ctx.signal.addEventListener("abort", () => { clearTimeout(t); reject(new Error("aborted")); }); });',
+  count: 'let n = 0;\nexport default async () => ({ n: ++n });',
+  flaky: 'let calls = 0;\nexport default async () => { calls += 1; if (calls % 2 === 1) throw new Error("odd call"); return { calls }; };',
+  huge: 'export default async () => ({ blob: "x".repeat(2 * 1024 * 1024) });',
+};
+
+const napSchema = { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'] };
+
+function commands() {
+  return [
+    { name: 'echo', input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+    { name: 'fail' },
+    { name: 'spin', timeout: 1 },
+    { name: 'nap', input_schema: napSchema, timeout: 20 },
+    { name: 'nap-medium', entry: 'commands/nap.js', input_schema: napSchema, timeout: 60, queue: 'medium' },
+    { name: 'nap-long', entry: 'commands/nap.js', input_schema: napSchema, timeout: 600, queue: 'long' },
+    { name: 'count' },
+    { name: 'flaky', retries: 2 },
+    { name: 'huge' },
+  ];
+}
+
+describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
+  let fleet: TestFleet;
+  let call: Call;
+  let dev: TestUser;
+  let stranger: TestUser;
+  let ns: string;
+
+  const run = (name: string, body: unknown, options: { token?: string; headers?: Record<string, string>; query?: string } = {}) =>
+    call(`/api/v1/commands/${ns}/${name}${options.query ?? ''}`, { token: options.token ?? dev.token, body, headers: options.headers });
+
+  beforeAll(async () => {
+    fleet = await startTestFleet(mode, { execution: { syncWaitMs: 2000 } });
+    call = client(fleet.url);
+    const admin = await adminToken(call);
+    [dev, stranger] = [await signUp(call, admin), await signUp(call, admin)];
+    await createOrganization(call, dev);
+    ns = dev.slug;
+    const files = Object.fromEntries(Object.entries(CODE).map(([name, code]) => [`commands/${name}.js`, code]));
+    await installPack(fleet.url, call, dev, { namespace: ns, name: 'tools', commands: commands(), files });
+  });
+  afterAll(() => fleet?.stop());
+
+  it('answers a fast command inline', async () => {
+    const reply = await run('echo', { text: 'hi' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body).toEqual({ data: { result: { echoed: { text: 'hi' } }, execution: { duration_ms: expect.any(Number), status: 'completed' } } });
+  });
+
+  it('rejects input that breaks the schema, naming the field', async () => {
+    const missing = await run('echo', {});
+    expectError(missing, 400, 'VALIDATION_FAILED');
+    expect(missing.body.error.details).toMatchObject({ field: 'text', issue: expect.any(String) });
+    const wrongType = await run('echo', { text: 5 });
+    expectError(wrongType, 400, 'VALIDATION_FAILED');
+    expect(wrongType.body.error.details).toMatchObject({ field: 'text', value: 5 });
+    expectError(await run('nap', { ms: -1 }), 400, 'VALIDATION_FAILED');
+  });
+
+  it('answers 502 with the thrown class and message when a command throws', async () => {
+    const reply = await run('fail', {});
+    expectError(reply, 502, 'INTEGRATION_ERROR');
+    expect(reply.body.error).toMatchObject({ type: 'CustomError', message: 'the thing broke' });
+  });
+
+  it('kills a command that runs past its timeout and answers 408, then keeps serving', async () => {
+    expectError(await run('spin', {}), 408, 'TIMEOUT');
+    expect((await run('echo', { text: 'still here' })).status).toBe(200);
+  });
+
+  it('rejects a result over 1 MiB', async () => {
+    const reply = await run('huge', {});
+    expectError(reply, 502, 'INTEGRATION_ERROR');
+    expect(reply.body.error.type).toBe('ResultTooLargeError');
+  });
+
+  it('retries a failing command and answers with the retry that succeeded', async () => {
+    const reply = await run('flaky', {});
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.data.result.calls % 2).toBe(0);
+  });
+
+  it('answers 404 for commands the caller cannot see or that do not exist', async () => {
+    expectError(await run('nope', {}), 404, 'NOT_FOUND');
+    expectError(await call('/api/v1/commands/no-such-ns/echo', { token: dev.token, body: {} }), 404, 'NOT_FOUND');
+  });
+
+  it('turns a call into a task when asked, and the task reaches success', async () => {
+    for (const options of [{ query: '?async=true' }, { headers: { prefer: 'respond-async' } }]) {
+      const reply = await run('echo', { text: 'later' }, options);
+      expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+      const { task_id: taskId } = reply.body.data;
+      expect(reply.body.data).toEqual({ task_id: taskId, status: 'pending', status_url: `/api/v1/tasks/${taskId}` });
+      const done = await pollTask(call, dev.token, taskId);
+      expect(done.body).toEqual({
+        success: true,
+        data: { task_id: taskId, status: 'success', result: { echoed: { text: 'later' } }, error: null, started_at: expect.any(String), completed_at: expect.any(String), correlation_id: expect.any(String) },
+      });
+    }
+    expectError(await run('echo', { text: 'x' }, { query: '?async=maybe' }), 400, 'VALIDATION_FAILED');
+  });
+
+  it('runs medium commands as tasks', async () => {
+    const reply = await run('nap-medium', { ms: 10 });
+    expect(reply.status).toBe(202);
+    expect((await pollTask(call, dev.token, reply.body.data.task_id)).body.data).toMatchObject({ status: 'success', result: { slept: 10 } });
+  });
+
+  it('turns a fast command that outlives the sync wait into a task', async () => {
+    const reply = await run('nap', { ms: 3000 });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+    expect((await pollTask(call, dev.token, reply.body.data.task_id)).body.data.status).toBe('success');
+  });
+
+  it('records a failed task with its error', async () => {
+    const reply = await run('fail', {}, { query: '?async=true' });
+    const done = await pollTask(call, dev.token, reply.body.data.task_id);
+    expect(done.body.data).toMatchObject({ status: 'failure', result: null, error: { type: 'CustomError', message: 'the thing broke' } });
+  });
+
+  it('cancels a started task, stopping its work', async () => {
+    const reply = await run('nap-medium', { ms: 15_000 });
+    const taskId = reply.body.data.task_id;
+    expect((await pollTask(call, dev.token, taskId, (s) => s === 'started')).body.data.status).toBe('started');
+    const cancelled = await call(`/api/v1/tasks/${taskId}/cancel`, { method: 'POST', token: dev.token });
+    expect(cancelled.body).toEqual({ success: true, data: { task_id: taskId, revoked: true } });
+    const after = await pollTask(call, dev.token, taskId);
+    expect(after.body.data.status).toBe('revoked');
+    // The runner's work stopped: a new call is served at once rather than after 15 s.
+    expect((await run('echo', { text: 'next' })).status).toBe(200);
+  });
+
+  it('cancels a pending task so that it never runs', async () => {
+    // Two long tasks fill the long queue's two slots; the third waits.
+    const blockers = [await run('nap-long', { ms: 1500 }), await run('nap-long', { ms: 1500 })];
+    const waiting = await run('nap-long', { ms: 10 });
+    const taskId = waiting.body.data.task_id;
+    const cancelled = await call(`/api/v1/tasks/${taskId}/cancel`, { method: 'POST', token: dev.token });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    for (const blocker of blockers) expect((await pollTask(call, dev.token, blocker.body.data.task_id)).body.data.status).toBe('success');
+    await new Promise((r) => setTimeout(r, 300));
+    const after = await call(`/api/v1/tasks/${taskId}`, { token: dev.token });
+    expect(after.body.data).toMatchObject({ status: 'revoked', started_at: null, result: null });
+  });
+
+  it('answers 409 when cancelling a finished task', async () => {
+    const reply = await run('echo', { text: 'done' }, { query: '?async=true' });
+    await pollTask(call, dev.token, reply.body.data.task_id);
+    expectError(await call(`/api/v1/tasks/${reply.body.data.task_id}/cancel`, { method: 'POST', token: dev.token }), 409, 'TASK_TERMINAL');
+  });
+
+  it("keeps other users out of a task: 403, and 404 for unknown ids", async () => {
+    const reply = await run('echo', { text: 'mine' }, { query: '?async=true' });
+    const taskId = reply.body.data.task_id;
+    expectError(await call(`/api/v1/tasks/${taskId}`, { token: stranger.token }), 403, 'PERMISSION_DENIED');
+    expectError(await call(`/api/v1/tasks/${taskId}/cancel`, { method: 'POST', token: stranger.token }), 403, 'PERMISSION_DENIED');
+    expectError(await call('/api/v1/tasks/00000000-0000-4000-8000-000000000000', { token: dev.token }), 404, 'NOT_FOUND');
+    expectError(await call('/api/v1/tasks/not-a-task', { token: dev.token }), 404, 'NOT_FOUND');
+    expectError(await call(`/api/v1/tasks/${taskId}`), 401, 'AUTHENTICATION_FAILED');
+  });
+
+  it('replays the first outcome for a repeated Idempotency-Key instead of running again', async () => {
+    const key = `key-${mode}-${Date.now()}`;
+    const first = await run('count', {}, { headers: { 'idempotency-key': key } });
+    const second = await run('count', {}, { headers: { 'idempotency-key': key } });
+    expect(second.status).toBe(200);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.body.data.result).toEqual(first.body.data.result);
+    expect((await run('count', {})).body.data.result.n).toBe(first.body.data.result.n + 1);
+    expectError(await run('echo', { text: 'x' }, { headers: { 'idempotency-key': key } }), 409, 'IDEMPOTENCY_CONFLICT');
+  });
+
+  it('answers 409 for a repeated Idempotency-Key while the first call still runs', async () => {
+    const key = `running-${mode}-${Date.now()}`;
+    const first = run('nap', { ms: 800 }, { headers: { 'idempotency-key': key } });
+    await new Promise((r) => setTimeout(r, 200));
+    expectError(await run('nap', { ms: 800 }, { headers: { 'idempotency-key': key } }), 409, 'IDEMPOTENCY_CONFLICT');
+    expect((await first).status).toBe(200);
+  });
+
+  it('runs commands and polls tasks with an API key', async () => {
+    const key = (await call('/api/v1/account/api-keys', { token: dev.token, body: { name: 'ci', scopes: ['commands:execute'] } })).body.data.key;
+    expect((await run('echo', { text: 'key' }, { token: key })).status).toBe(200);
+    const task = await run('echo', { text: 'key' }, { token: key, query: '?async=true' });
+    expect((await pollTask(call, key, task.body.data.task_id)).body.data.status).toBe('success');
+  });
+});
+
+describe.each(MODES)('task results past their retention (%s infrastructure)', (mode) => {
+  let fleet: TestFleet;
+  let call: Call;
+  let dev: TestUser;
+
+  beforeAll(async () => {
+    fleet = await startTestFleet(mode, { execution: { retentionMs: 500 } });
+    call = client(fleet.url);
+    dev = await signUp(call, await adminToken(call));
+    await createOrganization(call, dev);
+    await installPack(fleet.url, call, dev, { namespace: dev.slug, name: 'tools', commands: [{ name: 'echo' }] });
+  });
+  afterAll(() => fleet?.stop());
+
+  it('answers 410 once the result has expired', async () => {
+    const reply = await call(`/api/v1/commands/${dev.slug}/echo?async=true`, { token: dev.token, body: { text: 'old' } });
+    expect((await pollTask(call, dev.token, reply.body.data.task_id)).body.data.status).toBe('success');
+    await new Promise((r) => setTimeout(r, 700));
+    expectError(await call(`/api/v1/tasks/${reply.body.data.task_id}`, { token: dev.token }), 410, 'GONE');
+  });
+});

@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BusMessage } from '@svc/bus';
+import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
+import { client, type Call } from './support/client.js';
+import { installPack } from './support/execution.js';
+import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const TASKS = 200;
+
+/** A worker process of its own on the fleet's infrastructure, that the test can kill -9. */
+function startWorker(env: Record<string, string>, dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/execution/src/worker.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH, ...env, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'info', SVC_PREFETCH_FAST: '64' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 30_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('execution worker taking jobs')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
+  });
+}
+
+describe.runIf(MODES.includes('real'))('a worker killed with SIGKILL in the middle of 200 tasks (real infrastructure)', () => {
+  let fleet: TestFleet;
+  let call: Call;
+  let dev: TestUser;
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-worker-'));
+  const executed = new Map<string, number>();
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    fleet = await startTestFleet('real');
+    call = client(fleet.url);
+    dev = await signUp(call, await adminToken(call));
+    await createOrganization(call, dev);
+    await installPack(fleet.url, call, dev, {
+      namespace: dev.slug,
+      name: 'sleepy',
+      commands: [{ name: 'nap', input_schema: { type: 'object' }, timeout: 30 }],
+      files: { 'commands/nap.js': 'export default async () => new Promise((resolve) => setTimeout(() => resolve({ ok: true }), 2000));' },
+    });
+    await fleet.infra.bus.subscribe('e2e.executed', ['command.executed'], async (message: BusMessage) => {
+      const taskId = (message.payload as { task_id: string }).task_id;
+      executed.set(taskId, (executed.get(taskId) ?? 0) + 1);
+    });
+  });
+
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await fleet?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('loses nothing: every task reaches exactly one terminal state', async () => {
+    child = await startWorker(fleet.env, dataDir);
+    const ids: string[] = [];
+    for (let i = 0; i < TASKS; i += 1) {
+      const reply = await call(`/api/v1/commands/${dev.slug}/nap?async=true`, { token: dev.token, body: {} });
+      expect(reply.status).toBe(202);
+      ids.push(reply.body.data.task_id);
+    }
+    // Kill the extra worker while it holds tasks in flight.
+    const db = fleet.infra.database.db;
+    for (let i = 0; i < 100; i += 1) {
+      const started = await db.execute(sql`select count(*)::int as n from execution.tasks where status = 'started'`);
+      if ((started as unknown as { rows: { n: number }[] }).rows[0]!.n > 20) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGKILL');
+
+    const deadline = Date.now() + 60_000;
+    let rows: { status: string; n: number }[] = [];
+    while (Date.now() < deadline) {
+      const result = await db.execute(sql`select status, count(*)::int as n from execution.tasks group by status`);
+      rows = (result as unknown as { rows: { status: string; n: number }[] }).rows;
+      if (rows.length === 1 && rows[0]!.status === 'success') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(rows).toEqual([{ status: 'success', n: TASKS }]);
+    for (;;) {
+      if (ids.every((id) => executed.has(id)) || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ids.filter((id) => executed.get(id) !== 1)).toEqual([]);
+    const redelivered = await db.execute(sql`select count(*)::int as n from execution.tasks where attempts > 1`);
+    // Some tasks were taken again after the kill: the test did interrupt work in flight.
+    expect((redelivered as unknown as { rows: { n: number }[] }).rows[0]!.n).toBeGreaterThan(0);
+  }, 120_000);
+});
