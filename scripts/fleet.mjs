@@ -10,6 +10,9 @@ if (missing.length > 0) {
 
 const processes = [
   { name: 'identity', entry: 'services/identity/dist/main.js', env: { PORT: process.env.SVC_IDENTITY_PORT ?? '8081' } },
+  { name: 'registry', entry: 'services/registry/dist/main.js', env: { PORT: process.env.SVC_REGISTRY_PORT ?? '8082' } },
+  { name: 'execution', entry: 'services/execution/dist/main.js', env: { PORT: process.env.SVC_EXECUTION_PORT ?? '8083' } },
+  { name: 'execution-worker', entry: 'services/execution/dist/worker.js', env: {} },
   { name: 'gateway', entry: 'gateway/dist/main.js', env: { PORT: process.env.PORT ?? '8080' } },
 ];
 

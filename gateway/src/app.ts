@@ -1,6 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import type { Bus } from '@svc/bus';
 import type { Cache } from '@svc/cache';
+import { SVC_VERSION } from '@svc/contracts';
 import { correlationMiddleware, errorHandler, JSON_BODY_LIMIT_BYTES, NotFoundError, PayloadTooLargeError, type Logger } from '@svc/core';
 import { ApiKeyUsage } from './auth/api-key-usage.js';
 import { authenticator, createPassport } from './auth/authenticate.js';
@@ -58,8 +59,9 @@ export function createGateway({ cache, bus, log, health, config }: GatewayDeps):
     const rule = findRoute(req.method, req.path);
     if (!rule) return next(new NotFoundError(`No route for ${req.method} ${req.path}`, { method: req.method, path: req.path }));
     const length = Number(req.headers['content-length'] ?? 0);
-    if (length > JSON_BODY_LIMIT_BYTES) {
-      return next(new PayloadTooLargeError(`Request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`, { limit_bytes: JSON_BODY_LIMIT_BYTES }));
+    const limit = rule.bodyLimit ?? JSON_BODY_LIMIT_BYTES;
+    if (length > limit) {
+      return next(new PayloadTooLargeError(`Request body exceeds ${limit} bytes`, { limit_bytes: limit }));
     }
     res.locals.route = rule;
     next();
@@ -73,7 +75,7 @@ export function createGateway({ cache, bus, log, health, config }: GatewayDeps):
 
   const usage = new ApiKeyUsage(bus, log, config.apiKeyUsageFlushMs);
   const policies = authenticator(createPassport(config.jwtSecret, new PrincipalResolver(cache, bus, log)), usage);
-  const byPolicy = { public: policies('public'), jwt: policies('jwt'), 'jwt-or-key': policies('jwt-or-key') };
+  const byPolicy = { public: policies('public'), jwt: policies('jwt'), 'jwt-or-key': policies('jwt-or-key'), key: policies('key') };
   const authenticate: RequestHandler = (req, res, next) => byPolicy[res.locals.route!.auth](req, res, next);
 
   const sign = createIdentitySigner(config.internalSecret);
@@ -91,6 +93,8 @@ export function gatewayConfigFromEnv(env: {
   SVC_JWT_SECRET: string;
   SVC_INTERNAL_SECRET: string;
   SVC_IDENTITY_URL: string;
+  SVC_EXECUTION_URL: string;
+  SVC_REGISTRY_URL: string;
   RATE_LIMIT_ENABLED: boolean;
   RATE_LIMIT_STORAGE?: 'redis' | 'memory';
   REDIS_URL?: string;
@@ -99,7 +103,7 @@ export function gatewayConfigFromEnv(env: {
   return {
     jwtSecret: env.SVC_JWT_SECRET,
     internalSecret: env.SVC_INTERNAL_SECRET,
-    services: { identity: env.SVC_IDENTITY_URL },
+    services: { identity: env.SVC_IDENTITY_URL, registry: env.SVC_REGISTRY_URL, execution: env.SVC_EXECUTION_URL },
     rateLimitEnabled: env.RATE_LIMIT_ENABLED,
     rateLimitStorage: env.RATE_LIMIT_STORAGE ?? (env.REDIS_URL ? 'redis' : 'memory'),
     trustProxy: env.SVC_TRUST_PROXY,
@@ -107,9 +111,8 @@ export function gatewayConfigFromEnv(env: {
   };
 }
 
-/** The platform version reported by /health. */
-export const SVC_VERSION = '0.1.0';
-
 export { fleetHealthChecks } from './http/fleet-health.js';
 export { GatewayEnv, loadGatewayEnv } from './env.js';
 export type { ServiceName, AuthPolicy, RouteRule } from './routing/route-table.js';
+
+export { SVC_VERSION };

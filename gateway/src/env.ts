@@ -9,6 +9,8 @@ export const GatewayEnv = z.object({
   ...secretsEnv,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SVC_IDENTITY_URL: serviceUrl(8081),
+  SVC_REGISTRY_URL: serviceUrl(8082),
+  SVC_EXECUTION_URL: serviceUrl(8083),
   RATE_LIMIT_ENABLED: envBoolean.default(true),
   RATE_LIMIT_STORAGE: z.enum(['redis', 'memory']).optional(),
   /** express "trust proxy": which hops may set X-Forwarded-For (client IPs for rate limits). */

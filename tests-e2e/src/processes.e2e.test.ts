@@ -1,12 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { destroyBusPrefix } from '@svc/bus';
 import { deleteCachePrefix } from '@svc/cache';
 import { createScratchDatabase } from '@svc/db';
+import { createOrganization, signUp } from './support/accounts.js';
 import { client } from './support/client.js';
+import { installPack } from './support/execution.js';
 import { MODES } from './support/fleet.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,10 +40,12 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let fleet: ChildProcess;
   let url: string;
+  let dataDir: string;
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(process.env.DATABASE_URL!, 'proc');
-    const [gatewayPort, identityPort] = [await freePort(), await freePort()];
+    const [gatewayPort, identityPort, registryPort, executionPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    dataDir = await mkdtemp(join(tmpdir(), 'svc-proc-'));
     url = `http://127.0.0.1:${gatewayPort}`;
     fleet = spawn(process.execPath, ['scripts/fleet.mjs'], {
       cwd: root,
@@ -58,6 +65,11 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
         PORT: String(gatewayPort),
         SVC_IDENTITY_PORT: String(identityPort),
         SVC_IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
+        SVC_REGISTRY_PORT: String(registryPort),
+        SVC_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
+        SVC_EXECUTION_PORT: String(executionPort),
+        SVC_EXECUTION_URL: `http://127.0.0.1:${executionPort}`,
+        SVC_DATA_DIR: dataDir,
       },
     });
     await waitForHealthy(url, 30_000);
@@ -69,6 +81,7 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
       await new Promise((r) => fleet.once('exit', r));
     }
     await scratch?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
     await deleteCachePrefix(process.env.REDIS_URL!, `proc-${runId}:`);
     await destroyBusPrefix(process.env.AMQP_URL!, `proc-${runId}.`);
   });
@@ -79,5 +92,24 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
     expect(admin.status).toBe(200);
     const me = await call('/api/v1/auth/me', { token: admin.body.data.tokens.accessToken });
     expect(me.body.data).toMatchObject({ role: 'owner', subscriptionTier: 'enterprise', tenantSlug: 'operator' });
+  });
+
+  it('serves the command catalog through the gateway process and the registry process', async () => {
+    const call = client(url);
+    const admin = await call('/api/v1/auth/login', { body: { email: 'proc-ops@example.test', password: 'processes-admin-1' } });
+    const catalog = await call('/api/v1/commands', { token: admin.body.data.tokens.accessToken });
+    expect(catalog.status, JSON.stringify(catalog.body)).toBe(200);
+    expect(catalog.body.data).toEqual({ commands: [], total: 0, page: 1, pages: 0 });
+  });
+
+  it('runs a command through the gateway, execution and worker processes', async () => {
+    const call = client(url);
+    const admin = await call('/api/v1/auth/login', { body: { email: 'proc-ops@example.test', password: 'processes-admin-1' } });
+    const dev = await signUp(call, admin.body.data.tokens.accessToken);
+    await createOrganization(call, dev);
+    await installPack(url, call, dev, { namespace: dev.slug, name: 'tools', commands: [{ name: 'echo' }] });
+    const reply = await call(`/api/v1/commands/${dev.slug}/echo`, { token: dev.token, body: { text: 'across processes' } });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.data.result).toEqual({ echoed: { text: 'across processes' } });
   });
 });

@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { Logger } from '@svc/core';
 import { createGateway, fleetHealthChecks, SVC_VERSION, type ServiceName } from '@svc/gateway';
+import { createExecutionService, createExecutionWorker, type ExecutionConfig } from '@svc/execution';
 import { createIdentityService, type IdentityConfig } from '@svc/identity';
+import { createRegistryService, registryConfigFromEnv } from '@svc/registry';
 import { closeServer, createServiceApp, listen, type Infrastructure } from '@svc/platform';
 
 const require = createRequire(import.meta.url);
@@ -22,7 +24,10 @@ export interface FleetOptions {
   port: number;
   host?: string;
   secrets: { jwtSecret: string; internalSecret: string };
+  /** Where services keep files of their own (the registry's package files), as SVC_DATA_DIR. */
+  dataDir: string;
   identity: Omit<IdentityConfig, 'jwtSecret' | 'migrationsFolder'>;
+  execution: Omit<ExecutionConfig, 'dataDir' | 'migrationsFolder' | 'version'>;
   rateLimitEnabled?: boolean;
   rateLimitStorage?: 'redis' | 'memory';
   apiKeyUsageFlushMs?: number;
@@ -37,6 +42,7 @@ export interface Fleet {
 /** What every service factory returns. */
 interface RunnableService {
   routes: Router[];
+  rootRoutes?: Router[];
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -58,13 +64,32 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       ...deps('identity'),
       config: { ...options.identity, jwtSecret: secrets.jwtSecret, migrationsFolder: migrationsOf('@svc/identity') },
     }),
+    registry: createRegistryService({
+      ...deps('registry'),
+      config: { ...registryConfigFromEnv({ SVC_DATA_DIR: options.dataDir }), migrationsFolder: migrationsOf('@svc/registry') },
+    }),
+    execution: createExecutionService({
+      ...deps('execution'),
+      config: { ...options.execution, version: SVC_VERSION, dataDir: options.dataDir, migrationsFolder: migrationsOf('@svc/execution') },
+    }),
   };
+  // Workers take jobs from the bus and serve no HTTP.
+  const workers: RunnableService[] = [
+    {
+      routes: [],
+      ...createExecutionWorker({
+        ...deps('execution-worker'),
+        config: { ...options.execution, version: SVC_VERSION, dataDir: options.dataDir, migrationsFolder: migrationsOf('@svc/execution') },
+      }),
+    },
+  ];
+  for (const worker of workers) await worker.start();
 
   const servers: Server[] = [];
   const urls = {} as Record<ServiceName, string>;
   for (const [name, service] of Object.entries(services) as [ServiceName, RunnableService][]) {
     await service.start();
-    const server = await listen(createServiceApp({ routes: service.routes, internalSecret: secrets.internalSecret, log: logger(name) }), 0, '127.0.0.1');
+    const server = await listen(createServiceApp({ routes: service.routes, rootRoutes: service.rootRoutes, internalSecret: secrets.internalSecret, log: logger(name) }), 0, '127.0.0.1');
     servers.push(server);
     urls[name] = urlOf(server);
   }
@@ -92,6 +117,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       await gateway.stop();
       for (const server of servers) await closeServer(server);
       for (const service of Object.values(services)) await service.stop();
+      for (const worker of workers) await worker.stop();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createLogger } from '@svc/core';
+import { executionConfigFromEnv } from '@svc/execution';
 import { identityConfigFromEnv } from '@svc/identity';
 import { onShutdown, openInfrastructure } from '@svc/platform';
 import { loadStandaloneEnv } from './env.js';
@@ -18,7 +19,9 @@ const fleet = await startFleet({
   logger: (service) => createLogger({ service, level: env.LOG_LEVEL }),
   port: env.PORT,
   secrets: { jwtSecret, internalSecret },
+  dataDir: env.SVC_DATA_DIR,
   identity,
+  execution: executionConfigFromEnv(env),
   rateLimitEnabled: env.RATE_LIMIT_ENABLED,
   rateLimitStorage: env.RATE_LIMIT_STORAGE,
 });

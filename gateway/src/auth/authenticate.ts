@@ -84,6 +84,10 @@ export function authenticator(instance: passport.PassportStatic, usage: ApiKeyUs
   return (policy) => (req, res, next) => {
     if (policy === 'public') return next();
     const isKey = API_KEY_HEADER.test(req.headers.authorization ?? '');
+    if (policy === 'key') {
+      if (isKey) return apiKey(req, res, next);
+      return next(new AuthenticationError('This endpoint accepts API keys only: Authorization: Bearer sk-svc-…'));
+    }
     if (!isKey) return jwt(req, res, next);
     if (policy === 'jwt-or-key') return apiKey(req, res, next);
     next(new AuthenticationError('API keys are not accepted on this endpoint; use an access token'));

@@ -1,12 +1,14 @@
+import { PACKAGE_UPLOAD_BODY_LIMIT_BYTES } from '@svc/contracts';
+
 /**
  * Which service owns which path, and what a caller must present to reach it. The gateway
  * answers a JSON 404 for everything not listed here.
  */
 
-export type ServiceName = 'identity';
+export type ServiceName = 'identity' | 'registry' | 'execution';
 
-/** `public`: no credentials; `jwt`: an access token; `jwt-or-key`: an access token or an API key. */
-export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key';
+/** `public`: no credentials; `jwt`: an access token; `jwt-or-key`: either; `key`: an API key only. */
+export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key' | 'key';
 
 export interface RouteRule {
   service: ServiceName;
@@ -17,6 +19,8 @@ export interface RouteRule {
   auth: AuthPolicy;
   /** Name of a per-client-IP rate limit applied before anything else. */
   ipLimit?: 'access-code-validate';
+  /** Largest declared body, in bytes, when it is not the JSON limit (uploads). */
+  bodyLimit?: number;
 }
 
 export const ROUTES: RouteRule[] = [
@@ -34,6 +38,14 @@ export const ROUTES: RouteRule[] = [
   { service: 'identity', path: '/api/v1/account', auth: 'jwt' },
   { service: 'identity', path: '/api/v1/organizations', auth: 'jwt' },
   { service: 'identity', path: '/api/v1/namespaces', auth: 'jwt' },
+  { service: 'registry', path: '/api/v1/registry/packs', exact: true, methods: ['POST'], auth: 'jwt', bodyLimit: PACKAGE_UPLOAD_BODY_LIMIT_BYTES },
+  { service: 'registry', path: '/api/v1/registry', auth: 'jwt' },
+  { service: 'registry', path: '/api/v1/packs', auth: 'jwt' },
+  // Running a command (POST) belongs to execution; the catalog is read with a token or a key.
+  { service: 'registry', path: '/api/v1/commands', methods: ['GET'], auth: 'jwt-or-key' },
+  { service: 'execution', path: '/api/v1/commands', methods: ['POST'], auth: 'jwt-or-key' },
+  { service: 'execution', path: '/api/v1/tasks', auth: 'jwt-or-key' },
+  { service: 'execution', path: '/mcp', exact: true, auth: 'key' },
 ];
 
 function matches(rule: RouteRule, method: string, path: string): boolean {

@@ -16,11 +16,13 @@ function hasBody(req: express.Request): boolean {
 
 /**
  * JSON body parsing with the fleet's rules: a body must be declared `application/json`
- * (415 otherwise), be at most 1 MiB (413) and be well-formed (400).
+ * (415 otherwise), be at most 1 MiB (413) and be well-formed (400). `multipart/form-data` is
+ * left unread for the upload routes that parse it themselves (multer, with their own limits);
+ * any other route finds no body and refuses the request with its schema (400).
  */
 export function jsonBody(): RequestHandler[] {
   const requireJson: RequestHandler = (req, _res, next) => {
-    if (!BODY_METHODS.has(req.method) || !hasBody(req) || req.is('application/json')) return next();
+    if (!BODY_METHODS.has(req.method) || !hasBody(req) || req.is(['application/json', 'multipart/form-data'])) return next();
     next(new UnsupportedMediaTypeError('Request body must be application/json', { content_type: req.headers['content-type'] ?? null }));
   };
   return [requireJson, express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false })];

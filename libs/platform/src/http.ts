@@ -6,15 +6,24 @@ import { correlationMiddleware, errorHandler, jsonBody, notFoundHandler, type Lo
 
 /**
  * The express app every service runs behind the gateway: correlation id, the gateway's
- * identity token, JSON bodies, the service's routes under `/api/v1`, JSON 404 and errors.
+ * identity token, JSON bodies, the service's routes under `/api/v1` (and any root routes, which
+ * parse their own bodies), JSON 404 and errors.
  */
-export function createServiceApp(options: { routes: Router[]; internalSecret: string; log: Logger; extra?: RequestHandler[] }): express.Express {
+export function createServiceApp(options: {
+  routes: Router[];
+  /** Routes outside `/api/v1` that read their own bodies (e.g. `POST /mcp`). */
+  rootRoutes?: Router[];
+  internalSecret: string;
+  log: Logger;
+  extra?: RequestHandler[];
+}): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(correlationMiddleware());
   app.use(internalIdentity(options.internalSecret));
   app.use(cookieParser());
+  for (const routes of options.rootRoutes ?? []) app.use(routes);
   app.use(...jsonBody());
   for (const extra of options.extra ?? []) app.use(extra);
   for (const routes of options.routes) app.use('/api/v1', routes);

@@ -3,11 +3,12 @@ import { fileURLToPath } from 'node:url';
 import type { Router } from 'express';
 import type { Bus, Subscription } from '@svc/bus';
 import type { Cache } from '@svc/cache';
-import { FLEET_PING_RPC } from '@svc/contracts';
+import { FLEET_PING_RPC, SVC_VERSION } from '@svc/contracts';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
 import { consumeBroadcasts, consumeJobs, consumeReplies, replyQueueName, type WorkerPrefetch } from './events/execution.consumer.js';
 import { commandRoutes } from './http/command.routes.js';
+import { mcpRoutes } from './http/mcp.routes.js';
 import { taskRoutes } from './http/task.routes.js';
 import { IdempotencyRepository } from './repositories/idempotency.repository.js';
 import { TaskRepository } from './repositories/task.repository.js';
@@ -26,6 +27,8 @@ export const EXECUTION_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.m
 const PURGE_EVERY_MS = 60_000;
 
 export interface ExecutionConfig {
+  /** Platform version, reported to MCP clients. */
+  version: string;
   syncWaitMs: number;
   retentionMs: number;
   retryBaseMs: number;
@@ -57,7 +60,7 @@ function migrate(deps: ExecutionDeps): Promise<void> {
  * The API side: `POST /commands/{namespace}/{name}` and the task endpoints. It validates,
  * records the task and queues it; a synchronous caller waits for the worker's reply.
  */
-export function createExecutionService(deps: ExecutionDeps): { routes: Router[]; runs: CommandRunService; start(): Promise<void>; stop(): Promise<void> } {
+export function createExecutionService(deps: ExecutionDeps): { routes: Router[]; rootRoutes: Router[]; start(): Promise<void>; stop(): Promise<void> } {
   const { database, bus, config } = deps;
   const waiters = new ReplyWaiters();
   const replyQueue = replyQueueName();
@@ -65,7 +68,7 @@ export function createExecutionService(deps: ExecutionDeps): { routes: Router[];
   const subscriptions: Subscription[] = [];
   return {
     routes: [commandRoutes(runs), taskRoutes(new TaskService(database.db, bus, config.retentionMs))],
-    runs,
+    rootRoutes: [mcpRoutes({ bus, runs, version: config.version })],
     async start() {
       await migrate(deps);
       subscriptions.push(await consumeReplies(bus, replyQueue, waiters));
@@ -131,6 +134,7 @@ export function executionConfigFromEnv(env: {
   SVC_PREFETCH_LONG: number;
 }): ExecutionConfig {
   return {
+    version: SVC_VERSION,
     syncWaitMs: env.SVC_SYNC_WAIT_MS,
     retentionMs: env.SVC_TASK_RETENTION_SECONDS * 1000,
     retryBaseMs: env.SVC_RETRY_BASE_MS,

@@ -8,7 +8,7 @@ const log = createLogger({ service: 'execution', level: env.LOG_LEVEL });
 const infra = await openInfrastructure(env, log);
 const execution = createExecutionService({ ...infra, log, config: executionConfigFromEnv(env) });
 await execution.start();
-const server = await listen(createServiceApp({ routes: execution.routes, internalSecret: env.SVC_INTERNAL_SECRET, log }), env.PORT);
+const server = await listen(createServiceApp({ routes: execution.routes, rootRoutes: execution.rootRoutes, internalSecret: env.SVC_INTERNAL_SECRET, log }), env.PORT);
 log.info('execution listening', { port: env.PORT });
 
 onShutdown(async () => {

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createLogger } from '@svc/core';
 import { deleteCachePrefix } from '@svc/cache';
 import { createScratchDatabase } from '@svc/db';
@@ -27,6 +30,8 @@ export const ADMIN = { email: 'ops@example.test', password: 'operator-password-1
 export interface TestFleet {
   url: string;
   infra: Infrastructure;
+  /** The infrastructure variables of this fleet, for processes that join it (real mode). */
+  env: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -34,6 +39,14 @@ export interface TestFleetOptions {
   /** Overrides the database URL of real mode (e.g. to route it through a fault proxy). */
   databaseUrl?: (scratchUrl: string) => string;
   accessTtlSeconds?: number;
+  /** Execution settings that tests shorten (sync wait, result retention, retry backoff). */
+  execution?: Partial<ExecutionTestSettings>;
+}
+
+interface ExecutionTestSettings {
+  syncWaitMs: number;
+  retentionMs: number;
+  retryBaseMs: number;
 }
 
 /**
@@ -45,6 +58,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
   const runId = randomBytes(4).toString('hex');
   const scratch = mode === 'real' ? await createScratchDatabase(realUrls.database!, 'e2e') : undefined;
   const busPrefix = `e2e-${runId}.`;
+  const dataDir = await mkdtemp(join(tmpdir(), `svc-e2e-${runId}-`));
   const cachePrefix = `e2e-${runId}:`;
   const infra = await openInfrastructure(
     {
@@ -65,6 +79,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
     port: 0,
     host: '127.0.0.1',
     secrets: TEST_SECRETS,
+    dataDir,
     identity: {
       accessTtlSeconds: options.accessTtlSeconds ?? 900,
       refreshTtlSeconds: 3600,
@@ -72,14 +87,30 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       cookieSecure: true,
       admin: ADMIN,
     },
+    execution: {
+      syncWaitMs: options.execution?.syncWaitMs ?? 30_000,
+      retentionMs: options.execution?.retentionMs ?? 86_400_000,
+      retryBaseMs: options.execution?.retryBaseMs ?? 50,
+      retryMaxMs: 1000,
+      runnerMemoryMb: 128,
+      runnerIdleMs: 60_000,
+      maxRunners: 16,
+      prefetch: { fast: 64, medium: 8, long: 2 },
+    },
     apiKeyUsageFlushMs: 200,
   });
+  const env: Record<string, string> =
+    mode === 'real'
+      ? { DATABASE_URL: scratch!.url, REDIS_URL: realUrls.cache!, AMQP_URL: realUrls.bus!, SVC_BUS_PREFIX: busPrefix, SVC_CACHE_PREFIX: cachePrefix }
+      : {};
   return {
     url: fleet.url,
     infra,
+    env,
     async stop() {
       await fleet.stop();
       await infra.close();
+      await rm(dataDir, { recursive: true, force: true });
       if (mode === 'real') {
         await scratch!.drop();
         await deleteCachePrefix(realUrls.cache!, cachePrefix);

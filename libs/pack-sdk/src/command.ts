@@ -1,0 +1,65 @@
+/**
+ * What a command's code receives. A command is the default export of its `entry` file:
+ * `async (input, ctx) => result`, where `input` has already been validated against the
+ * command's `input_schema` and `result` must be JSON-serialisable.
+ */
+
+export interface CommandLog {
+  debug(...args: unknown[]): void;
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}
+
+/** One stored value of the caller's tenant, as `GET /api/v1/storage/{key}` shows it. */
+export interface StorageEntry<T = unknown> {
+  key: string;
+  value: T;
+  created_at: string;
+  expires_at: string | null;
+}
+
+/** The caller's per-tenant key-value storage; the platform checks every call against the caller. */
+export interface CommandStorage {
+  get<T = unknown>(key: string): Promise<StorageEntry<T> | null>;
+  put(key: string, value: unknown, options?: { ttl?: number }): Promise<{ key: string; created: boolean; expires_at: string | null }>;
+  delete(key: string): Promise<{ deleted: boolean }>;
+  list(options?: { prefix?: string; limit?: number }): Promise<{ keys: string[]; total: number }>;
+}
+
+/** Commands on the caller's SSH targets that the pack is allowed to use. */
+export interface CommandSsh {
+  exec(target: string, command: string, options?: { timeoutMs?: number }): Promise<unknown>;
+}
+
+export interface CommandContext {
+  /** Tenant the command runs for. */
+  tenant: string;
+  /** User who asked for the run. */
+  user: string;
+  /** Correlation id of the run, the same as in the platform's logs and error bodies. */
+  correlationId: string;
+  /** Aborted when the run is cancelled or reaches its timeout; pass it to fetch and the like. */
+  signal: AbortSignal;
+  log: CommandLog;
+  storage: CommandStorage;
+  ssh: CommandSsh;
+}
+
+export type CommandHandler<I = Record<string, unknown>, O = unknown> = (input: I, ctx: CommandContext) => Promise<O> | O;
+
+/**
+ * Types a command's handler; at run time it returns the handler unchanged.
+ *
+ * @example
+ *   // commands/echo.ts, compiled to commands/echo.js
+ *   import { defineCommand } from '@svc/pack-sdk';
+ *
+ *   export default defineCommand<{ text: string }, { text: string }>(async (input, ctx) => {
+ *     ctx.log.info('echoing', input.text.length);
+ *     return { text: input.text };
+ *   });
+ */
+export function defineCommand<I = Record<string, unknown>, O = unknown>(handler: CommandHandler<I, O>): CommandHandler<I, O> {
+  return handler;
+}

@@ -1,0 +1,11 @@
+export * from './command.js';
+export * from './limits.js';
+export * from './names.js';
+export * from './errors.js';
+export * from './paths.js';
+export * from './manifest-schema.js';
+export * from './input-schema.js';
+export * from './manifest.js';
+export * from './archive.js';
+export * from './package.js';
+export type { SchemaIssue } from './ajv-issues.js';

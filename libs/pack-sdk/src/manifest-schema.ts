@@ -1,0 +1,73 @@
+import {
+  MAX_COMMANDS,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_EXAMPLES,
+  MAX_PATH_LENGTH,
+  MAX_RETRIES,
+  MAX_TAG_LENGTH,
+  MAX_TAGS,
+  MAX_TIMEOUT_SECONDS,
+  MIN_TIMEOUT_SECONDS,
+  QUEUES,
+} from './limits.js';
+import { MAX_NAME_LENGTH, NAME_PATTERN, NAMESPACE_PATTERN, VISIBILITIES } from './names.js';
+
+const description = { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH } as const;
+
+/**
+ * The JSON Schema (draft 2020-12) of `pack.yaml`. The registry validates every upload with it;
+ * editors and the CLI can use it too. Rules a schema cannot express (a real semver version,
+ * unique command names, tool-name length, a compilable `input_schema`, examples that match it,
+ * entries inside the package) are checked by `parseManifest` and `inspectPackage`.
+ */
+export const PACK_MANIFEST_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'urn:svc:pack-manifest:1',
+  title: 'svc pack manifest (pack.yaml)',
+  type: 'object',
+  additionalProperties: false,
+  required: ['schema_version', 'pack', 'commands'],
+  properties: {
+    schema_version: { const: 1 },
+    pack: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['namespace', 'name', 'version'],
+      properties: {
+        namespace: { type: 'string', pattern: NAMESPACE_PATTERN.source },
+        name: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH, pattern: NAME_PATTERN.source },
+        version: { type: 'string', minLength: 5, maxLength: 64 },
+        description,
+        visibility: { enum: [...VISIBILITIES] },
+      },
+    },
+    commands: { type: 'array', minItems: 1, maxItems: MAX_COMMANDS, items: { $ref: '#/$defs/command' } },
+  },
+  $defs: {
+    command: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'entry', 'input_schema'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH, pattern: NAME_PATTERN.source },
+        description,
+        entry: { type: 'string', minLength: 1, maxLength: MAX_PATH_LENGTH, pattern: '\\.m?js$' },
+        input_schema: { type: 'object' },
+        timeout: { type: 'integer', minimum: MIN_TIMEOUT_SECONDS, maximum: MAX_TIMEOUT_SECONDS },
+        retries: { type: 'integer', minimum: 0, maximum: MAX_RETRIES },
+        queue: { enum: [...QUEUES] },
+        tags: { type: 'array', maxItems: MAX_TAGS, items: { type: 'string', minLength: 1, maxLength: MAX_TAG_LENGTH } },
+        examples: {
+          type: 'array',
+          maxItems: MAX_EXAMPLES,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['input'],
+            properties: { description, input: { type: 'object' } },
+          },
+        },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { PackFormatError } from './errors.js';
+import { MAX_COMMANDS, MAX_MANIFEST_BYTES, MAX_RETRIES, MAX_TIMEOUT_SECONDS } from './limits.js';
+import { parseManifest, queueForTimeout } from './manifest.js';
+
+const echo = {
+  name: 'echo',
+  description: 'Returns its input',
+  entry: 'commands/echo.js',
+  input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+};
+
+function manifest(overrides: { pack?: Record<string, unknown>; commands?: Array<Record<string, unknown>>; extra?: Record<string, unknown> } = {}) {
+  return stringify({
+    schema_version: 1,
+    pack: { namespace: 'acme', name: 'text-tools', version: '1.2.0', visibility: 'public', ...overrides.pack },
+    commands: overrides.commands ?? [echo],
+    ...overrides.extra,
+  }, { aliasDuplicateObjects: false });
+}
+
+function failure(text: string): PackFormatError {
+  try {
+    parseManifest(text);
+  } catch (err) {
+    if (err instanceof PackFormatError) return err;
+    throw err;
+  }
+  throw new Error('expected parseManifest to fail');
+}
+
+describe('parseManifest', () => {
+  it('applies the defaults: private, 30 s, no retries, fast queue, no tags or examples', () => {
+    const parsed = parseManifest(manifest({ pack: { visibility: undefined } }));
+    expect(parsed.pack).toEqual({ namespace: 'acme', name: 'text-tools', version: '1.2.0', description: '', visibility: 'private' });
+    expect(parsed.commands[0]).toEqual({ ...echo, timeout: 30, retries: 0, queue: 'fast', tags: [], examples: [] });
+  });
+
+  it('keeps the issue example as written', () => {
+    const text = `schema_version: 1
+pack:
+  namespace: acme
+  name: text-tools
+  version: 1.2.0
+  description: Text helpers
+  visibility: public
+commands:
+  - name: echo
+    description: Returns its input
+    entry: ./commands/echo.js
+    input_schema: { type: object, properties: { text: { type: string } }, required: [text] }
+    timeout: 30
+    retries: 0
+    queue: fast
+    tags: [text]
+    examples: [{ description: Say hi, input: { text: hi } }]
+`;
+    const parsed = parseManifest(text);
+    expect(parsed.commands[0]).toMatchObject({ entry: 'commands/echo.js', tags: ['text'], examples: [{ description: 'Say hi', input: { text: 'hi' } }] });
+  });
+
+  it.each([
+    [10, 'fast'],
+    [30, 'fast'],
+    [31, 'medium'],
+    [300, 'medium'],
+    [301, 'long'],
+    [3600, 'long'],
+  ])('derives the queue of a %i s command: %s', (timeout, queue) => {
+    expect(queueForTimeout(timeout)).toBe(queue);
+    expect(parseManifest(manifest({ commands: [{ ...echo, timeout }] })).commands[0]!.queue).toBe(queue);
+  });
+
+  it('refuses a timeout longer than the named queue allows', () => {
+    const error = failure(manifest({ commands: [{ ...echo, queue: 'fast', timeout: 31 }] }));
+    expect(error.code).toBe('MANIFEST_INVALID');
+    expect(error.details.field).toBe('commands.0.timeout');
+  });
+
+  it.each([
+    ['not YAML', 'pack: [unclosed', 'line 1'],
+    ['a YAML list', '- a\n- b', '(root)'],
+    ['a missing schema_version', manifest().replace('schema_version: 1\n', ''), 'schema_version'],
+    ['schema_version 2', manifest({ extra: { schema_version: 2 } }), 'schema_version'],
+    ['an unknown top-level field', manifest({ extra: { runtime: 'node20' } }), 'runtime'],
+    ['a namespace with "@"', manifest({ pack: { namespace: '@acme' } }), 'pack.namespace'],
+    ['an uppercase pack name', manifest({ pack: { name: 'Text' } }), 'pack.name'],
+    ['a version that is not semver', manifest({ pack: { version: '1.2' } }), 'pack.version'],
+    ['a version with a v prefix', manifest({ pack: { version: 'v1.2.0' } }), 'pack.version'],
+    ['a number as version', manifest().replace("version: 1.2.0", 'version: 1.2'), 'pack.version'],
+    ['an unknown visibility', manifest({ pack: { visibility: 'secret' } }), 'pack.visibility'],
+    ['no commands', manifest({ commands: [] }), 'commands'],
+    ['a command name with an underscore', manifest({ commands: [{ ...echo, name: 'say_hi' }] }), 'commands.0.name'],
+    ['a missing entry field', manifest({ commands: [{ ...echo, entry: undefined }] }), 'commands.0.entry'],
+    ['an entry that is not JavaScript', manifest({ commands: [{ ...echo, entry: 'commands/echo.ts' }] }), 'commands.0.entry'],
+    ['the same command twice', manifest({ commands: [echo, echo] }), 'commands.1.name'],
+    ['an unknown queue', manifest({ commands: [{ ...echo, queue: 'slow' }] }), 'commands.0.queue'],
+    ['a typo in a command field', manifest({ commands: [{ ...echo, timout: 5 }] }), 'commands.0.timout'],
+    ['an example that does not match the input schema', manifest({ commands: [{ ...echo, examples: [{ input: { text: 1 } }] }] }), 'commands.0.examples.0.input'],
+  ])('refuses %s with MANIFEST_INVALID naming the field', (_label, text, field) => {
+    const error = failure(text);
+    expect(error.code).toBe('MANIFEST_INVALID');
+    expect(error.details.field).toBe(field);
+    expect(error.message).toContain(field);
+  });
+
+  it('refuses YAML whose aliases expand exponentially', () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let n = 1; n < 9; n++) levels.push(`${String.fromCharCode(97 + n)}: &${String.fromCharCode(97 + n)} [${Array(9).fill(`*${String.fromCharCode(96 + n)}`).join(', ')}]`);
+    const error = failure(levels.join('\n'));
+    expect(error.code).toBe('MANIFEST_INVALID');
+    expect(error.message).toContain('YAML');
+  });
+
+  it('lists every problem, not only the first', () => {
+    const error = failure(manifest({ pack: { name: 'Bad' }, commands: [{ ...echo, timeout: 0 }] }));
+    expect((error.details.issues as unknown[]).length).toBe(2);
+    expect(error.message).toContain('(and 1 more)');
+  });
+
+  describe('limits at the edge', () => {
+    it(`accepts ${MAX_COMMANDS} commands and refuses ${MAX_COMMANDS + 1}`, () => {
+      const commands = (n: number) => Array.from({ length: n }, (_, i) => ({ ...echo, name: `c${i}` }));
+      expect(parseManifest(manifest({ commands: commands(MAX_COMMANDS) })).commands).toHaveLength(MAX_COMMANDS);
+      expect(failure(manifest({ commands: commands(MAX_COMMANDS + 1) })).details.field).toBe('commands');
+    });
+
+    it(`accepts a timeout of ${MAX_TIMEOUT_SECONDS} s and refuses one more, and 0`, () => {
+      expect(parseManifest(manifest({ commands: [{ ...echo, timeout: MAX_TIMEOUT_SECONDS }] })).commands[0]!.queue).toBe('long');
+      expect(failure(manifest({ commands: [{ ...echo, timeout: MAX_TIMEOUT_SECONDS + 1 }] })).details.field).toBe('commands.0.timeout');
+      expect(failure(manifest({ commands: [{ ...echo, timeout: 0 }] })).details.field).toBe('commands.0.timeout');
+    });
+
+    it(`accepts ${MAX_RETRIES} retries and refuses ${MAX_RETRIES + 1}`, () => {
+      expect(parseManifest(manifest({ commands: [{ ...echo, retries: MAX_RETRIES }] })).commands[0]!.retries).toBe(MAX_RETRIES);
+      expect(failure(manifest({ commands: [{ ...echo, retries: MAX_RETRIES + 1 }] })).details.field).toBe('commands.0.retries');
+    });
+
+    it('accepts an MCP tool name of 64 characters and refuses 65', () => {
+      // "acme__" + pack + "__" + command: 6 + 2 = 8 characters around the names.
+      const pack = 'p'.repeat(20);
+      const fits = 'c'.repeat(64 - 8 - pack.length);
+      expect(parseManifest(manifest({ pack: { name: pack }, commands: [{ ...echo, name: fits }] })).commands[0]!.name).toBe(fits);
+      const error = failure(manifest({ pack: { name: pack }, commands: [{ ...echo, name: `${fits}c` }] }));
+      expect(error.code).toBe('MANIFEST_INVALID');
+      expect(error.message).toContain('65 characters');
+    });
+
+    it(`accepts a pack.yaml of ${MAX_MANIFEST_BYTES} bytes and refuses one more`, () => {
+      const base = manifest();
+      const padded = (size: number) => `${base}#${'x'.repeat(size - Buffer.byteLength(base) - 2)}\n`;
+      expect(Buffer.byteLength(padded(MAX_MANIFEST_BYTES))).toBe(MAX_MANIFEST_BYTES);
+      expect(parseManifest(padded(MAX_MANIFEST_BYTES)).pack.name).toBe('text-tools');
+      expect(failure(padded(MAX_MANIFEST_BYTES + 1)).code).toBe('PAYLOAD_TOO_LARGE');
+    });
+  });
+
+  describe('entry paths', () => {
+    it.each(['../outside.js', 'commands/../../outside.js', '/etc/evil.js', 'commands\\echo.js', 'C:/evil.js'])('refuses %s with PACKAGE_PATH_INVALID', (entry) => {
+      const error = failure(manifest({ commands: [{ ...echo, entry }] }));
+      expect(error.code).toBe('PACKAGE_PATH_INVALID');
+      expect(error.details.field).toBe('commands.0.entry');
+    });
+  });
+
+  describe('input_schema', () => {
+    it.each([
+      ['an unknown type', { type: 'object', properties: { text: { type: 'text' } } }],
+      ['a misspelt keyword', { type: 'object', requird: ['text'] }],
+      ['a root that is not an object', { type: 'string' }],
+      ['an unknown $schema', { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' }],
+      ['an unresolvable $ref', { type: 'object', properties: { a: { $ref: 'https://example.test/remote.json' } } }],
+      ['an unknown format', { type: 'object', properties: { a: { type: 'string', format: 'colour' } } }],
+    ])('refuses %s with INPUT_SCHEMA_INVALID', (_label, input_schema) => {
+      const error = failure(manifest({ commands: [{ ...echo, input_schema }] }));
+      expect(error.code).toBe('INPUT_SCHEMA_INVALID');
+      expect(error.details.field).toBe('commands.0.input_schema');
+    });
+
+    it('accepts draft-07 and draft 2020-12 schemas, with standard formats', () => {
+      const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { at: { type: 'string', format: 'date-time' } }, definitions: { x: { type: 'string' } } };
+      const draft2020 = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { email: { type: 'string', format: 'email' } }, $defs: { x: { type: 'string' } } };
+      const parsed = parseManifest(manifest({ commands: [{ ...echo, input_schema: draft07 }, { ...echo, name: 'other', input_schema: draft2020 }] }));
+      expect(parsed.commands.map((c) => c.input_schema)).toEqual([draft07, draft2020]);
+    });
+  });
+});

@@ -1,0 +1,197 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import semver from 'semver';
+import { parseDocument } from 'yaml';
+import { issuesFromAjv } from './ajv-issues.js';
+import { PackFormatError, type PackErrorCode } from './errors.js';
+import { compileInputSchema, InputSchemaError, type InputValidator } from './input-schema.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_MANIFEST_BYTES, MAX_TOOL_NAME_LENGTH, QUEUE_MAX_TIMEOUT_SECONDS, QUEUES, type Queue } from './limits.js';
+import { PACK_MANIFEST_SCHEMA } from './manifest-schema.js';
+import { toolName, type Visibility } from './names.js';
+import { checkPackagePath } from './paths.js';
+
+export const MANIFEST_FILE = 'pack.yaml';
+
+export interface CommandExample {
+  description: string;
+  input: Record<string, unknown>;
+}
+
+/** A command as the platform keeps it: every default applied. */
+export interface CommandManifest {
+  name: string;
+  description: string;
+  /** Path of the ES module inside the package whose default export is the handler. */
+  entry: string;
+  input_schema: Record<string, unknown>;
+  /** Seconds. */
+  timeout: number;
+  retries: number;
+  queue: Queue;
+  tags: string[];
+  examples: CommandExample[];
+}
+
+export interface PackManifest {
+  schema_version: 1;
+  pack: { namespace: string; name: string; version: string; description: string; visibility: Visibility };
+  commands: CommandManifest[];
+}
+
+/** The `pack.yaml` fields as written, before defaults. */
+interface RawCommand {
+  name: string;
+  description?: string;
+  entry: string;
+  input_schema: Record<string, unknown>;
+  timeout?: number;
+  retries?: number;
+  queue?: Queue;
+  tags?: string[];
+  examples?: Array<{ description?: string; input: Record<string, unknown> }>;
+}
+interface RawManifest {
+  schema_version: 1;
+  pack: { namespace: string; name: string; version: string; description?: string; visibility?: Visibility };
+  commands: RawCommand[];
+}
+
+/** Weighted count of alias expansions allowed in a pack.yaml (yaml's own measure). */
+const MAX_YAML_ALIASES = 100;
+
+/** Packs are private unless they say otherwise, so nothing is published to everyone by mistake. */
+export const DEFAULT_VISIBILITY: Visibility = 'private';
+
+interface Issue {
+  code: PackErrorCode;
+  field: string;
+  message: string;
+}
+
+let manifestValidator: ReturnType<Ajv2020['compile']> | undefined;
+function validateShape(document: unknown) {
+  manifestValidator ??= new Ajv2020({ allErrors: true, strict: true, logger: false }).compile(PACK_MANIFEST_SCHEMA);
+  return manifestValidator(document) ? [] : issuesFromAjv(manifestValidator.errors);
+}
+
+/** The queue a command runs on when `pack.yaml` does not name one: the shortest that fits its timeout. */
+export function queueForTimeout(timeoutSeconds: number): Queue {
+  return QUEUES.find((queue) => timeoutSeconds <= QUEUE_MAX_TIMEOUT_SECONDS[queue]) ?? 'long';
+}
+
+function fail(issues: Issue[]): never {
+  const [first] = issues as [Issue, ...Issue[]];
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  throw new PackFormatError(first.code, `${MANIFEST_FILE}: ${first.field}: ${first.message}${more}`, {
+    field: first.field,
+    issue: first.message,
+    issues: issues.map(({ code, field, message }) => ({ code, field, message })),
+  });
+}
+
+function readYaml(text: string): unknown {
+  if (Buffer.byteLength(text) > MAX_MANIFEST_BYTES) {
+    throw new PackFormatError('PAYLOAD_TOO_LARGE', `${MANIFEST_FILE} is larger than ${MAX_MANIFEST_BYTES} bytes`, { limit_bytes: MAX_MANIFEST_BYTES });
+  }
+  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  const [error] = document.errors;
+  if (error) {
+    const line = error.linePos?.[0]?.line;
+    fail([{ code: 'MANIFEST_INVALID', field: line ? `line ${line}` : '(root)', message: `is not valid YAML: ${error.message.split('\n')[0]}` }]);
+  }
+  try {
+    // Aliases can expand a small file into a huge object (the "billion laughs").
+    return document.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (err) {
+    fail([{ code: 'MANIFEST_INVALID', field: '(root)', message: `is not usable YAML: ${(err as Error).message}` }]);
+  }
+}
+
+function normalise(raw: RawCommand, entry: string): CommandManifest {
+  const timeout = raw.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+  return {
+    name: raw.name,
+    description: raw.description ?? '',
+    entry,
+    input_schema: raw.input_schema,
+    timeout,
+    retries: raw.retries ?? 0,
+    queue: raw.queue ?? queueForTimeout(timeout),
+    tags: raw.tags ?? [],
+    examples: (raw.examples ?? []).map((example) => ({ description: example.description ?? '', input: example.input })),
+  };
+}
+
+/** Checks one command beyond what the schema can say; returns its normalised form and its issues. */
+function checkCommand(raw: RawCommand, index: number, pack: RawManifest['pack']): { command: CommandManifest; issues: Issue[] } {
+  const at = `commands.${index}`;
+  const issues: Issue[] = [];
+  const tool = toolName(pack.namespace, pack.name, raw.name);
+  if (tool.length > MAX_TOOL_NAME_LENGTH) {
+    issues.push({ code: 'MANIFEST_INVALID', field: `${at}.name`, message: `makes the MCP tool name "${tool}" ${tool.length} characters long; at most ${MAX_TOOL_NAME_LENGTH} are allowed` });
+  }
+  const entry = checkPackagePath(raw.entry);
+  if (entry.problem) issues.push({ code: 'PACKAGE_PATH_INVALID', field: `${at}.entry`, message: `"${raw.entry}" ${entry.problem}` });
+  const command = normalise(raw, entry.path ?? raw.entry);
+  if (raw.queue && command.timeout > QUEUE_MAX_TIMEOUT_SECONDS[raw.queue]) {
+    issues.push({ code: 'MANIFEST_INVALID', field: `${at}.timeout`, message: `${command.timeout} s is more than the ${raw.queue} queue allows (${QUEUE_MAX_TIMEOUT_SECONDS[raw.queue]} s)` });
+  }
+  let validate: InputValidator | undefined;
+  try {
+    validate = compileInputSchema(raw.input_schema);
+  } catch (err) {
+    if (!(err instanceof InputSchemaError)) throw err;
+    issues.push({ code: 'INPUT_SCHEMA_INVALID', field: `${at}.input_schema`, message: `is not a valid JSON Schema: ${err.message}` });
+  }
+  command.examples.forEach((example, n) => {
+    const problems = validate?.(example.input) ?? [];
+    if (problems.length > 0) {
+      const [problem] = problems as [(typeof problems)[0]];
+      issues.push({ code: 'MANIFEST_INVALID', field: `${at}.examples.${n}.input`, message: `does not match input_schema: ${problem.field}: ${problem.message}` });
+    }
+  });
+  return { command, issues };
+}
+
+/**
+ * Parses and validates the text of a `pack.yaml`: YAML syntax, the manifest's JSON Schema,
+ * a real semver version, unique command names, MCP tool-name length, entry paths that stay
+ * inside the package, timeouts that fit the queue, each `input_schema` (draft 2020-12 or
+ * draft-07) and the examples against it. Returns the manifest with every default applied, or
+ * throws a PackFormatError whose `details.issues` lists every problem found.
+ *
+ * @example
+ *   const manifest = parseManifest(readFileSync('pack.yaml', 'utf8'));
+ *   manifest.commands[0].queue; // 'fast' when the timeout is 30 s or less and no queue is named
+ */
+export function parseManifest(text: string): PackManifest {
+  const document = readYaml(text);
+  const shapeIssues = validateShape(document);
+  if (shapeIssues.length > 0) fail(shapeIssues.map((issue) => ({ code: 'MANIFEST_INVALID', ...issue })));
+  const raw = document as RawManifest;
+
+  const issues: Issue[] = [];
+  if (semver.valid(raw.pack.version) !== raw.pack.version) {
+    issues.push({ code: 'MANIFEST_INVALID', field: 'pack.version', message: `"${raw.pack.version}" is not a semver version such as 1.2.0` });
+  }
+  const seen = new Set<string>();
+  const commands = raw.commands.map((command, index) => {
+    if (seen.has(command.name)) issues.push({ code: 'MANIFEST_INVALID', field: `commands.${index}.name`, message: `"${command.name}" is declared twice` });
+    seen.add(command.name);
+    const checked = checkCommand(command, index, raw.pack);
+    issues.push(...checked.issues);
+    return checked.command;
+  });
+  if (issues.length > 0) fail(issues);
+
+  return {
+    schema_version: 1,
+    pack: {
+      namespace: raw.pack.namespace,
+      name: raw.pack.name,
+      version: raw.pack.version,
+      description: raw.pack.description ?? '',
+      visibility: raw.pack.visibility ?? DEFAULT_VISIBILITY,
+    },
+    commands,
+  };
+}

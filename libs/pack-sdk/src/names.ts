@@ -1,0 +1,30 @@
+/** A namespace is a tenant slug: 2-39 of `[a-z0-9-]`, no hyphen at either end, no "@". */
+export const NAMESPACE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])$/;
+/** Pack and command names. */
+export const NAME_PATTERN = /^[a-z0-9-]+$/;
+export const MAX_NAME_LENGTH = 64;
+
+export const VISIBILITIES = ['public', 'unlisted', 'private', 'organization'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
+/**
+ * The MCP tool name of a command: `@scope/pack/command` becomes `scope__pack__command`.
+ *
+ * @example
+ *   toolName('acme', 'text-tools', 'echo'); // 'acme__text-tools__echo'
+ */
+export function toolName(namespace: string, pack: string, command: string): string {
+  return `${namespace}__${pack}__${command}`;
+}
+
+/**
+ * Splits `@scope/pack` into its parts, or returns undefined when it is not one.
+ *
+ * @example
+ *   parsePackRef('@acme/text-tools'); // { namespace: 'acme', name: 'text-tools' }
+ */
+export function parsePackRef(ref: string): { namespace: string; name: string } | undefined {
+  const match = /^@([^/]+)\/([^/]+)$/.exec(ref);
+  if (!match || !NAMESPACE_PATTERN.test(match[1]!) || !NAME_PATTERN.test(match[2]!) || match[2]!.length > MAX_NAME_LENGTH) return undefined;
+  return { namespace: match[1]!, name: match[2]! };
+}

@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Router } from 'express';
+import type { Bus, Subscription } from '@svc/bus';
+import type { Cache } from '@svc/cache';
+import { FLEET_PING_RPC } from '@svc/contracts';
+import type { Logger } from '@svc/core';
+import type { Database } from '@svc/db';
+import type { BlobStore } from './blobs/blob-store.js';
+import { createFileSystemBlobStore } from './blobs/file-system-blob-store.js';
+import { respondToCommandRequests } from './events/command.responder.js';
+import { respondToPackageRequests } from './events/package.responder.js';
+import { commandRoutes } from './http/command.routes.js';
+import { grantRoutes } from './http/grant.routes.js';
+import { packRoutes } from './http/pack.routes.js';
+import { publishRoutes } from './http/publish.routes.js';
+import { CatalogService } from './services/catalog.service.js';
+import { GrantService } from './services/grant.service.js';
+import { PackService } from './services/pack.service.js';
+import { PackageService } from './services/package.service.js';
+import { PublishService } from './services/publish.service.js';
+
+export const REGISTRY_SCHEMA = 'registry';
+export const REGISTRY_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.meta.url));
+
+export interface RegistryConfig {
+  /** Folder of the filesystem blob store that keeps package files. */
+  blobDir: string;
+  /** Where the SQL migrations are; defaults to this package's `drizzle/`. */
+  migrationsFolder?: string;
+}
+
+export interface RegistryDeps {
+  database: Database;
+  cache: Cache;
+  bus: Bus;
+  log: Logger;
+  config: RegistryConfig;
+}
+
+export interface RegistryService {
+  routes: Router[];
+  /** Migrates and starts answering bus requests. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createRegistryService({ database, bus, log, config }: RegistryDeps): RegistryService {
+  const db = database.db;
+  const blobs: BlobStore = createFileSystemBlobStore(config.blobDir);
+  const catalog = new CatalogService(db);
+  const packages = new PackageService(db, blobs);
+  const subscriptions: Subscription[] = [];
+
+  return {
+    routes: [
+      publishRoutes(new PublishService(db, blobs, bus, log)),
+      packRoutes(new PackService(db, blobs, bus, log)),
+      commandRoutes(catalog),
+      grantRoutes(new GrantService(db)),
+    ],
+    async start() {
+      await database.migrate({ migrationsFolder: config.migrationsFolder ?? REGISTRY_MIGRATIONS, schema: REGISTRY_SCHEMA });
+      subscriptions.push(...(await respondToCommandRequests(bus, catalog)));
+      subscriptions.push(await respondToPackageRequests(bus, packages));
+      subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'registry' })));
+    },
+    async stop() {
+      await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
+    },
+  };
+}
+
+/** The blob folder under the data directory, where the filesystem backend keeps package files. */
+export function registryConfigFromEnv(env: { SVC_DATA_DIR: string }): RegistryConfig {
+  return { blobDir: join(env.SVC_DATA_DIR, 'blobs') };
+}
+
+export { RegistryEnv, loadRegistryEnv } from './env.js';

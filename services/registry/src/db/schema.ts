@@ -1,0 +1,97 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, unique, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { CommandExample } from '@svc/pack-sdk';
+
+export const registry = pgSchema('registry');
+
+const VISIBILITY = ['public', 'unlisted', 'private', 'organization'] as const;
+const QUEUE = ['fast', 'medium', 'long'] as const;
+const createdAt = (name: string) => timestamp(name, { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * A pack: `@namespace/name`, owned by the tenant whose slug is the namespace. It exists from
+ * its first published version; `active_version_id` is the installed version (null until the
+ * first install).
+ */
+export const packs = registry.table(
+  'packs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    ownerTenantId: uuid('owner_tenant_id').notNull(),
+    activeVersionId: uuid('active_version_id').references((): AnyPgColumn => packVersions.id, { onDelete: 'set null' }),
+    installedAt: timestamp('installed_at', { withTimezone: true }),
+    installedBy: uuid('installed_by'),
+    createdAt: createdAt('created_at'),
+  },
+  (t) => [unique('packs_namespace_name_unique').on(t.namespace, t.name), index('packs_owner_idx').on(t.ownerTenantId)],
+);
+
+/** A published version; immutable once written. Its package is the blob `blob_key`. */
+export const packVersions = registry.table(
+  'pack_versions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    packId: uuid('pack_id')
+      .notNull()
+      .references(() => packs.id, { onDelete: 'cascade' }),
+    version: text('version').notNull(),
+    description: text('description').notNull(),
+    visibility: text('visibility', { enum: VISIBILITY }).notNull(),
+    manifest: jsonb('manifest').notNull().$type<Record<string, unknown>>(),
+    blobKey: text('blob_key').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    publishedBy: uuid('published_by').notNull(),
+    publishedAt: createdAt('published_at'),
+  },
+  (t) => [unique('pack_versions_pack_version_unique').on(t.packId, t.version)],
+);
+
+/**
+ * The commands of each version. Those of a pack's active version have `active` set, and the
+ * partial unique index keeps a command name unique within its namespace across active packs.
+ */
+export const commands = registry.table(
+  'commands',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    packId: uuid('pack_id')
+      .notNull()
+      .references(() => packs.id, { onDelete: 'cascade' }),
+    packVersionId: uuid('pack_version_id')
+      .notNull()
+      .references(() => packVersions.id, { onDelete: 'cascade' }),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    entry: text('entry').notNull(),
+    inputSchema: jsonb('input_schema').notNull().$type<Record<string, unknown>>(),
+    timeoutSeconds: integer('timeout_seconds').notNull(),
+    retries: integer('retries').notNull(),
+    queue: text('queue', { enum: QUEUE }).notNull(),
+    tags: jsonb('tags').notNull().$type<string[]>(),
+    examples: jsonb('examples').notNull().$type<CommandExample[]>(),
+    active: boolean('active').notNull().default(false),
+  },
+  (t) => [
+    unique('commands_version_name_unique').on(t.packVersionId, t.name),
+    uniqueIndex('commands_active_name_idx').on(t.namespace, t.name).where(sql`${t.active}`),
+    index('commands_pack_idx').on(t.packId),
+  ],
+);
+
+/** Tenants allowed to see a pack whose visibility is `organization`. */
+export const grants = registry.table(
+  'grants',
+  {
+    packId: uuid('pack_id')
+      .notNull()
+      .references(() => packs.id, { onDelete: 'cascade' }),
+    granteeTenantId: uuid('grantee_tenant_id').notNull(),
+    grantedBy: uuid('granted_by').notNull(),
+    createdAt: createdAt('created_at'),
+  },
+  (t) => [primaryKey({ columns: [t.packId, t.granteeTenantId] }), index('grants_grantee_idx').on(t.granteeTenantId)],
+);

@@ -1,0 +1,159 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Identity } from '@svc/auth';
+import type { BusMessage } from '@svc/bus';
+import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
+import { packageOf, type TestPack } from '../testing/packs.js';
+
+describe('installed packs: install, upgrade, list, uninstall', () => {
+  let h: RegistryHarness;
+  const acme = org('acme');
+  const ada = person('ada', { orgs: [acme] });
+  const alan = person('alan', { orgs: [acme] });
+  const bob = person('bob');
+  const events: BusMessage[] = [];
+
+  beforeAll(async () => {
+    h = await startRegistry();
+    await h.bus.subscribe('test.pack-events', ['pack.installed', 'pack.uninstalled'], async (message) => {
+      events.push(message);
+    });
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  async function publish(identity: Identity, p: TestPack) {
+    const reply = await h.http(identity).post('/api/v1/registry/packs').attach('package', await packageOf(p), 'p.tar.gz');
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    return reply.body.data.pack as { id: string; version_id: string };
+  }
+  const install = (identity: Identity, name: string, version?: string) => h.http(identity).post('/api/v1/packs/install').send(version === undefined ? { name } : { name, version });
+  const expectError = (reply: { status: number; body: any }, status: number, code: string) => {
+    expect(reply.status, JSON.stringify(reply.body)).toBe(status);
+    expect(reply.body.error.code).toBe(code);
+  };
+
+  it('installs a published version, lists it, upgrades it and uninstalls it with its files', async () => {
+    const v1 = await publish(ada, { namespace: 'ada', name: 'text-tools', version: '1.0.0', commands: [{ name: 'echo' }] });
+    expect((await h.http(ada).get('/api/v1/packs')).body.data.packs).toEqual([]);
+
+    const installed = await install(ada, '@ada/text-tools', '1.0.0');
+    expect(installed.status, JSON.stringify(installed.body)).toBe(200);
+    expect(installed.body.data).toEqual({ pack: { id: v1.id, namespace: 'ada', name: 'text-tools', version: '1.0.0', commands: ['echo'] }, message: 'Installed @ada/text-tools 1.0.0' });
+
+    const listed = await h.http(ada).get('/api/v1/packs');
+    expect(listed.body.data.packs).toEqual([
+      { id: v1.id, name: 'text-tools', namespace: 'ada', version: '1.0.0', visibility: 'public', commands: 1, installed_at: expect.any(String), status: 'active' },
+    ]);
+
+    const v2 = await publish(ada, { namespace: 'ada', name: 'text-tools', version: '1.1.0', commands: [{ name: 'echo' }, { name: 'shout' }] });
+    const upgraded = await install(ada, '@ada/text-tools', 'latest');
+    expect(upgraded.body.data.pack).toMatchObject({ version: '1.1.0', commands: ['echo', 'shout'] });
+    expect(upgraded.body.data.message).toBe('Installed @ada/text-tools 1.1.0 (was 1.0.0)');
+    expect((await h.http(bob).get('/api/v1/commands/ada/shout')).body.data.version).toBe('1.1.0');
+    expect((await h.http(ada).get('/api/v1/packs')).body.data.packs[0]).toMatchObject({ version: '1.1.0', commands: 2 });
+
+    const again = await install(ada, '@ada/text-tools', '1.1.0');
+    expect(again.body.data.message).toBe('@ada/text-tools 1.1.0 is already installed');
+
+    const removed = await h.http(ada).delete(`/api/v1/packs/${v1.id}`);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expect(removed.body.data.message).toBe('Uninstalled @ada/text-tools');
+    expect((await h.http(ada).get('/api/v1/packs')).body.data.packs).toEqual([]);
+    expectError(await h.http(bob).get('/api/v1/commands/ada/echo'), 404, 'NOT_FOUND');
+    for (const version of [v1, v2]) expect(existsSync(join(h.blobDir, `packs/ada/text-tools/${version.version_id}.tar.gz`))).toBe(false);
+    // Uninstalling removed every version, so the same version may be published afresh.
+    await publish(ada, { namespace: 'ada', name: 'text-tools', version: '1.0.0' });
+
+    await expect.poll(() => events.map((e) => [e.name, (e.payload as { version: string | null }).version])).toEqual([
+      ['pack.installed', '1.0.0'],
+      ['pack.installed', '1.1.0'],
+      ['pack.uninstalled', '1.1.0'],
+    ]);
+    expect(events[1]!.payload).toMatchObject({ pack_id: v1.id, tenant_id: ada.tenantId, user_id: ada.userId, previous_version: '1.0.0', commands: ['echo', 'shout'] });
+    expect(events[2]!.payload).toMatchObject({ pack_id: v1.id, tenant_id: ada.tenantId, namespace: 'ada', name: 'text-tools', commands: ['echo', 'shout'] });
+  });
+
+  it('rolls back to an older version on request', async () => {
+    await publish(ada, { namespace: 'ada', name: 'rollback', version: '2.0.0' });
+    await publish(ada, { namespace: 'ada', name: 'rollback', version: '2.1.0' });
+    expect((await install(ada, '@ada/rollback')).body.data.pack.version).toBe('2.1.0');
+    expect((await install(ada, '@ada/rollback', '2.0.0')).body.data.pack.version).toBe('2.0.0');
+  });
+
+  it('takes the highest release for latest, prereleases only when there is nothing else', async () => {
+    await publish(ada, { namespace: 'ada', name: 'pre', version: '3.0.0-beta.1' });
+    expect((await install(ada, '@ada/pre')).body.data.pack.version).toBe('3.0.0-beta.1');
+    await publish(ada, { namespace: 'ada', name: 'pre', version: '2.9.0' });
+    await publish(ada, { namespace: 'ada', name: 'pre', version: '2.10.0' });
+    expect((await install(ada, '@ada/pre', 'latest')).body.data.pack.version).toBe('2.10.0');
+  });
+
+  it("lets every member of the owning organization install, list and uninstall the organization's packs", async () => {
+    const p = await publish(ada, { namespace: 'acme', name: 'shared', visibility: 'private' });
+    expect((await install(alan, '@acme/shared')).status).toBe(200);
+    expect((await h.http(alan).get('/api/v1/packs')).body.data.packs.map((x: { name: string }) => x.name)).toContain('shared');
+    expect((await h.http(bob).get('/api/v1/packs')).body.data.packs).toEqual([]);
+    expect((await h.http(alan).delete(`/api/v1/packs/${p.id}`)).status).toBe(200);
+  });
+
+  it('refuses a command name already active in the namespace, at publish and at install, with COMMAND_NAME_TAKEN', async () => {
+    await publish(ada, { namespace: 'ada', name: 'first', commands: [{ name: 'unique-cmd' }] });
+    await publish(ada, { namespace: 'ada', name: 'second', commands: [{ name: 'unique-cmd' }] });
+    expect((await install(ada, '@ada/first')).status).toBe(200);
+    const atInstall = await install(ada, '@ada/second');
+    expectError(atInstall, 409, 'COMMAND_NAME_TAKEN');
+    expect(atInstall.body.error.details.clashes).toEqual([{ command: 'unique-cmd', pack: 'first' }]);
+    const atPublish = await h.http(ada).post('/api/v1/registry/packs').attach('package', await packageOf({ namespace: 'ada', name: 'third', commands: [{ name: 'unique-cmd' }] }), 'p.tar.gz');
+    expectError(atPublish, 409, 'COMMAND_NAME_TAKEN');
+  });
+
+  it('allows the same command name in different namespaces', async () => {
+    await publish(bob, { namespace: 'bob', name: 'first', commands: [{ name: 'unique-cmd' }] });
+    expect((await install(bob, '@bob/first')).status).toBe(200);
+  });
+
+  describe('refusals', () => {
+    it('refuses install and uninstall in consumer mode with PERMISSION_DENIED', async () => {
+      const consumer = { ...ada, developerMode: false };
+      const p = await publish(ada, { namespace: 'ada', name: 'consumer-test' });
+      expectError(await install(consumer, '@ada/consumer-test'), 403, 'PERMISSION_DENIED');
+      expectError(await h.http(consumer).delete(`/api/v1/packs/${p.id}`), 403, 'PERMISSION_DENIED');
+    });
+
+    it("refuses a visible pack of another tenant with PERMISSION_DENIED and a private one with NOT_FOUND", async () => {
+      const open = await publish(ada, { namespace: 'ada', name: 'open', visibility: 'public' });
+      const hidden = await publish(ada, { namespace: 'ada', name: 'hidden', visibility: 'private' });
+      await install(ada, '@ada/open');
+      await install(ada, '@ada/hidden');
+      expectError(await install(bob, '@ada/open'), 403, 'PERMISSION_DENIED');
+      expectError(await h.http(bob).delete(`/api/v1/packs/${open.id}`), 403, 'PERMISSION_DENIED');
+      expectError(await install(bob, '@ada/hidden'), 404, 'NOT_FOUND');
+      expectError(await h.http(bob).delete(`/api/v1/packs/${hidden.id}`), 404, 'NOT_FOUND');
+      expect((await h.http(ada).get('/api/v1/commands/ada/hidden')).status).toBe(200);
+    });
+
+    it('answers NOT_FOUND for an unknown pack, version or id', async () => {
+      await publish(ada, { namespace: 'ada', name: 'known' });
+      expectError(await install(ada, '@ada/unknown'), 404, 'NOT_FOUND');
+      expectError(await install(ada, '@ada/known', '9.9.9'), 404, 'NOT_FOUND');
+      expectError(await h.http(ada).delete(`/api/v1/packs/${randomUUID()}`), 404, 'NOT_FOUND');
+    });
+
+    it.each([
+      ['a name without scope', { name: 'text-tools' }],
+      ['a name with an uppercase scope', { name: '@Acme/text-tools' }],
+      ['a version that is not semver', { name: '@ada/known', version: '1.0' }],
+      ['an unknown field', { name: '@ada/known', force: true }],
+    ])('refuses %s with VALIDATION_FAILED', async (_label, body) => {
+      expectError(await h.http(ada).post('/api/v1/packs/install').send(body), 400, 'VALIDATION_FAILED');
+    });
+
+    it('refuses a pack id that is not a uuid with VALIDATION_FAILED', async () => {
+      expectError(await h.http(ada).delete('/api/v1/packs/not-a-uuid'), 400, 'VALIDATION_FAILED');
+    });
+  });
+});

@@ -1,0 +1,130 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+import { pack } from 'tar-stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Identity } from '@svc/auth';
+import type { BusMessage } from '@svc/bus';
+import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
+import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
+import { packageOf, type TestPack } from '../testing/packs.js';
+
+const gzip = promisify(gzipCallback);
+
+async function withEntry(name: string, content: string): Promise<Buffer> {
+  const archive = pack();
+  const chunks: Buffer[] = [];
+  const done = (async () => {
+    for await (const chunk of archive) chunks.push(chunk as Buffer);
+  })();
+  archive.entry({ name: 'pack.yaml' }, JSON.stringify({ schema_version: 1, pack: { namespace: 'ada', name: 'evil', version: '1.0.0' }, commands: [{ name: 'x', entry: 'x.js', input_schema: { type: 'object' } }] }));
+  archive.entry({ name: 'x.js' }, 'export default () => 1;');
+  archive.entry({ name }, content);
+  archive.finalize();
+  await done;
+  return gzip(Buffer.concat(chunks));
+}
+
+describe('POST /api/v1/registry/packs', () => {
+  let h: RegistryHarness;
+  const acme = org('acme');
+  const ada = person('ada', { orgs: [acme] });
+  const consumer = person('carl', { developer: false });
+  const events: BusMessage[] = [];
+
+  beforeAll(async () => {
+    h = await startRegistry();
+    await h.bus.subscribe('test.registry-events', ['pack.*'], async (message) => {
+      events.push(message);
+    });
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  const upload = (identity: Identity, bytes: Buffer, field = 'package') => h.http(identity).post('/api/v1/registry/packs').attach(field, bytes, 'pack.tar.gz');
+  const publish = async (identity: Identity, p: TestPack) => upload(identity, await packageOf(p));
+
+  function expectError(reply: { status: number; body: any }, status: number, code: string) {
+    expect(reply.status, JSON.stringify(reply.body)).toBe(status);
+    expect(reply.body.success).toBe(false);
+    expect(reply.body.error.code).toBe(code);
+    expect(reply.body.error.message.length).toBeGreaterThan(10);
+  }
+
+  it('stores a valid package as a new version and announces it', async () => {
+    const reply = await publish(ada, { namespace: 'ada', name: 'text-tools', commands: [{ name: 'echo' }, { name: 'shout' }] });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect(reply.body.data.pack).toMatchObject({ namespace: 'ada', name: 'text-tools', version: '1.0.0', visibility: 'public', commands: ['echo', 'shout'] });
+    expect(reply.body.data.pack.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(await readdir(join(h.blobDir, 'packs/ada/text-tools'))).toEqual([`${reply.body.data.pack.version_id}.tar.gz`]);
+    await expect.poll(() => events.find((e) => e.name === 'pack.published')?.payload).toMatchObject({ namespace: 'ada', name: 'text-tools', version: '1.0.0', tenant_id: ada.tenantId });
+  });
+
+  it("publishes to an organization's namespace for its members", async () => {
+    const reply = await publish(ada, { namespace: 'acme', name: 'org-tools' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  });
+
+  it('refuses an account in consumer mode with PERMISSION_DENIED', async () => {
+    const reply = await publish(consumer, { namespace: 'carl', name: 'tools' });
+    expectError(reply, 403, 'PERMISSION_DENIED');
+    expect(reply.body.error.details.reason).toBe('developer_mode_required');
+  });
+
+  it("refuses someone else's namespace with PERMISSION_DENIED", async () => {
+    const reply = await publish(ada, { namespace: 'bob', name: 'tools' });
+    expectError(reply, 403, 'PERMISSION_DENIED');
+    expect(reply.body.error.details).toMatchObject({ reason: 'namespace_not_owned', namespace: 'bob' });
+  });
+
+  it('refuses a second upload of the same version with VERSION_EXISTS and keeps no file of it', async () => {
+    const first = await publish(ada, { namespace: 'ada', name: 'immutable' });
+    expect(first.status).toBe(201);
+    expectError(await publish(ada, { namespace: 'ada', name: 'immutable', commands: [{ name: 'other' }] }), 409, 'VERSION_EXISTS');
+    expect(await readdir(join(h.blobDir, 'packs/ada/immutable'))).toHaveLength(1);
+  });
+
+  it.each([
+    ['a bad manifest', 'MANIFEST_INVALID', { namespace: 'ada', name: 'Bad_Name' }],
+    ['a missing entry file', 'ENTRY_MISSING', { namespace: 'ada', name: 'no-entry', files: { 'commands/no-entry.js': null } }],
+    ['an invalid input schema', 'INPUT_SCHEMA_INVALID', { namespace: 'ada', name: 'bad-schema', commands: [{ name: 'echo', input_schema: { type: 'object', properties: { a: { type: 'strin' } } } }] }],
+    ['an entry outside the package', 'PACKAGE_PATH_INVALID', { namespace: 'ada', name: 'escape', commands: [{ name: 'echo', entry: '../../echo.js' }], files: { '../../echo.js': null } }],
+    ['a tool name over 64 characters', 'MANIFEST_INVALID', { namespace: 'ada', name: 'p'.repeat(40), commands: [{ name: 'c'.repeat(20) }] }],
+  ] as const)('refuses %s with 400 %s', async (_label, code, p) => {
+    expectError(await publish(ada, p as TestPack), 400, code);
+  });
+
+  it('refuses a tar entry that escapes the package with PACKAGE_PATH_INVALID', async () => {
+    const reply = await upload(ada, await withEntry('../../etc/cron.d/evil', 'x'));
+    expectError(reply, 400, 'PACKAGE_PATH_INVALID');
+    expect(reply.body.error.details.entry).toBe('../../etc/cron.d/evil');
+  });
+
+  it('refuses an upload that is not a gzip with PACKAGE_INVALID', async () => {
+    expectError(await upload(ada, Buffer.from('PK\u0003\u0004 a zip, not a tarball')), 400, 'PACKAGE_INVALID');
+  });
+
+  it(`reads a package of exactly ${MAX_PACKAGE_BYTES} bytes and refuses one byte more with PAYLOAD_TOO_LARGE`, async () => {
+    const atLimit = Buffer.alloc(MAX_PACKAGE_BYTES, 'x');
+    // Within the limit it is read, and then found not to be a gzip.
+    expectError(await upload(ada, atLimit), 400, 'PACKAGE_INVALID');
+    const over = await upload(ada, Buffer.alloc(MAX_PACKAGE_BYTES + 1, 'x'));
+    expectError(over, 413, 'PAYLOAD_TOO_LARGE');
+    expect(over.body.error.details.limit_bytes).toBe(MAX_PACKAGE_BYTES);
+  });
+
+  it('asks for the multipart field "package" when the file comes under another name, or not at all', async () => {
+    const tarball = await packageOf({ namespace: 'ada', name: 'fields' });
+    expectError(await upload(ada, tarball, 'file'), 400, 'PACKAGE_INVALID');
+    expectError(await h.http(ada).post('/api/v1/registry/packs').field('name', 'x'), 400, 'PACKAGE_INVALID');
+    const json = await h.http(ada).post('/api/v1/registry/packs').send({ package: 'x' });
+    expectError(json, 400, 'PACKAGE_INVALID');
+    expect(json.body.error.message).toContain('multipart/form-data');
+  });
+
+  it('refuses a caller without an identity with AUTHENTICATION_FAILED', async () => {
+    expectError(await h.http().post('/api/v1/registry/packs').attach('package', Buffer.from('x'), 'p.tar.gz'), 401, 'AUTHENTICATION_FAILED');
+  });
+});

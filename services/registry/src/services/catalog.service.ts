@@ -1,0 +1,82 @@
+import type { z } from 'zod';
+import type { ListCommandsQuery, ResolvedCommand } from '@svc/contracts';
+import { NotFoundError } from '@svc/core';
+import type { Db } from '@svc/db';
+import { CommandRepository, type CatalogRow } from '../repositories/command.repository.js';
+
+/** Allowed values other than json are not shown in the spec; every command answers JSON. */
+const OUTPUT_FORMAT = 'json';
+
+function summary({ command, pack, version }: CatalogRow) {
+  return {
+    namespace: command.namespace,
+    name: command.name,
+    pack: pack.name,
+    version: version.version,
+    description: command.description,
+    input_schema: command.inputSchema,
+    output_format: OUTPUT_FORMAT,
+    timeout: command.timeoutSeconds,
+    tags: command.tags,
+  };
+}
+
+function detail(row: CatalogRow) {
+  return { ...summary(row), retries: row.command.retries, queue: row.command.queue, examples: row.command.examples };
+}
+
+const commandNotFound = (namespace: string, name: string) => new NotFoundError(`Command ${namespace}/${name} not found`, { namespace, name });
+
+export class CatalogService {
+  constructor(private readonly db: Db) {}
+
+  /** One page of the commands `tenantIds` may see, unlisted packs left out. */
+  async list(tenantIds: string[], query: z.infer<typeof ListCommandsQuery>) {
+    const { rows, total } = await new CommandRepository(this.db).listVisible({
+      tenantIds,
+      namespace: query.namespace,
+      search: query.search || undefined,
+      offset: (query.page - 1) * query.limit,
+      limit: query.limit,
+    });
+    const pages = Math.ceil(total / query.limit);
+    return {
+      data: { commands: rows.map(summary), total, page: query.page, pages },
+      pagination: { total, page: query.page, pages, limit: query.limit, has_next: query.page < pages, has_prev: query.page > 1 },
+    };
+  }
+
+  /** The detail view of a command `tenantIds` may reach by its path; 404 otherwise. */
+  async detail(tenantIds: string[], namespace: string, name: string) {
+    const row = await new CommandRepository(this.db).findVisible({ tenantIds, namespace, name });
+    if (!row) throw commandNotFound(namespace, name);
+    return detail(row);
+  }
+
+  /** Everything execution needs to run a command, under the same visibility as `detail`. */
+  async resolve(request: { namespace: string; name: string; pack?: string; tenant_ids: string[] }): Promise<ResolvedCommand> {
+    const row = await new CommandRepository(this.db).findVisible({ tenantIds: request.tenant_ids, namespace: request.namespace, name: request.name, pack: request.pack });
+    if (!row) throw commandNotFound(request.namespace, request.name);
+    const { command, pack, version } = row;
+    return {
+      namespace: command.namespace,
+      name: command.name,
+      description: command.description,
+      entry: command.entry,
+      input_schema: command.inputSchema,
+      timeout: command.timeoutSeconds,
+      retries: command.retries,
+      queue: command.queue,
+      pack: {
+        id: pack.id,
+        namespace: command.namespace,
+        name: pack.name,
+        version: version.version,
+        version_id: version.id,
+        owner_tenant_id: pack.ownerTenantId,
+        visibility: version.visibility,
+      },
+      package: { sha256: version.sha256, size_bytes: version.sizeBytes },
+    };
+  }
+}

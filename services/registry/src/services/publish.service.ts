@@ -1,0 +1,111 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Identity } from '@svc/auth';
+import type { Bus } from '@svc/bus';
+import { PermissionError, type Logger } from '@svc/core';
+import type { Db } from '@svc/db';
+import { inspectPackage, PackFormatError, type InspectedPackage } from '@svc/pack-sdk';
+import type { BlobStore } from '../blobs/blob-store.js';
+import { CommandRepository } from '../repositories/command.repository.js';
+import { PackRepository } from '../repositories/pack.repository.js';
+import { VersionRepository } from '../repositories/version.repository.js';
+import { requireDeveloperMode, tenantOfNamespace } from './access.js';
+import { commandNameTaken, packFormatError, versionExists, violatedUniqueConstraint } from './errors.js';
+
+async function inspect(tarball: Buffer): Promise<InspectedPackage> {
+  try {
+    return await inspectPackage(tarball);
+  } catch (err) {
+    if (err instanceof PackFormatError) throw packFormatError(err);
+    throw err;
+  }
+}
+
+export class PublishService {
+  constructor(
+    private readonly db: Db,
+    private readonly blobs: BlobStore,
+    private readonly bus: Bus,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * Checks a package and stores it as a new, immutable version of its pack. The version is
+   * not active until it is installed. The package file is written before the rows that point
+   * at it, and removed again when they cannot be written.
+   */
+  async publish(identity: Identity, tarball: Buffer) {
+    requireDeveloperMode(identity, 'publish packs');
+    const { manifest } = await inspect(tarball);
+    const { namespace, name, version, visibility, description } = manifest.pack;
+    const ref = `@${namespace}/${name}`;
+    const ownerTenantId = tenantOfNamespace(identity, namespace);
+    if (!ownerTenantId) {
+      throw new PermissionError(`You cannot publish to namespace "${namespace}": it is neither your personal namespace nor one of your organizations`, {
+        reason: 'namespace_not_owned',
+        namespace,
+      });
+    }
+
+    const versionId = randomUUID();
+    const blobKey = `packs/${namespace}/${name}/${versionId}.tar.gz`;
+    const sha256 = createHash('sha256').update(tarball).digest('hex');
+    await this.blobs.put(blobKey, tarball);
+
+    let packId: string;
+    try {
+      packId = await this.db.transaction(async (tx) => {
+        const pack = await new PackRepository(tx).findOrCreate(namespace, name, ownerTenantId);
+        if (pack.ownerTenantId !== ownerTenantId) throw new PermissionError(`${ref} belongs to another tenant`, { reason: 'namespace_not_owned', namespace });
+        const versions = new VersionRepository(tx);
+        if (await versions.find(pack.id, version)) throw versionExists(ref, version);
+        const commands = new CommandRepository(tx);
+        const clashes = await commands.activeClashes(namespace, manifest.commands.map((c) => c.name), pack.id);
+        if (clashes.length > 0) throw commandNameTaken(namespace, clashes);
+        await versions.insert({
+          id: versionId,
+          packId: pack.id,
+          version,
+          description,
+          visibility,
+          manifest: manifest as unknown as Record<string, unknown>,
+          blobKey,
+          sizeBytes: tarball.length,
+          sha256,
+          publishedBy: identity.userId,
+        });
+        await commands.insertMany(
+          manifest.commands.map((command) => ({
+            packId: pack.id,
+            packVersionId: versionId,
+            namespace,
+            name: command.name,
+            description: command.description,
+            entry: command.entry,
+            inputSchema: command.input_schema,
+            timeoutSeconds: command.timeout,
+            retries: command.retries,
+            queue: command.queue,
+            tags: command.tags,
+            examples: command.examples,
+          })),
+        );
+        return pack.id;
+      });
+    } catch (err) {
+      await this.blobs.delete(blobKey).catch((e: Error) => this.log.error('orphaned package file not removed', { blob_key: blobKey, error: e.message }));
+      // Two uploads of the same version at once: the second loses on the unique constraint.
+      if (violatedUniqueConstraint(err) === 'pack_versions_pack_version_unique') throw versionExists(ref, version);
+      throw err;
+    }
+
+    const commandNames = manifest.commands.map((c) => c.name);
+    await this.bus
+      .publish('pack.published', { pack_id: packId, version_id: versionId, tenant_id: ownerTenantId, user_id: identity.userId, namespace, name, version, visibility, commands: commandNames })
+      .catch((err: Error) => this.log.error('pack.published not published', { pack_id: packId, error: err.message }));
+
+    return {
+      pack: { id: packId, namespace, name, version, version_id: versionId, visibility, description, commands: commandNames, size_bytes: tarball.length, sha256 },
+      message: `Published ${ref} ${version}; install it to make its commands available`,
+    };
+  }
+}
