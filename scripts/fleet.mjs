@@ -8,9 +8,19 @@ if (missing.length > 0) {
   process.exit(2);
 }
 
+// Each service's port, and the URL the gateway finds it at, unless set.
+const ports = {
+  identity: process.env.SVC_IDENTITY_PORT ?? '8081',
+  storage: process.env.SVC_STORAGE_PORT ?? '8082',
+  admin: process.env.SVC_ADMIN_PORT ?? '8083',
+};
+const serviceUrls = Object.fromEntries(
+  Object.entries(ports).map(([name, port]) => [`SVC_${name.toUpperCase()}_URL`, process.env[`SVC_${name.toUpperCase()}_URL`] ?? `http://127.0.0.1:${port}`]),
+);
+
 const processes = [
-  { name: 'identity', entry: 'services/identity/dist/main.js', env: { PORT: process.env.SVC_IDENTITY_PORT ?? '8081' } },
-  { name: 'gateway', entry: 'gateway/dist/main.js', env: { PORT: process.env.PORT ?? '8080' } },
+  ...Object.entries(ports).map(([name, port]) => ({ name, entry: `services/${name}/dist/main.js`, env: { PORT: port } })),
+  { name: 'gateway', entry: 'gateway/dist/main.js', env: { PORT: process.env.PORT ?? '8080', ...serviceUrls } },
 ];
 
 const children = processes.map(({ name, entry, env }) => {

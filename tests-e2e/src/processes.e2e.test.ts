@@ -38,7 +38,7 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(process.env.DATABASE_URL!, 'proc');
-    const [gatewayPort, identityPort] = [await freePort(), await freePort()];
+    const [gatewayPort, identityPort, storagePort, adminPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     url = `http://127.0.0.1:${gatewayPort}`;
     fleet = spawn(process.execPath, ['scripts/fleet.mjs'], {
       cwd: root,
@@ -57,7 +57,8 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
         SVC_BCRYPT_ROUNDS: '4',
         PORT: String(gatewayPort),
         SVC_IDENTITY_PORT: String(identityPort),
-        SVC_IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
+        SVC_STORAGE_PORT: String(storagePort),
+        SVC_ADMIN_PORT: String(adminPort),
       },
     });
     await waitForHealthy(url, 30_000);
@@ -79,5 +80,15 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
     expect(admin.status).toBe(200);
     const me = await call('/api/v1/auth/me', { token: admin.body.data.tokens.accessToken });
     expect(me.body.data).toMatchObject({ role: 'owner', subscriptionTier: 'enterprise', tenantSlug: 'operator' });
+  });
+
+  it('serves storage and telemetry through their own processes', async () => {
+    const call = client(url);
+    const admin = await call('/api/v1/auth/login', { body: { email: 'proc-ops@example.test', password: 'processes-admin-1' } });
+    const token = admin.body.data.tokens.accessToken;
+    expect((await call('/api/v1/storage/proc', { method: 'PUT', token, body: { data: { ok: true } } })).status).toBe(201);
+    expect((await call('/api/v1/storage/proc', { token })).body.data.value).toEqual({ ok: true });
+    const telemetry = await call('/api/v1/telemetry', { body: { command: 'run', duration_ms: 1, success: true, os: 'linux', cli_version: '0.1.0' } });
+    expect(telemetry.body).toEqual({ data: { received: true } });
   });
 });

@@ -1,16 +1,18 @@
 import { z } from 'zod';
-import { envBoolean, parseEnv } from '@svc/core';
+import { parseEnv } from '@svc/core';
+import { rateLimitEnv } from '@svc/gateway';
 import { IdentityEnv } from '@svc/identity';
+import { storageEnv } from '@svc/storage';
 import { infrastructureEnv } from '@svc/platform';
 
-/** The standalone reads the identity variables, minus the secrets it can make itself. */
+/** The standalone reads the identity, storage and rate-limit variables, minus the secrets it can make itself. */
 export const StandaloneEnv = IdentityEnv.omit({ PORT: true, SVC_JWT_SECRET: true, SVC_INTERNAL_SECRET: true }).extend({
   ...infrastructureEnv,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SVC_JWT_SECRET: z.string().min(32).optional(),
   SVC_INTERNAL_SECRET: z.string().min(32).optional(),
-  RATE_LIMIT_ENABLED: envBoolean.default(true),
-  RATE_LIMIT_STORAGE: z.enum(['redis', 'memory']).optional(),
+  ...storageEnv,
+  ...rateLimitEnv,
 });
 
 export type StandaloneEnv = z.infer<typeof StandaloneEnv>;

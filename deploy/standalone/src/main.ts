@@ -1,5 +1,6 @@
 import { createLogger } from '@svc/core';
 import { identityConfigFromEnv } from '@svc/identity';
+import { storageConfigFromEnv } from '@svc/storage';
 import { onShutdown, openInfrastructure } from '@svc/platform';
 import { loadStandaloneEnv } from './env.js';
 import { startFleet } from './fleet.js';
@@ -19,8 +20,10 @@ const fleet = await startFleet({
   port: env.PORT,
   secrets: { jwtSecret, internalSecret },
   identity,
+  storage: storageConfigFromEnv(env),
   rateLimitEnabled: env.RATE_LIMIT_ENABLED,
   rateLimitStorage: env.RATE_LIMIT_STORAGE,
+  commandGroupLimit: { points: env.RATE_LIMIT_REQUESTS, durationSeconds: env.RATE_LIMIT_WINDOW },
 });
 log.info('svc is up', { url: fleet.url, database: infra.database.kind, cache: infra.cache.kind, bus: infra.bus.kind });
 

@@ -3,7 +3,9 @@
  * answers a JSON 404 for everything not listed here.
  */
 
-export type ServiceName = 'identity';
+import type { IpLimitName } from '../http/limits.js';
+
+export type ServiceName = 'identity' | 'storage' | 'admin';
 
 /** `public`: no credentials; `jwt`: an access token; `jwt-or-key`: an access token or an API key. */
 export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key';
@@ -15,16 +17,16 @@ export interface RouteRule {
   exact?: boolean;
   methods?: string[];
   auth: AuthPolicy;
-  /** Name of a per-client-IP rate limit applied before anything else. */
-  ipLimit?: 'access-code-validate';
+  /** Name of a per-client-IP rate limit applied before authentication (every public route has one). */
+  ipLimit?: IpLimitName;
 }
 
 export const ROUTES: RouteRule[] = [
-  { service: 'identity', path: '/api/v1/auth/register', exact: true, methods: ['POST'], auth: 'public' },
-  { service: 'identity', path: '/api/v1/auth/login', exact: true, methods: ['POST'], auth: 'public' },
-  { service: 'identity', path: '/api/v1/auth/refresh', exact: true, methods: ['POST'], auth: 'public' },
-  { service: 'identity', path: '/api/v1/auth/refresh-cookie', exact: true, methods: ['POST'], auth: 'public' },
-  { service: 'identity', path: '/api/v1/auth/change-password/login', exact: true, methods: ['POST'], auth: 'public' },
+  { service: 'identity', path: '/api/v1/auth/register', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'register' },
+  { service: 'identity', path: '/api/v1/auth/login', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'sign-in' },
+  { service: 'identity', path: '/api/v1/auth/refresh', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'token-refresh' },
+  { service: 'identity', path: '/api/v1/auth/refresh-cookie', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'token-refresh' },
+  { service: 'identity', path: '/api/v1/auth/change-password/login', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'sign-in' },
   { service: 'identity', path: '/api/v1/access-codes/validate', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'access-code-validate' },
   { service: 'identity', path: '/api/v1/auth', auth: 'jwt' },
   { service: 'identity', path: '/api/v1/users', auth: 'jwt' },
@@ -34,6 +36,8 @@ export const ROUTES: RouteRule[] = [
   { service: 'identity', path: '/api/v1/account', auth: 'jwt' },
   { service: 'identity', path: '/api/v1/organizations', auth: 'jwt' },
   { service: 'identity', path: '/api/v1/namespaces', auth: 'jwt' },
+  { service: 'storage', path: '/api/v1/storage', auth: 'jwt' },
+  { service: 'admin', path: '/api/v1/telemetry', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'telemetry' },
 ];
 
 function matches(rule: RouteRule, method: string, path: string): boolean {

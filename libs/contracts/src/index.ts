@@ -1,3 +1,5 @@
 export * from './identity.js';
 export * from './events.js';
 export * from './accounts.js';
+export * from './storage.js';
+export * from './telemetry.js';

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createLogger } from '@svc/core';
 import { deleteCachePrefix } from '@svc/cache';
 import { createScratchDatabase } from '@svc/db';
-import { openInfrastructure, type Infrastructure } from '@svc/platform';
+import type { GatewayConfig } from '@svc/gateway';
+import { openInfrastructure, type Infrastructure, type InfrastructureEnv } from '@svc/platform';
 import { startFleet } from '@svc/standalone';
 import { destroyBusPrefix } from '@svc/bus';
 
@@ -27,12 +28,18 @@ export const ADMIN = { email: 'ops@example.test', password: 'operator-password-1
 export interface TestFleet {
   url: string;
   infra: Infrastructure;
+  /** What the fleet's infrastructure was opened with (URLs, prefixes): a replica opens the same. */
+  infraEnv: InfrastructureEnv;
+  /** The gateway's configuration, service URLs included: a second gateway replica uses the same. */
+  gatewayConfig: GatewayConfig;
   stop(): Promise<void>;
 }
 
 export interface TestFleetOptions {
   /** Overrides the database URL of real mode (e.g. to route it through a fault proxy). */
   databaseUrl?: (scratchUrl: string) => string;
+  /** Overrides the Redis URL of real mode (e.g. to route it through a fault proxy). */
+  redisUrl?: (realUrl: string) => string;
   accessTtlSeconds?: number;
 }
 
@@ -46,19 +53,16 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
   const scratch = mode === 'real' ? await createScratchDatabase(realUrls.database!, 'e2e') : undefined;
   const busPrefix = `e2e-${runId}.`;
   const cachePrefix = `e2e-${runId}:`;
-  const infra = await openInfrastructure(
-    {
-      DATABASE_URL: scratch ? (options.databaseUrl?.(scratch.url) ?? scratch.url) : undefined,
-      REDIS_URL: mode === 'real' ? realUrls.cache : undefined,
-      AMQP_URL: mode === 'real' ? realUrls.bus : undefined,
-      SVC_DATA_DIR: 'unused-in-memory',
-      SVC_BUS_PREFIX: busPrefix,
-      SVC_CACHE_PREFIX: cachePrefix,
-      LOG_LEVEL: 'error',
-    },
-    log,
-    { inMemory: true },
-  );
+  const infraEnv: InfrastructureEnv = {
+    DATABASE_URL: scratch ? (options.databaseUrl?.(scratch.url) ?? scratch.url) : undefined,
+    REDIS_URL: mode === 'real' ? (options.redisUrl?.(realUrls.cache!) ?? realUrls.cache) : undefined,
+    AMQP_URL: mode === 'real' ? realUrls.bus : undefined,
+    SVC_DATA_DIR: 'unused-in-memory',
+    SVC_BUS_PREFIX: busPrefix,
+    SVC_CACHE_PREFIX: cachePrefix,
+    LOG_LEVEL: 'error',
+  };
+  const infra = await openInfrastructure(infraEnv, log, { inMemory: true });
   const fleet = await startFleet({
     infra,
     logger: (service) => createLogger({ service, level: 'error', silent: !process.env.E2E_LOGS }),
@@ -77,6 +81,8 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
   return {
     url: fleet.url,
     infra,
+    infraEnv,
+    gatewayConfig: fleet.gatewayConfig,
     async stop() {
       await fleet.stop();
       await infra.close();
