@@ -11,8 +11,8 @@ if (missing.length > 0) {
 // Each service's port, and the URL the gateway finds it at, unless set.
 const ports = {
   identity: process.env.SVC_IDENTITY_PORT ?? '8081',
-  storage: process.env.SVC_STORAGE_PORT ?? '8082',
-  admin: process.env.SVC_ADMIN_PORT ?? '8083',
+  storage: process.env.SVC_STORAGE_PORT ?? '8084',
+  admin: process.env.SVC_ADMIN_PORT ?? '8085',
 };
 const serviceUrls = Object.fromEntries(
   Object.entries(ports).map(([name, port]) => [`SVC_${name.toUpperCase()}_URL`, process.env[`SVC_${name.toUpperCase()}_URL`] ?? `http://127.0.0.1:${port}`]),

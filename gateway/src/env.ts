@@ -20,8 +20,8 @@ export const GatewayEnv = z.object({
   ...secretsEnv,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SVC_IDENTITY_URL: serviceUrl(8081),
-  SVC_STORAGE_URL: serviceUrl(8082),
-  SVC_ADMIN_URL: serviceUrl(8083),
+  SVC_STORAGE_URL: serviceUrl(8084),
+  SVC_ADMIN_URL: serviceUrl(8085),
   ...rateLimitEnv,
   /** express "trust proxy": which hops may set X-Forwarded-For (client IPs for rate limits). */
   SVC_TRUST_PROXY: z.string().default('loopback'),

@@ -5,7 +5,7 @@ import { infrastructureEnv, secretsEnv } from '@svc/platform';
 export const AdminEnv = z.object({
   ...infrastructureEnv,
   SVC_INTERNAL_SECRET: secretsEnv.SVC_INTERNAL_SECRET,
-  PORT: z.coerce.number().int().min(0).max(65535).default(8083),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8085),
 });
 
 export type AdminEnv = z.infer<typeof AdminEnv>;

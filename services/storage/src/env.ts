@@ -10,7 +10,7 @@ export const storageEnv = {
 export const StorageEnv = z.object({
   ...infrastructureEnv,
   SVC_INTERNAL_SECRET: secretsEnv.SVC_INTERNAL_SECRET,
-  PORT: z.coerce.number().int().min(0).max(65535).default(8082),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8084),
   ...storageEnv,
 });
 
