@@ -1,23 +1,9 @@
 /**
- * The numbers of every rate limit the gateway applies (Part 1 "Limits"), in one place. Every
+ * The numbers of the rate limits only the gateway applies (Part 1 "Limits"); the tier limits
+ * and the command-run budget are in `@svc/rate-limit`, which the MCP endpoint uses too. Every
  * window is fixed: it starts with the first request and resets whole.
  */
-import type { Tier } from '@svc/auth';
-
-export interface LimitSpec {
-  /** Names the counters: `rl:<name>:<key>` in Redis, under the cache prefix. */
-  name: string;
-  points: number;
-  durationSeconds: number;
-}
-
-/** Per user and tier: requests per minute, and command runs per hour (null: unlimited, `-1` in the plans API). */
-export const TIER_LIMITS: Record<Tier, { requestsPerMinute: number; commandRunsPerHour: number | null }> = {
-  free: { requestsPerMinute: 10, commandRunsPerHour: 5 },
-  developer_preview: { requestsPerMinute: 60, commandRunsPerHour: null },
-  pro: { requestsPerMinute: 300, commandRunsPerHour: null },
-  enterprise: { requestsPerMinute: 1000, commandRunsPerHour: null },
-};
+import type { LimitSpec } from '@svc/rate-limit';
 
 export type EndpointGroup = 'commands' | 'storage' | 'other';
 

@@ -1,46 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Cache } from '@svc/cache';
 import { errorBody, RateLimitError, correlationOf } from '@svc/core';
-import type { LimitSpec } from './limits.js';
-
-/**
- * A limiter shared by every gateway replica through Redis, with an in-memory limiter of the
- * same size taking over while Redis is away.
- */
-export function createLimiter(spec: LimitSpec, cache: Cache, storage: 'redis' | 'memory'): RateLimiterAbstract {
-  const options = { keyPrefix: `rl:${spec.name}`, points: spec.points, duration: spec.durationSeconds };
-  const memory = new RateLimiterMemory(options);
-  if (storage === 'memory' || !cache.redis) return memory;
-  return new RateLimiterRedis({ ...options, storeClient: cache.redis, insuranceLimiter: memory, rejectIfRedisNotReady: true });
-}
-
-/** One point to take from `limiter` for `key` (a user id, a client IP). */
-export interface LimitCheck {
-  limiter: RateLimiterAbstract;
-  key: string;
-}
-
-/** Where one limiter stands after a request. */
-export interface LimitResult {
-  limit: number;
-  state: RateLimiterRes;
-  rejected: boolean;
-}
-
-/** Takes one point from every check at once; a refusal is a result, anything else throws. */
-export function consumeAll(checks: LimitCheck[]): Promise<LimitResult[]> {
-  return Promise.all(
-    checks.map(async ({ limiter, key }) => {
-      try {
-        return { limit: limiter.points, state: await limiter.consume(key), rejected: false };
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        return { limit: limiter.points, state: rejection, rejected: true };
-      }
-    }),
-  );
-}
+import { consumeAll, type LimitCheck, type LimitResult } from '@svc/rate-limit';
 
 const remaining = (r: LimitResult) => Math.max(0, r.state.remainingPoints);
 

@@ -2,15 +2,15 @@ import type { RequestHandler } from 'express';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { TIERS } from '@svc/auth';
 import type { Cache } from '@svc/cache';
-import { CommandRunQuota } from './command-quota.js';
-import { endpointGroupOf, groupLimits, IP_LIMITS, isCommandRun, TIER_LIMITS, type CommandGroupLimit, type EndpointGroup, type IpLimitName, type LimitSpec } from './limits.js';
-import { answerLimits, consumeAll, createLimiter, rateLimit, type LimitCheck } from './rate-limit.js';
+import { CommandRunQuota, consumeAll, createLimiter, TIER_LIMITS, type LimitCheck, type LimitSpec, type LimitStorage } from '@svc/rate-limit';
+import { endpointGroupOf, groupLimits, IP_LIMITS, isCommandRun, type CommandGroupLimit, type EndpointGroup, type IpLimitName } from './limits.js';
+import { answerLimits, rateLimit } from './rate-limit.js';
 
 export interface RequestLimitsOptions {
   /** False (`RATE_LIMIT_ENABLED=false`): every limit lets everything through, without headers. */
   enabled: boolean;
   cache: Cache;
-  storage: 'redis' | 'memory';
+  storage: LimitStorage;
   commandGroup: CommandGroupLimit;
 }
 
@@ -19,12 +19,12 @@ export interface RequestLimits {
   perClientIp: RequestHandler;
   /** After authentication: the caller's tier and endpoint-group limits, and the command-run budget for a command run. */
   perUser: RequestHandler;
-  /** The command-run budget, for the other ways of running a command (MCP `tools/call`). */
+  /** The command-run budget this gateway draws on for REST command runs. */
   commandRuns: CommandRunQuota;
 }
 
 /** One limiter per name, e.g. one per tier. */
-function limiters<K extends string>(names: readonly K[], spec: (name: K) => LimitSpec, cache: Cache, storage: 'redis' | 'memory'): Record<K, RateLimiterAbstract> {
+function limiters<K extends string>(names: readonly K[], spec: (name: K) => LimitSpec, cache: Cache, storage: LimitStorage): Record<K, RateLimiterAbstract> {
   return Object.fromEntries(names.map((name) => [name, createLimiter(spec(name), cache, storage)])) as Record<K, RateLimiterAbstract>;
 }
 

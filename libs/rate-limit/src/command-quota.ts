@@ -1,25 +1,27 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { TIERS, type Identity, type Tier } from '@svc/auth';
 import type { Cache } from '@svc/cache';
-import { TIER_LIMITS } from './limits.js';
-import { consumeAll, createLimiter, type LimitCheck, type LimitResult } from './rate-limit.js';
+import { consumeAll, createLimiter, type LimitCheck, type LimitResult, type LimitStorage } from './limiter.js';
+import { TIER_LIMITS } from './tiers.js';
 
 const HOUR_SECONDS = 3600;
 
 /**
- * The per-tier budget of command runs (free: 5 per hour; other tiers unlimited), one for
- * every way a command is run: `POST /api/v1/commands/{namespace}/{name}` draws on it through
- * the per-user limits, and the MCP endpoint's `tools/call` must draw on it too:
+ * The per-tier budget of command runs (free: 5 per hour; other tiers unlimited), one for every
+ * way a command is run: the gateway takes a run for `POST /api/v1/commands/{namespace}/{name}`,
+ * and the MCP endpoint takes one for each `tools/call`. Every instance on the same Redis (or,
+ * without Redis, on the same cache in one process) draws on the same counters.
  *
  * @example
- *   const result = await quota.take(req.identity);
- *   if (result?.rejected) return mcpError('rate limited', result.state.msBeforeNext);
+ *   const quota = new CommandRunQuota(cache, 'redis');
+ *   const run = await quota.take(identity);
+ *   if (run?.rejected) throw new RateLimitError('Command run limit reached', { retry_after: Math.ceil(run.state.msBeforeNext / 1000) });
  */
 export class CommandRunQuota {
   private readonly limiters = new Map<Tier, RateLimiterAbstract>();
 
   /** `enabled` false (`RATE_LIMIT_ENABLED=false`): every run is let through. */
-  constructor(cache: Cache, storage: 'redis' | 'memory', enabled = true) {
+  constructor(cache: Cache, storage: LimitStorage, enabled = true) {
     if (!enabled) return;
     for (const tier of TIERS) {
       const perHour = TIER_LIMITS[tier].commandRunsPerHour;
