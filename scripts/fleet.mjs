@@ -8,12 +8,23 @@ if (missing.length > 0) {
   process.exit(2);
 }
 
+// Each service's port, and the URL the gateway finds it at, unless set.
+const ports = {
+  identity: process.env.SVC_IDENTITY_PORT ?? '8081',
+  registry: process.env.SVC_REGISTRY_PORT ?? '8082',
+  execution: process.env.SVC_EXECUTION_PORT ?? '8083',
+  storage: process.env.SVC_STORAGE_PORT ?? '8084',
+  admin: process.env.SVC_ADMIN_PORT ?? '8085',
+};
+const serviceUrls = Object.fromEntries(
+  Object.entries(ports).map(([name, port]) => [`SVC_${name.toUpperCase()}_URL`, process.env[`SVC_${name.toUpperCase()}_URL`] ?? `http://127.0.0.1:${port}`]),
+);
+
 const processes = [
-  { name: 'identity', entry: 'services/identity/dist/main.js', env: { PORT: process.env.SVC_IDENTITY_PORT ?? '8081' } },
-  { name: 'registry', entry: 'services/registry/dist/main.js', env: { PORT: process.env.SVC_REGISTRY_PORT ?? '8082' } },
-  { name: 'execution', entry: 'services/execution/dist/main.js', env: { PORT: process.env.SVC_EXECUTION_PORT ?? '8083' } },
+  ...Object.entries(ports).map(([name, port]) => ({ name, entry: `services/${name}/dist/main.js`, env: { PORT: port } })),
+  // Workers take jobs from the bus and listen on no port.
   { name: 'execution-worker', entry: 'services/execution/dist/worker.js', env: {} },
-  { name: 'gateway', entry: 'gateway/dist/main.js', env: { PORT: process.env.PORT ?? '8080' } },
+  { name: 'gateway', entry: 'gateway/dist/main.js', env: { PORT: process.env.PORT ?? '8080', ...serviceUrls } },
 ];
 
 const children = processes.map(({ name, entry, env }) => {

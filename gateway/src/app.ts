@@ -9,7 +9,8 @@ import { PrincipalResolver } from './auth/principal-resolver.js';
 import { healthRoutes, type HealthChecks } from './http/health.routes.js';
 import { createIdentitySigner } from './http/identity-signer.js';
 import { forwardTo } from './http/proxy.js';
-import { createLimiter, rateLimit } from './http/rate-limit.js';
+import type { CommandGroupLimit } from './http/limits.js';
+import { createRequestLimits } from './http/request-limits.js';
 import { findRoute, type RouteRule, type ServiceName } from './routing/route-table.js';
 
 export interface GatewayConfig {
@@ -18,6 +19,8 @@ export interface GatewayConfig {
   services: Record<ServiceName, string>;
   rateLimitEnabled: boolean;
   rateLimitStorage: 'redis' | 'memory';
+  /** `RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`: the per-user limit of `/api/v1/commands/*`. */
+  commandGroupLimit: CommandGroupLimit;
   trustProxy: string;
   version: string;
   /** How often API-key usage is reported to identity (default 30 s). */
@@ -32,22 +35,19 @@ export interface GatewayDeps {
   config: GatewayConfig;
 }
 
-/** Per client IP: how often the public access-code check may be tried (guessing codes). */
-export const ACCESS_CODE_VALIDATE_LIMIT = { name: 'access-code-validate', points: 10, durationSeconds: 60 };
-
 declare module 'express-serve-static-core' {
   interface Locals {
     route?: RouteRule;
   }
 }
 
-/** The public door: routes, authenticates, limits and forwards; owns no business rules. */
 export interface Gateway {
   app: express.Express;
   /** Reports pending API-key usage; call after the HTTP server stopped accepting. */
   stop(): Promise<void>;
 }
 
+/** The public door: routes, authenticates, limits and forwards; owns no business rules. */
 export function createGateway({ cache, bus, log, health, config }: GatewayDeps): Gateway {
   const app = express();
   app.disable('x-powered-by');
@@ -67,11 +67,12 @@ export function createGateway({ cache, bus, log, health, config }: GatewayDeps):
     next();
   };
 
-  const validateLimiter = rateLimit(createLimiter(ACCESS_CODE_VALIDATE_LIMIT, cache, config.rateLimitStorage), (req) => req.ip ?? 'unknown');
-  const ipLimits: RequestHandler = (req, res, next) => {
-    if (!config.rateLimitEnabled || res.locals.route?.ipLimit !== 'access-code-validate') return next();
-    validateLimiter(req, res, next);
-  };
+  const { perClientIp: ipLimits, perUser: userLimits } = createRequestLimits({
+    enabled: config.rateLimitEnabled,
+    cache,
+    storage: config.rateLimitStorage,
+    commandGroup: config.commandGroupLimit,
+  });
 
   const usage = new ApiKeyUsage(bus, log, config.apiKeyUsageFlushMs);
   const policies = authenticator(createPassport(config.jwtSecret, new PrincipalResolver(cache, bus, log)), usage);
@@ -84,7 +85,7 @@ export function createGateway({ cache, bus, log, health, config }: GatewayDeps):
   ) as Record<ServiceName, RequestHandler>;
   const forward: RequestHandler = (req, res, next) => proxies[res.locals.route!.service](req, res, next);
 
-  app.use(route, ipLimits, authenticate, forward);
+  app.use(route, ipLimits, authenticate, userLimits, forward);
   app.use(errorHandler(log));
   return { app, stop: () => usage.stop() };
 }
@@ -95,24 +96,30 @@ export function gatewayConfigFromEnv(env: {
   SVC_IDENTITY_URL: string;
   SVC_EXECUTION_URL: string;
   SVC_REGISTRY_URL: string;
+  SVC_STORAGE_URL: string;
+  SVC_ADMIN_URL: string;
   RATE_LIMIT_ENABLED: boolean;
   RATE_LIMIT_STORAGE?: 'redis' | 'memory';
+  RATE_LIMIT_REQUESTS: number;
+  RATE_LIMIT_WINDOW: number;
   REDIS_URL?: string;
   SVC_TRUST_PROXY: string;
 }): GatewayConfig {
   return {
     jwtSecret: env.SVC_JWT_SECRET,
     internalSecret: env.SVC_INTERNAL_SECRET,
-    services: { identity: env.SVC_IDENTITY_URL, registry: env.SVC_REGISTRY_URL, execution: env.SVC_EXECUTION_URL },
+    services: { identity: env.SVC_IDENTITY_URL, registry: env.SVC_REGISTRY_URL, execution: env.SVC_EXECUTION_URL, storage: env.SVC_STORAGE_URL, admin: env.SVC_ADMIN_URL },
     rateLimitEnabled: env.RATE_LIMIT_ENABLED,
     rateLimitStorage: env.RATE_LIMIT_STORAGE ?? (env.REDIS_URL ? 'redis' : 'memory'),
+    commandGroupLimit: { points: env.RATE_LIMIT_REQUESTS, durationSeconds: env.RATE_LIMIT_WINDOW },
     trustProxy: env.SVC_TRUST_PROXY,
     version: SVC_VERSION,
   };
 }
 
 export { fleetHealthChecks } from './http/fleet-health.js';
-export { GatewayEnv, loadGatewayEnv } from './env.js';
+export { GatewayEnv, loadGatewayEnv, rateLimitEnv } from './env.js';
+export { DEFAULT_COMMAND_GROUP_LIMIT, type CommandGroupLimit } from './http/limits.js';
 export type { ServiceName, AuthPolicy, RouteRule } from './routing/route-table.js';
 
 export { SVC_VERSION };

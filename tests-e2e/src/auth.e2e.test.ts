@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientAddress } from './support/accounts.js';
 import { client, refreshCookie, type Call, type Reply } from './support/client.js';
 import { ADMIN, MODES, startTestFleet, TEST_SECRETS, type TestFleet } from './support/fleet.js';
 
@@ -27,10 +28,11 @@ describe.each(MODES)('sign-in slice (%s infrastructure)', (mode) => {
     return reply.body.data.codes[0];
   }
 
+  /** Each registration comes from an address of its own, as real ones do (10 per minute per address). */
   async function register(overrides: Record<string, unknown> = {}) {
     const slug = nextSlug();
     const body = { email: `${slug}@example.test`, password: 'correct-horse-1', slug, access_code: await mintCode(), ...overrides };
-    return { body, reply: await call('/api/v1/auth/register', { body }) };
+    return { body, reply: await call('/api/v1/auth/register', { body, headers: clientAddress() }) };
   }
 
   beforeAll(async () => {

@@ -44,7 +44,7 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(process.env.DATABASE_URL!, 'proc');
-    const [gatewayPort, identityPort, registryPort, executionPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [gatewayPort, identityPort, registryPort, executionPort, storagePort, adminPort] = await Promise.all(Array.from({ length: 6 }, freePort));
     dataDir = await mkdtemp(join(tmpdir(), 'svc-proc-'));
     url = `http://127.0.0.1:${gatewayPort}`;
     fleet = spawn(process.execPath, ['scripts/fleet.mjs'], {
@@ -70,6 +70,8 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
         SVC_EXECUTION_PORT: String(executionPort),
         SVC_EXECUTION_URL: `http://127.0.0.1:${executionPort}`,
         SVC_DATA_DIR: dataDir,
+        SVC_STORAGE_PORT: String(storagePort),
+        SVC_ADMIN_PORT: String(adminPort),
       },
     });
     await waitForHealthy(url, 30_000);
@@ -111,5 +113,15 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
     const reply = await call(`/api/v1/commands/${dev.slug}/echo`, { token: dev.token, body: { text: 'across processes' } });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body.data.result).toEqual({ echoed: { text: 'across processes' } });
+  });
+
+  it('serves storage and telemetry through their own processes', async () => {
+    const call = client(url);
+    const admin = await call('/api/v1/auth/login', { body: { email: 'proc-ops@example.test', password: 'processes-admin-1' } });
+    const token = admin.body.data.tokens.accessToken;
+    expect((await call('/api/v1/storage/proc', { method: 'PUT', token, body: { data: { ok: true } } })).status).toBe(201);
+    expect((await call('/api/v1/storage/proc', { token })).body.data.value).toEqual({ ok: true });
+    const telemetry = await call('/api/v1/telemetry', { body: { command: 'run', duration_ms: 1, success: true, os: 'linux', cli_version: '0.1.0' } });
+    expect(telemetry.body).toEqual({ data: { received: true } });
   });
 });

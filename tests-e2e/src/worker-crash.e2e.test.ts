@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusMessage } from '@svc/bus';
+import type { InfrastructureEnv } from '@svc/platform';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
@@ -15,7 +16,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const TASKS = 200;
 
 /** A worker process of its own on the fleet's infrastructure, that the test can kill -9. */
-function startWorker(env: Record<string, string>, dataDir: string): Promise<ChildProcess> {
+function startWorker(infraEnv: InfrastructureEnv, dataDir: string): Promise<ChildProcess> {
+  const env = Object.fromEntries(Object.entries(infraEnv).filter(([, v]) => v !== undefined)) as Record<string, string>;
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/execution/src/worker.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH, ...env, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'info', SVC_PREFETCH_FAST: '64' },
@@ -45,9 +47,10 @@ describe.runIf(MODES.includes('real'))('a worker killed with SIGKILL in the midd
   let child: ChildProcess | undefined;
 
   beforeAll(async () => {
-    fleet = await startTestFleet('real');
+    // 200 submissions in a few seconds by one user: above the default 100 per minute of the commands group.
+    fleet = await startTestFleet('real', { commandGroupLimit: { points: 1000, durationSeconds: 60 } });
     call = client(fleet.url);
-    dev = await signUp(call, await adminToken(call));
+    dev = await signUp(call, await adminToken(call), { tier: 'enterprise' });
     await createOrganization(call, dev);
     await installPack(fleet.url, call, dev, {
       namespace: dev.slug,
@@ -68,7 +71,7 @@ describe.runIf(MODES.includes('real'))('a worker killed with SIGKILL in the midd
   });
 
   it('loses nothing: every task reaches exactly one terminal state', async () => {
-    child = await startWorker(fleet.env, dataDir);
+    child = await startWorker(fleet.infraEnv, dataDir);
     const ids: string[] = [];
     for (let i = 0; i < TASKS; i += 1) {
       const reply = await call(`/api/v1/commands/${dev.slug}/nap?async=true`, { token: dev.token, body: {} });

@@ -1,18 +1,20 @@
 import { z } from 'zod';
-import { envBoolean, parseEnv } from '@svc/core';
+import { parseEnv } from '@svc/core';
 import { ExecutionEnv } from '@svc/execution';
+import { rateLimitEnv } from '@svc/gateway';
 import { IdentityEnv } from '@svc/identity';
+import { storageEnv } from '@svc/storage';
 import { infrastructureEnv } from '@svc/platform';
 
-/** The standalone reads every service's variables, minus the secrets it can make itself. */
+/** The standalone reads every service's variables and the rate limits, minus the secrets it can make itself. */
 export const StandaloneEnv = IdentityEnv.omit({ PORT: true, SVC_JWT_SECRET: true, SVC_INTERNAL_SECRET: true }).extend({
   ...ExecutionEnv.shape,
   ...infrastructureEnv,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SVC_JWT_SECRET: z.string().min(32).optional(),
   SVC_INTERNAL_SECRET: z.string().min(32).optional(),
-  RATE_LIMIT_ENABLED: envBoolean.default(true),
-  RATE_LIMIT_STORAGE: z.enum(['redis', 'memory']).optional(),
+  ...storageEnv,
+  ...rateLimitEnv,
 });
 
 export type StandaloneEnv = z.infer<typeof StandaloneEnv>;

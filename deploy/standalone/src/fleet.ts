@@ -4,10 +4,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { Logger } from '@svc/core';
-import { createGateway, fleetHealthChecks, SVC_VERSION, type ServiceName } from '@svc/gateway';
+import { createAdminService } from '@svc/admin';
 import { createExecutionService, createExecutionWorker, type ExecutionConfig } from '@svc/execution';
+import { createGateway, DEFAULT_COMMAND_GROUP_LIMIT, fleetHealthChecks, SVC_VERSION, type CommandGroupLimit, type GatewayConfig, type ServiceName } from '@svc/gateway';
 import { createIdentityService, type IdentityConfig } from '@svc/identity';
 import { createRegistryService, registryConfigFromEnv } from '@svc/registry';
+import { createStorageService, type StorageConfig } from '@svc/storage';
 import { closeServer, createServiceApp, listen, type Infrastructure } from '@svc/platform';
 
 const require = createRequire(import.meta.url);
@@ -28,14 +30,19 @@ export interface FleetOptions {
   dataDir: string;
   identity: Omit<IdentityConfig, 'jwtSecret' | 'migrationsFolder'>;
   execution: Omit<ExecutionConfig, 'dataDir' | 'migrationsFolder' | 'version'>;
+  storage?: Omit<StorageConfig, 'migrationsFolder'>;
   rateLimitEnabled?: boolean;
   rateLimitStorage?: 'redis' | 'memory';
   apiKeyUsageFlushMs?: number;
+  /** The per-user limit of `/api/v1/commands/*`; default 100 per 60 s. */
+  commandGroupLimit?: CommandGroupLimit;
 }
 
 export interface Fleet {
   /** Base URL of the gateway, e.g. http://127.0.0.1:8080. */
   url: string;
+  /** What the gateway was built with (service URLs included): a second gateway replica can be made from it. */
+  gatewayConfig: GatewayConfig;
   stop(): Promise<void>;
 }
 
@@ -72,6 +79,11 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       ...deps('execution'),
       config: { ...options.execution, version: SVC_VERSION, dataDir: options.dataDir, migrationsFolder: migrationsOf('@svc/execution') },
     }),
+    storage: createStorageService({
+      ...deps('storage'),
+      config: { sweepIntervalSeconds: 60, ...options.storage, migrationsFolder: migrationsOf('@svc/storage') },
+    }),
+    admin: createAdminService({ ...deps('admin'), config: { migrationsFolder: migrationsOf('@svc/admin') } }),
   };
   // Workers take jobs from the bus and serve no HTTP.
   const workers: RunnableService[] = [
@@ -94,24 +106,23 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     urls[name] = urlOf(server);
   }
 
-  const gateway = createGateway({
-    ...deps('gateway'),
-    health: fleetHealthChecks(infra),
-    config: {
-      jwtSecret: secrets.jwtSecret,
-      internalSecret: secrets.internalSecret,
-      services: urls,
-      rateLimitEnabled: options.rateLimitEnabled ?? true,
-      rateLimitStorage: options.rateLimitStorage ?? (infra.cache.kind === 'redis' ? 'redis' : 'memory'),
-      trustProxy: 'loopback',
-      version: SVC_VERSION,
-      apiKeyUsageFlushMs: options.apiKeyUsageFlushMs,
-    },
-  });
+  const gatewayConfig: GatewayConfig = {
+    jwtSecret: secrets.jwtSecret,
+    internalSecret: secrets.internalSecret,
+    services: urls,
+    rateLimitEnabled: options.rateLimitEnabled ?? true,
+    rateLimitStorage: options.rateLimitStorage ?? (infra.cache.kind === 'redis' ? 'redis' : 'memory'),
+    commandGroupLimit: options.commandGroupLimit ?? DEFAULT_COMMAND_GROUP_LIMIT,
+    trustProxy: 'loopback',
+    version: SVC_VERSION,
+    apiKeyUsageFlushMs: options.apiKeyUsageFlushMs,
+  };
+  const gateway = createGateway({ ...deps('gateway'), health: fleetHealthChecks(infra), config: gatewayConfig });
   const gatewayServer = await listen(gateway.app, options.port, options.host ?? '0.0.0.0');
 
   return {
     url: urlOf(gatewayServer),
+    gatewayConfig,
     async stop() {
       await closeServer(gatewayServer);
       await gateway.stop();

@@ -1,6 +1,7 @@
 import { createLogger } from '@svc/core';
 import { executionConfigFromEnv } from '@svc/execution';
 import { identityConfigFromEnv } from '@svc/identity';
+import { storageConfigFromEnv } from '@svc/storage';
 import { onShutdown, openInfrastructure } from '@svc/platform';
 import { loadStandaloneEnv } from './env.js';
 import { startFleet } from './fleet.js';
@@ -22,8 +23,10 @@ const fleet = await startFleet({
   dataDir: env.SVC_DATA_DIR,
   identity,
   execution: executionConfigFromEnv(env),
+  storage: storageConfigFromEnv(env),
   rateLimitEnabled: env.RATE_LIMIT_ENABLED,
   rateLimitStorage: env.RATE_LIMIT_STORAGE,
+  commandGroupLimit: { points: env.RATE_LIMIT_REQUESTS, durationSeconds: env.RATE_LIMIT_WINDOW },
 });
 log.info('svc is up', { url: fleet.url, database: infra.database.kind, cache: infra.cache.kind, bus: infra.bus.kind });
 

@@ -1,44 +1,50 @@
-import type { RequestHandler, Response } from 'express';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Cache } from '@svc/cache';
+import type { Request, RequestHandler, Response } from 'express';
 import { errorBody, RateLimitError, correlationOf } from '@svc/core';
+import { consumeAll, type LimitCheck, type LimitResult } from '@svc/rate-limit';
 
-export interface LimitSpec {
-  name: string;
-  points: number;
-  durationSeconds: number;
-}
+const remaining = (r: LimitResult) => Math.max(0, r.state.remainingPoints);
 
 /**
- * A limiter shared by every gateway replica through Redis, with an in-memory limiter of the
- * same size taking over while Redis is away.
+ * The limiter that speaks for the answer. After a refusal: of the refusing limiters, the one
+ * that frees up last (the client must wait for all of them). Otherwise the most constrained:
+ * fewest requests left, then the later reset.
  */
-export function createLimiter(spec: LimitSpec, cache: Cache, storage: 'redis' | 'memory'): RateLimiterAbstract {
-  const options = { keyPrefix: `rl:${spec.name}`, points: spec.points, duration: spec.durationSeconds };
-  const memory = new RateLimiterMemory(options);
-  if (storage === 'memory' || !cache.redis) return memory;
-  return new RateLimiterRedis({ ...options, storeClient: cache.redis, insuranceLimiter: memory, rejectIfRedisNotReady: true });
+export function governing(results: LimitResult[]): LimitResult | undefined {
+  const refused = results.filter((r) => r.rejected);
+  if (refused.length > 0) return refused.reduce((a, b) => (b.state.msBeforeNext > a.state.msBeforeNext ? b : a));
+  return results.reduce<LimitResult | undefined>((a, b) => {
+    if (!a) return b;
+    if (remaining(b) !== remaining(a)) return remaining(b) < remaining(a) ? b : a;
+    return b.state.msBeforeNext > a.state.msBeforeNext ? b : a;
+  }, undefined);
 }
 
-function setHeaders(res: Response, limit: number, state: RateLimiterRes): void {
+function setHeaders(res: Response, { limit, state }: LimitResult): void {
   res.setHeader('X-RateLimit-Limit', String(limit));
   res.setHeader('X-RateLimit-Remaining', String(Math.max(0, state.remainingPoints)));
   res.setHeader('X-RateLimit-Reset', String(Math.ceil((Date.now() + state.msBeforeNext) / 1000)));
 }
 
-/** Consumes one point per request for the key `keyOf(req)`; 429 with Retry-After when spent. */
-export function rateLimit(limiter: RateLimiterAbstract, keyOf: (req: Parameters<RequestHandler>[0]) => string): RequestHandler {
+/**
+ * Writes the governing limiter's X-RateLimit-* headers; after a refusal also answers 429 with
+ * Retry-After and the RATE_LIMITED body (`error.retry_after` in seconds). True when the
+ * request may go on.
+ */
+export function answerLimits(req: Request, res: Response, results: LimitResult[]): boolean {
+  const decisive = governing(results);
+  if (!decisive) return true;
+  setHeaders(res, decisive);
+  if (!decisive.rejected) return true;
+  const retryAfter = Math.max(1, Math.ceil(decisive.state.msBeforeNext / 1000));
+  res.setHeader('Retry-After', String(retryAfter));
+  const body = errorBody(new RateLimitError(`Rate limit exceeded; retry in ${retryAfter} s`, { retry_after: retryAfter }), correlationOf(req));
+  res.status(429).json({ ...body, error: { ...body.error, retry_after: retryAfter } });
+  return false;
+}
+
+/** Takes a point from each of `checksOf(req)`; 429 when any of them is spent. */
+export function rateLimit(checksOf: (req: Request) => LimitCheck[]): RequestHandler {
   return async (req, res, next) => {
-    try {
-      setHeaders(res, limiter.points, await limiter.consume(keyOf(req)));
-      next();
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) return next(rejection);
-      setHeaders(res, limiter.points, rejection);
-      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      res.setHeader('Retry-After', String(retryAfter));
-      const body = errorBody(new RateLimitError(`Rate limit exceeded; retry in ${retryAfter} s`, { retry_after: retryAfter }), correlationOf(req));
-      res.status(429).json({ ...body, error: { ...body.error, retry_after: retryAfter } });
-    }
+    if (answerLimits(req, res, await consumeAll(checksOf(req)))) next();
   };
 }

@@ -1,11 +1,12 @@
 import { PACKAGE_UPLOAD_BODY_LIMIT_BYTES } from '@svc/contracts';
+import type { IpLimitName } from '../http/limits.js';
 
 /**
  * Which service owns which path, and what a caller must present to reach it. The gateway
  * answers a JSON 404 for everything not listed here.
  */
 
-export type ServiceName = 'identity' | 'registry' | 'execution';
+export type ServiceName = 'identity' | 'registry' | 'execution' | 'storage' | 'admin';
 
 /** `public`: no credentials; `jwt`: an access token; `jwt-or-key`: either; `key`: an API key only. */
 export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key' | 'key';
@@ -17,18 +18,18 @@ export interface RouteRule {
   exact?: boolean;
   methods?: string[];
   auth: AuthPolicy;
-  /** Name of a per-client-IP rate limit applied before anything else. */
-  ipLimit?: 'access-code-validate';
+  /** Name of a per-client-IP rate limit applied before authentication (every public route has one). */
+  ipLimit?: IpLimitName;
   /** Largest declared body, in bytes, when it is not the JSON limit (uploads). */
   bodyLimit?: number;
 }
 
 export const ROUTES: RouteRule[] = [
-  { service: 'identity', path: '/api/v1/auth/register', exact: true, methods: ['POST'], auth: 'public' },
-  { service: 'identity', path: '/api/v1/auth/login', exact: true, methods: ['POST'], auth: 'public' },
-  { service: 'identity', path: '/api/v1/auth/refresh', exact: true, methods: ['POST'], auth: 'public' },
-  { service: 'identity', path: '/api/v1/auth/refresh-cookie', exact: true, methods: ['POST'], auth: 'public' },
-  { service: 'identity', path: '/api/v1/auth/change-password/login', exact: true, methods: ['POST'], auth: 'public' },
+  { service: 'identity', path: '/api/v1/auth/register', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'register' },
+  { service: 'identity', path: '/api/v1/auth/login', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'sign-in' },
+  { service: 'identity', path: '/api/v1/auth/refresh', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'token-refresh' },
+  { service: 'identity', path: '/api/v1/auth/refresh-cookie', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'token-refresh' },
+  { service: 'identity', path: '/api/v1/auth/change-password/login', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'sign-in' },
   { service: 'identity', path: '/api/v1/access-codes/validate', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'access-code-validate' },
   { service: 'identity', path: '/api/v1/auth', auth: 'jwt' },
   { service: 'identity', path: '/api/v1/users', auth: 'jwt' },
@@ -46,6 +47,8 @@ export const ROUTES: RouteRule[] = [
   { service: 'execution', path: '/api/v1/commands', methods: ['POST'], auth: 'jwt-or-key' },
   { service: 'execution', path: '/api/v1/tasks', auth: 'jwt-or-key' },
   { service: 'execution', path: '/mcp', exact: true, auth: 'key' },
+  { service: 'storage', path: '/api/v1/storage', auth: 'jwt' },
+  { service: 'admin', path: '/api/v1/telemetry', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'telemetry' },
 ];
 
 function matches(rule: RouteRule, method: string, path: string): boolean {

@@ -64,6 +64,18 @@ export const ApiKeysUsed = z.object({ keys: z.array(z.object({ id: z.string(), a
 /** A task was cancelled; every worker stops it if it runs there. */
 export const TaskRevoked = z.object({ task_id: z.string(), tenant_id: z.string(), user_id: z.string() });
 
+/**
+ * A tenant's storage usage after a write, a delete or an expiry sweep: absolute totals, so a
+ * consumer that sees an event twice or misses one still ends up right. `version` grows with
+ * every change of the tenant; keep the highest one seen, as events may arrive out of order.
+ */
+export const StorageChanged = z.object({
+  tenant_id: z.string(),
+  storage_bytes: z.number().int().min(0),
+  storage_keys: z.number().int().min(0),
+  version: z.number().int().min(1),
+});
+
 export const EVENTS = {
   'user.registered': UserRegistered,
   'password.changed': PasswordChanged,
@@ -72,6 +84,7 @@ export const EVENTS = {
   'pack.uninstalled': PackUninstalled,
   'api-key.used': ApiKeysUsed,
   'task.revoked': TaskRevoked,
+  'storage.changed': StorageChanged,
 } as const;
 
 export type EventName = keyof typeof EVENTS;

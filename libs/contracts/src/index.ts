@@ -3,3 +3,5 @@ export * from './events.js';
 export * from './accounts.js';
 export * from './registry.js';
 export * from './version.js';
+export * from './storage.js';
+export * from './telemetry.js';

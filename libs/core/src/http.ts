@@ -28,8 +28,10 @@ export function jsonBody(): RequestHandler[] {
   return [requireJson, express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false })];
 }
 
-/** Turns body-parser failures into AppErrors; passes anything else through. */
+/** Turns body-parser and path-decoding failures into AppErrors; passes anything else through. */
 function fromBodyParser(err: unknown): AppError | undefined {
+  // The router throws a URIError for a path parameter with malformed percent-encoding.
+  if (err instanceof URIError) return new ValidationError('Malformed percent-encoding in the path', { issue: err.message });
   const type = (err as { type?: string } | null)?.type;
   switch (type) {
     case 'entity.parse.failed':

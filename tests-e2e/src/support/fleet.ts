@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createLogger } from '@svc/core';
 import { deleteCachePrefix } from '@svc/cache';
 import { createScratchDatabase } from '@svc/db';
-import { openInfrastructure, type Infrastructure } from '@svc/platform';
+import type { GatewayConfig } from '@svc/gateway';
+import { openInfrastructure, type Infrastructure, type InfrastructureEnv } from '@svc/platform';
 import { startFleet } from '@svc/standalone';
 import { destroyBusPrefix } from '@svc/bus';
 
@@ -30,15 +31,21 @@ export const ADMIN = { email: 'ops@example.test', password: 'operator-password-1
 export interface TestFleet {
   url: string;
   infra: Infrastructure;
-  /** The infrastructure variables of this fleet, for processes that join it (real mode). */
-  env: Record<string, string>;
+  /** What the fleet's infrastructure was opened with (URLs, prefixes): a replica opens the same. */
+  infraEnv: InfrastructureEnv;
+  /** The gateway's configuration, service URLs included: a second gateway replica uses the same. */
+  gatewayConfig: GatewayConfig;
   stop(): Promise<void>;
 }
 
 export interface TestFleetOptions {
   /** Overrides the database URL of real mode (e.g. to route it through a fault proxy). */
   databaseUrl?: (scratchUrl: string) => string;
+  /** Overrides the Redis URL of real mode (e.g. to route it through a fault proxy). */
+  redisUrl?: (realUrl: string) => string;
   accessTtlSeconds?: number;
+  /** `RATE_LIMIT_REQUESTS`/`RATE_LIMIT_WINDOW` of the fleet (the per-user limit of `/api/v1/commands/*`). */
+  commandGroupLimit?: { points: number; durationSeconds: number };
   /** Execution settings that tests shorten (sync wait, result retention, retry backoff). */
   execution?: Partial<ExecutionTestSettings>;
 }
@@ -60,19 +67,16 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
   const busPrefix = `e2e-${runId}.`;
   const dataDir = await mkdtemp(join(tmpdir(), `svc-e2e-${runId}-`));
   const cachePrefix = `e2e-${runId}:`;
-  const infra = await openInfrastructure(
-    {
-      DATABASE_URL: scratch ? (options.databaseUrl?.(scratch.url) ?? scratch.url) : undefined,
-      REDIS_URL: mode === 'real' ? realUrls.cache : undefined,
-      AMQP_URL: mode === 'real' ? realUrls.bus : undefined,
-      SVC_DATA_DIR: 'unused-in-memory',
-      SVC_BUS_PREFIX: busPrefix,
-      SVC_CACHE_PREFIX: cachePrefix,
-      LOG_LEVEL: 'error',
-    },
-    log,
-    { inMemory: true },
-  );
+  const infraEnv: InfrastructureEnv = {
+    DATABASE_URL: scratch ? (options.databaseUrl?.(scratch.url) ?? scratch.url) : undefined,
+    REDIS_URL: mode === 'real' ? (options.redisUrl?.(realUrls.cache!) ?? realUrls.cache) : undefined,
+    AMQP_URL: mode === 'real' ? realUrls.bus : undefined,
+    SVC_DATA_DIR: 'unused-in-memory',
+    SVC_BUS_PREFIX: busPrefix,
+    SVC_CACHE_PREFIX: cachePrefix,
+    LOG_LEVEL: 'error',
+  };
+  const infra = await openInfrastructure(infraEnv, log, { inMemory: true });
   const fleet = await startFleet({
     infra,
     logger: (service) => createLogger({ service, level: 'error', silent: !process.env.E2E_LOGS }),
@@ -98,15 +102,13 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       prefetch: { fast: 64, medium: 8, long: 2 },
     },
     apiKeyUsageFlushMs: 200,
+    commandGroupLimit: options.commandGroupLimit,
   });
-  const env: Record<string, string> =
-    mode === 'real'
-      ? { DATABASE_URL: scratch!.url, REDIS_URL: realUrls.cache!, AMQP_URL: realUrls.bus!, SVC_BUS_PREFIX: busPrefix, SVC_CACHE_PREFIX: cachePrefix }
-      : {};
   return {
     url: fleet.url,
     infra,
-    env,
+    infraEnv,
+    gatewayConfig: fleet.gatewayConfig,
     async stop() {
       await fleet.stop();
       await infra.close();

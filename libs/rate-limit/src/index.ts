@@ -1,0 +1,3 @@
+export * from './limiter.js';
+export * from './tiers.js';
+export * from './command-quota.js';

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAmqpBus, createMemoryBus, destroyBusPrefix, type Bus } from '@svc/bus';
+import { STORAGE_DELETE_RPC, STORAGE_GET_RPC, STORAGE_LIST_RPC, STORAGE_PUT_RPC, STORAGE_VALUE_MAX_BYTES } from '@svc/contracts';
+import { AppError, createLogger } from '@svc/core';
+import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
+import { createStorageService, type StorageServiceHandle } from '../app.js';
+
+const log = createLogger({ service: 'test', silent: true });
+
+interface BusKind {
+  name: string;
+  open(prefix: string): Promise<Bus>;
+  dispose(prefix: string): Promise<void>;
+}
+
+const BUSES: BusKind[] = [{ name: 'in-process', open: async () => createMemoryBus({ logger: log }), dispose: async () => {} }];
+if (process.env.AMQP_URL) {
+  BUSES.push({
+    name: 'RabbitMQ',
+    open: (prefix) => createAmqpBus({ url: process.env.AMQP_URL!, prefix, logger: log }),
+    dispose: (prefix) => destroyBusPrefix(process.env.AMQP_URL!, prefix),
+  });
+}
+
+// The real bus with the real database, the in-process bus with the embedded one.
+const [pglite, postgres] = testDatabaseKinds();
+const PAIRS = [{ bus: BUSES[0]!, database: pglite! }, ...(BUSES[1] ? [{ bus: BUSES[1], database: postgres ?? pglite! }] : [])];
+
+describe.each(PAIRS)('storage RPCs over the $bus.name bus', ({ bus: busKind, database }) => {
+  const prefix = `test-storage-${randomUUID().slice(0, 8)}.`;
+  let db: TestDatabase;
+  let bus: Bus;
+  let service: StorageServiceHandle;
+  const ask = <T = any>(queue: string, payload: unknown) => bus.request<T>(queue, payload, { timeoutMs: 5000 });
+
+  beforeAll(async () => {
+    db = await database.open();
+    bus = await busKind.open(prefix);
+    service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600 } });
+    await service.start();
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+    await bus?.close();
+    await busKind.dispose(prefix);
+    await db?.dispose();
+  });
+
+  it('puts, gets, lists and deletes for a tenant', async () => {
+    const tenantId = randomUUID();
+    expect(await ask(STORAGE_PUT_RPC, { tenantId, key: 'runs:last', data: { at: 1 }, ttl: 3600 })).toMatchObject({ key: 'runs:last', created: true });
+    expect(await ask(STORAGE_PUT_RPC, { tenantId, key: 'runs:last', data: { at: 2 } })).toEqual({ key: 'runs:last', created: false, expires_at: null });
+    const { entry } = await ask(STORAGE_GET_RPC, { tenantId, key: 'runs:last' });
+    expect(entry).toMatchObject({ key: 'runs:last', value: { at: 2 }, expires_at: null });
+    expect(typeof entry.created_at).toBe('string');
+    expect(await ask(STORAGE_LIST_RPC, { tenantId, prefix: 'runs:' })).toEqual({ keys: ['runs:last'], total: 1 });
+    expect(await ask(STORAGE_DELETE_RPC, { tenantId, key: 'runs:last' })).toEqual({ deleted: true });
+  });
+
+  it('answers a missing key with a value, not an error', async () => {
+    const tenantId = randomUUID();
+    expect(await ask(STORAGE_GET_RPC, { tenantId, key: 'nothing' })).toEqual({ entry: null });
+    expect(await ask(STORAGE_DELETE_RPC, { tenantId, key: 'nothing' })).toEqual({ deleted: false });
+    expect(await ask(STORAGE_LIST_RPC, { tenantId })).toEqual({ keys: [], total: 0 });
+  });
+
+  it("never shows one tenant another's entries", async () => {
+    const [one, two] = [randomUUID(), randomUUID()];
+    await ask(STORAGE_PUT_RPC, { tenantId: one, key: 'secret', data: { v: 1 } });
+    expect(await ask(STORAGE_GET_RPC, { tenantId: two, key: 'secret' })).toEqual({ entry: null });
+    expect(await ask(STORAGE_LIST_RPC, { tenantId: two })).toEqual({ keys: [], total: 0 });
+    expect(await ask(STORAGE_DELETE_RPC, { tenantId: two, key: 'secret' })).toEqual({ deleted: false });
+    expect((await ask(STORAGE_GET_RPC, { tenantId: one, key: 'secret' })).entry.value).toEqual({ v: 1 });
+  });
+
+  it.each([
+    ['a tenant id that is not a uuid', STORAGE_GET_RPC, { tenantId: 'acme', key: 'k' }, 'tenantId'],
+    ['a missing tenant id', STORAGE_LIST_RPC, {}, 'tenantId'],
+    ['a key with a slash', STORAGE_GET_RPC, { tenantId: randomUUID(), key: 'a/b' }, 'key'],
+    ['the key ".." (which URL clients rewrite, so HTTP could never read it)', STORAGE_PUT_RPC, { tenantId: randomUUID(), key: '..', data: {} }, 'key'],
+    ['a key of 257 characters', STORAGE_PUT_RPC, { tenantId: randomUUID(), key: 'k'.repeat(257), data: {} }, 'key'],
+    ['data that is an array', STORAGE_PUT_RPC, { tenantId: randomUUID(), key: 'k', data: [1] }, 'data'],
+    ['data over the size limit', STORAGE_PUT_RPC, { tenantId: randomUUID(), key: 'k', data: { v: 'x'.repeat(STORAGE_VALUE_MAX_BYTES) } }, 'data'],
+    ['a ttl of zero', STORAGE_PUT_RPC, { tenantId: randomUUID(), key: 'k', data: {}, ttl: 0 }, 'ttl'],
+    ['an unknown field', STORAGE_DELETE_RPC, { tenantId: randomUUID(), key: 'k', force: true }, 'storage.delete'],
+    ['a list limit over 1000', STORAGE_LIST_RPC, { tenantId: randomUUID(), limit: 1001 }, 'limit'],
+  ])('refuses %s with VALIDATION_FAILED', async (_label, queue, payload, field) => {
+    const failure = await ask(queue, payload).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(AppError);
+    expect(failure).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+    expect((failure as AppError).details.field).toBe(field);
+  });
+});

@@ -1,0 +1,109 @@
+import type { Bus } from '@svc/bus';
+import { storageValueBytes, type StorageEntry, type StorageListResult, type StorageWriteResult, type EventPayload } from '@svc/contracts';
+import type { Logger } from '@svc/core';
+import type { Db } from '@svc/db';
+import { StorageRepository, type EntryRow, type UsageRow } from '../repositories/storage.repository.js';
+
+/** Most tenants one sweep pass visits, and most passes of one sweep; the next sweep goes on. */
+const SWEEP_TENANTS_PER_PASS = 100;
+const SWEEP_MAX_PASSES = 50;
+
+export type Clock = () => Date;
+
+function isLive(row: EntryRow, now: Date): boolean {
+  return row.expiresAt === null || row.expiresAt > now;
+}
+
+function entryView(row: EntryRow): StorageEntry {
+  return { key: row.key, value: row.value, created_at: row.createdAt.toISOString(), expires_at: row.expiresAt?.toISOString() ?? null };
+}
+
+/**
+ * Per-tenant key-value storage with expiry. Every change also updates the tenant's usage
+ * totals in the same transaction and then publishes them as `storage.changed`. An expired
+ * entry is invisible at once and removed by `sweepExpired` (its usage counts until then).
+ */
+export class StorageService {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: Bus,
+    private readonly log: Logger,
+    private readonly clock: Clock = () => new Date(),
+  ) {}
+
+  async get(tenantId: string, key: string): Promise<StorageEntry | null> {
+    const row = await new StorageRepository(this.db).findLive(tenantId, key, this.clock());
+    return row ? entryView(row) : null;
+  }
+
+  /** Creates or replaces the entry; a replaced live entry keeps its `created_at`. */
+  async put(tenantId: string, key: string, data: Record<string, unknown>, ttlSeconds?: number | null): Promise<StorageWriteResult> {
+    const now = this.clock();
+    const expiresAt = ttlSeconds ? new Date(now.getTime() + ttlSeconds * 1000) : null;
+    const sizeBytes = Buffer.byteLength(key) + storageValueBytes(data);
+    const { created, usage } = await this.db.transaction(async (tx) => {
+      const repo = new StorageRepository(tx);
+      await repo.lockTenant(tenantId);
+      const existing = await repo.find(tenantId, key);
+      const replacing = existing !== undefined && isLive(existing, now);
+      await repo.write({ tenantId, key, value: data, sizeBytes, createdAt: replacing ? existing.createdAt : now, updatedAt: now, expiresAt });
+      return { created: !replacing, usage: await repo.addUsage(tenantId, sizeBytes - (existing?.sizeBytes ?? 0), existing ? 0 : 1) };
+    });
+    this.publishUsage(usage);
+    return { key, created, expires_at: expiresAt?.toISOString() ?? null };
+  }
+
+  /** False when the tenant has no live entry under `key`. */
+  async delete(tenantId: string, key: string): Promise<boolean> {
+    const now = this.clock();
+    const outcome = await this.db.transaction(async (tx) => {
+      const repo = new StorageRepository(tx);
+      await repo.lockTenant(tenantId);
+      const removed = await repo.delete(tenantId, key);
+      if (!removed) return undefined;
+      return { deleted: isLive(removed, now), usage: await repo.addUsage(tenantId, -removed.sizeBytes, -1) };
+    });
+    if (!outcome) return false;
+    this.publishUsage(outcome.usage);
+    return outcome.deleted;
+  }
+
+  async list(tenantId: string, options: { prefix: string; limit: number; after?: string }): Promise<StorageListResult> {
+    const now = this.clock();
+    const repo = new StorageRepository(this.db);
+    const [keys, total] = await Promise.all([repo.listKeys(tenantId, options, now), repo.countKeys(tenantId, options.prefix, now)]);
+    return { keys, total };
+  }
+
+  /** Removes every expired entry and publishes the usage of each tenant it touched; answers how many. */
+  async sweepExpired(): Promise<number> {
+    let removed = 0;
+    for (let pass = 0; pass < SWEEP_MAX_PASSES; pass += 1) {
+      const now = this.clock();
+      const tenants = await new StorageRepository(this.db).tenantsWithExpired(now, SWEEP_TENANTS_PER_PASS);
+      for (const tenantId of tenants) removed += await this.sweepTenant(tenantId, now);
+      if (tenants.length < SWEEP_TENANTS_PER_PASS) break;
+    }
+    return removed;
+  }
+
+  private async sweepTenant(tenantId: string, now: Date): Promise<number> {
+    const outcome = await this.db.transaction(async (tx) => {
+      const repo = new StorageRepository(tx);
+      await repo.lockTenant(tenantId);
+      const sizes = await repo.deleteExpired(tenantId, now);
+      if (sizes.length === 0) return undefined;
+      const bytes = sizes.reduce((sum, size) => sum + size, 0);
+      return { count: sizes.length, usage: await repo.addUsage(tenantId, -bytes, -sizes.length) };
+    });
+    if (!outcome) return 0;
+    this.publishUsage(outcome.usage);
+    return outcome.count;
+  }
+
+  private publishUsage(row: UsageRow): void {
+    const event: EventPayload<'storage.changed'> = { tenant_id: row.tenantId, storage_bytes: row.storageBytes, storage_keys: row.storageKeys, version: row.version };
+    // The totals are absolute: a lost event is made good by the tenant's next change.
+    this.bus.publish('storage.changed', event).catch((err: Error) => this.log.error('storage.changed not published', { error: err.message, tenant_id: row.tenantId }));
+  }
+}

@@ -1,0 +1,172 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@svc/core';
+import { createGateway, fleetHealthChecks, type Gateway } from '@svc/gateway';
+import { closeServer, listen, openInfrastructure, type Infrastructure } from '@svc/platform';
+import { adminToken, clientAddress, signUp } from './support/accounts.js';
+import { client, type Call, type Reply } from './support/client.js';
+import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { TcpProxy } from './support/tcp-proxy.js';
+
+const header = (reply: Reply, name: string) => (reply.headers.has(name) ? Number(reply.headers.get(name)) : undefined);
+
+function expectRefused(reply: Reply, limit: number) {
+  expect(reply.status, JSON.stringify(reply.body)).toBe(429);
+  expect(header(reply, 'x-ratelimit-limit')).toBe(limit);
+  expect(header(reply, 'x-ratelimit-remaining')).toBe(0);
+  const retryAfter = header(reply, 'retry-after')!;
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(header(reply, 'x-ratelimit-reset')).toBeGreaterThan(Date.now() / 1000);
+  expect(reply.body).toMatchObject({ success: false, error: { type: 'RateLimitError', code: 'RATE_LIMITED', retry_after: retryAfter } });
+  expect(reply.body.error.correlation_id).toBe(reply.headers.get('x-request-id'));
+  return retryAfter;
+}
+
+describe.each(MODES)('rate limits through the gateway (%s infrastructure)', (mode) => {
+  let fleet: TestFleet;
+  let call: Call;
+  let admin: string;
+
+  beforeAll(async () => {
+    fleet = await startTestFleet(mode);
+    call = client(fleet.url);
+    admin = await adminToken(call);
+  });
+  afterAll(() => fleet?.stop());
+
+  it("refuses a free user's 11th request in a minute with 429, Retry-After and the limit headers", async () => {
+    // signUp's own GET /auth/me is the first request of the minute.
+    const { token } = await signUp(call, admin, { tier: 'free' });
+    const paths = ['/api/v1/auth/me', '/api/v1/storage', '/api/v1/storage/k'];
+    for (let i = 1; i < 10; i += 1) {
+      const reply = await call(paths[i % paths.length]!, { token });
+      expect([200, 404]).toContain(reply.status);
+      expect(header(reply, 'x-ratelimit-limit')).toBe(10);
+      expect(header(reply, 'x-ratelimit-remaining')).toBe(9 - i);
+      expect(header(reply, 'x-ratelimit-reset')).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
+      expect(reply.headers.has('retry-after')).toBe(false);
+    }
+    const retryAfter = expectRefused(await call('/api/v1/auth/me', { token }), 10);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expectRefused(await call('/api/v1/storage/k', { method: 'PUT', token, body: { data: {} } }), 10);
+  });
+
+  it('reports the most constrained limit: the tier, or the endpoint group when it is stricter', async () => {
+    const { token } = await signUp(call, admin, { tier: 'pro' });
+    const me = await call('/api/v1/auth/me', { token });
+    expect(header(me, 'x-ratelimit-limit')).toBe(300);
+    const storage = await call('/api/v1/storage', { token });
+    expect(storage.status).toBe(200);
+    expect(header(storage, 'x-ratelimit-limit')).toBe(200);
+    expect(header(await call('/api/v1/auth/me', { token: admin }), 'x-ratelimit-limit')).toBe(1000);
+  });
+
+  it('limits public endpoints per client address: registration 10 a minute', async () => {
+    const address = clientAddress();
+    for (let i = 0; i < 10; i += 1) {
+      const reply = await call('/api/v1/auth/register', { body: {}, headers: address });
+      expect(reply.status).toBe(400);
+      expect(header(reply, 'x-ratelimit-limit')).toBe(10);
+    }
+    expectRefused(await call('/api/v1/auth/register', { body: {}, headers: address }), 10);
+    expect((await call('/api/v1/auth/register', { body: {}, headers: clientAddress() })).status).toBe(400);
+    const login = await call('/api/v1/auth/login', { body: { email: 'x@example.test', password: 'whatever-1' }, headers: address });
+    expect(login.status).toBe(401);
+    expect(header(login, 'x-ratelimit-limit')).toBe(30);
+  });
+});
+
+describe.runIf(MODES.includes('real'))('rate limits across gateway replicas (real infrastructure)', () => {
+  let fleet: TestFleet;
+  let replicaInfra: Infrastructure;
+  let replica: Server;
+  let replicaGateway: Gateway;
+  let first: Call;
+  let second: Call;
+  let admin: string;
+
+  beforeAll(async () => {
+    fleet = await startTestFleet('real');
+    // A second gateway process in all but name: its own Redis, bus and database connections.
+    const log = createLogger({ service: 'gateway-replica', level: 'error', silent: !process.env.E2E_LOGS });
+    replicaInfra = await openInfrastructure(fleet.infraEnv, log, { inMemory: true });
+    replicaGateway = createGateway({ ...replicaInfra, log, health: fleetHealthChecks(replicaInfra), config: fleet.gatewayConfig });
+    replica = await listen(replicaGateway.app, 0, '127.0.0.1');
+    first = client(fleet.url);
+    second = client(`http://127.0.0.1:${(replica.address() as AddressInfo).port}`);
+    admin = await adminToken(first);
+  });
+
+  afterAll(async () => {
+    if (replica) await closeServer(replica);
+    await replicaGateway?.stop();
+    await replicaInfra?.close();
+    await fleet?.stop();
+  });
+
+  it('shares one budget between two gateways on the same Redis', async () => {
+    // signUp's own GET /auth/me, through the first gateway, is the first request of the minute.
+    const { token } = await signUp(first, admin, { tier: 'free' });
+    const remaining: (number | undefined)[] = [];
+    for (let i = 1; i < 10; i += 1) {
+      const reply = await (i % 2 === 0 ? first : second)('/api/v1/auth/me', { token });
+      expect(reply.status).toBe(200);
+      remaining.push(header(reply, 'x-ratelimit-remaining'));
+    }
+    expect(remaining).toEqual([8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    expectRefused(await second('/api/v1/auth/me', { token }), 10);
+    expectRefused(await first('/api/v1/auth/me', { token }), 10);
+  });
+
+  it('shares per-address budgets between the gateways too', async () => {
+    const address = clientAddress();
+    for (let i = 0; i < 10; i += 1) expect((await (i < 5 ? first : second)('/api/v1/auth/register', { body: {}, headers: address })).status).toBe(400);
+    expectRefused(await first('/api/v1/auth/register', { body: {}, headers: address }), 10);
+  });
+});
+
+describe.runIf(MODES.includes('real'))('rate limits while Redis is away (real infrastructure)', () => {
+  let fleet: TestFleet;
+  let proxy: TcpProxy;
+  let call: Call;
+
+  beforeAll(async () => {
+    const target = new URL(process.env.REDIS_URL!);
+    proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
+    await proxy.start();
+    fleet = await startTestFleet('real', {
+      redisUrl: (url) => {
+        const through = new URL(url);
+        through.host = `127.0.0.1:${proxy.port}`;
+        return through.toString();
+      },
+    });
+    call = client(fleet.url);
+  });
+
+  afterAll(async () => {
+    await fleet?.stop();
+    await proxy?.cut();
+  });
+
+  it('keeps serving and limiting on the memory limiter, and /health says the cache is degraded', async () => {
+    const admin = await adminToken(call);
+    const { token } = await signUp(call, admin, { tier: 'free' });
+
+    await proxy.cut();
+    const health = await call('/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ status: 'degraded', services: { cache: 'degraded', database: 'healthy', worker: 'healthy' } });
+
+    // The memory limiter starts its own count; the user is still limited to 10 a minute.
+    for (let i = 0; i < 10; i += 1) {
+      const reply = await call('/api/v1/auth/me', { token });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      expect(header(reply, 'x-ratelimit-limit')).toBe(10);
+    }
+    expectRefused(await call('/api/v1/auth/me', { token }), 10);
+
+    await proxy.start();
+  });
+});
