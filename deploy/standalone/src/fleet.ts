@@ -29,7 +29,7 @@ export interface FleetOptions {
   /** Where services keep files of their own (the registry's package files), as SVC_DATA_DIR. */
   dataDir: string;
   identity: Omit<IdentityConfig, 'jwtSecret' | 'migrationsFolder'>;
-  execution: Omit<ExecutionConfig, 'dataDir' | 'migrationsFolder' | 'version'>;
+  execution: Omit<ExecutionConfig, 'dataDir' | 'migrationsFolder' | 'version' | 'rateLimit'>;
   storage?: Omit<StorageConfig, 'migrationsFolder'>;
   rateLimitEnabled?: boolean;
   rateLimitStorage?: 'redis' | 'memory';
@@ -65,6 +65,9 @@ function urlOf(server: Server): string {
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const { infra, logger, secrets } = options;
   const deps = (name: string) => ({ ...infra, log: logger(name) });
+  const rateLimitEnabled = options.rateLimitEnabled ?? true;
+  const rateLimitStorage = options.rateLimitStorage ?? (infra.cache.kind === 'redis' ? 'redis' : 'memory');
+  const execution = { ...options.execution, version: SVC_VERSION, rateLimit: { enabled: rateLimitEnabled, storage: rateLimitStorage }, dataDir: options.dataDir, migrationsFolder: migrationsOf('@svc/execution') };
 
   const services: Record<ServiceName, RunnableService> = {
     identity: createIdentityService({
@@ -75,10 +78,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       ...deps('registry'),
       config: { ...registryConfigFromEnv({ SVC_DATA_DIR: options.dataDir }), migrationsFolder: migrationsOf('@svc/registry') },
     }),
-    execution: createExecutionService({
-      ...deps('execution'),
-      config: { ...options.execution, version: SVC_VERSION, dataDir: options.dataDir, migrationsFolder: migrationsOf('@svc/execution') },
-    }),
+    execution: createExecutionService({ ...deps('execution'), config: execution }),
     storage: createStorageService({
       ...deps('storage'),
       config: { sweepIntervalSeconds: 60, ...options.storage, migrationsFolder: migrationsOf('@svc/storage') },
@@ -89,10 +89,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const workers: RunnableService[] = [
     {
       routes: [],
-      ...createExecutionWorker({
-        ...deps('execution-worker'),
-        config: { ...options.execution, version: SVC_VERSION, dataDir: options.dataDir, migrationsFolder: migrationsOf('@svc/execution') },
-      }),
+      ...createExecutionWorker({ ...deps('execution-worker'), config: execution }),
     },
   ];
   for (const worker of workers) await worker.start();
@@ -110,8 +107,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     jwtSecret: secrets.jwtSecret,
     internalSecret: secrets.internalSecret,
     services: urls,
-    rateLimitEnabled: options.rateLimitEnabled ?? true,
-    rateLimitStorage: options.rateLimitStorage ?? (infra.cache.kind === 'redis' ? 'redis' : 'memory'),
+    rateLimitEnabled,
+    rateLimitStorage,
     commandGroupLimit: options.commandGroupLimit ?? DEFAULT_COMMAND_GROUP_LIMIT,
     trustProxy: 'loopback',
     version: SVC_VERSION,

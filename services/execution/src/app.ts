@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { Bus, Subscription } from '@svc/bus';
 import type { Cache } from '@svc/cache';
 import { FLEET_PING_RPC, SVC_VERSION } from '@svc/contracts';
+import { CommandRunQuota } from '@svc/rate-limit';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
 import { consumeBroadcasts, consumeJobs, consumeReplies, replyQueueName, type WorkerPrefetch } from './events/execution.consumer.js';
@@ -17,6 +18,7 @@ import { CommandRunService, IDEMPOTENCY_WINDOW_MS } from './services/command-run
 import { InputValidator } from './services/input-validator.js';
 import { PackCache } from './services/pack-cache.js';
 import { RegistryCatalog } from './services/registry-catalog.js';
+import { storageHooks } from './services/storage-hooks.js';
 import { ReplyWaiters } from './services/reply-waiters.js';
 import { TaskService } from './services/task.service.js';
 import { TaskWorker } from './services/task-worker.js';
@@ -29,6 +31,8 @@ const PURGE_EVERY_MS = 60_000;
 export interface ExecutionConfig {
   /** Platform version, reported to MCP clients. */
   version: string;
+  /** The command-run budget `tools/call` draws on, shared with the gateway's REST runs. */
+  rateLimit: { enabled: boolean; storage: 'redis' | 'memory' };
   syncWaitMs: number;
   retentionMs: number;
   retryBaseMs: number;
@@ -68,7 +72,7 @@ export function createExecutionService(deps: ExecutionDeps): { routes: Router[];
   const subscriptions: Subscription[] = [];
   return {
     routes: [commandRoutes(runs), taskRoutes(new TaskService(database.db, bus, config.retentionMs))],
-    rootRoutes: [mcpRoutes({ bus, runs, version: config.version })],
+    rootRoutes: [mcpRoutes({ bus, runs, quota: new CommandRunQuota(deps.cache, config.rateLimit.storage, config.rateLimit.enabled), version: config.version })],
     async start() {
       await migrate(deps);
       subscriptions.push(await consumeReplies(bus, replyQueue, waiters));
@@ -87,6 +91,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
   const { database, bus, log, config } = deps;
   const pool = new RunnerPool({
     logger: log,
+    hooks: storageHooks(bus),
     memoryLimitMb: config.runnerMemoryMb,
     idleTimeoutMs: config.runnerIdleMs,
     maxRunners: config.maxRunners,
@@ -122,6 +127,9 @@ async function purgeExpired({ database }: ExecutionDeps): Promise<void> {
 
 export function executionConfigFromEnv(env: {
   SVC_DATA_DIR: string;
+  REDIS_URL?: string;
+  RATE_LIMIT_ENABLED: boolean;
+  RATE_LIMIT_STORAGE?: 'redis' | 'memory';
   SVC_SYNC_WAIT_MS: number;
   SVC_TASK_RETENTION_SECONDS: number;
   SVC_RETRY_BASE_MS: number;
@@ -135,6 +143,7 @@ export function executionConfigFromEnv(env: {
 }): ExecutionConfig {
   return {
     version: SVC_VERSION,
+    rateLimit: { enabled: env.RATE_LIMIT_ENABLED, storage: env.RATE_LIMIT_STORAGE ?? (env.REDIS_URL ? 'redis' : 'memory') },
     syncWaitMs: env.SVC_SYNC_WAIT_MS,
     retentionMs: env.SVC_TASK_RETENTION_SECONDS * 1000,
     retryBaseMs: env.SVC_RETRY_BASE_MS,

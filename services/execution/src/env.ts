@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseEnv } from '@svc/core';
+import { envBoolean, parseEnv } from '@svc/core';
 import { infrastructureEnv, secretsEnv } from '@svc/platform';
 
 const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
@@ -7,6 +7,9 @@ const int = (min: number, max: number, fallback: number) => z.coerce.number().in
 /** What both the API process and the worker process read. */
 export const ExecutionEnv = z.object({
   ...infrastructureEnv,
+  /** The MCP endpoint's command-run budget follows the gateway's settings. */
+  RATE_LIMIT_ENABLED: envBoolean.default(true),
+  RATE_LIMIT_STORAGE: z.enum(['redis', 'memory']).optional(),
   /** How long a synchronous call waits before it turns into a task. */
   SVC_SYNC_WAIT_MS: int(100, 300_000, 30_000),
   /** How long finished tasks keep their results (then 410). */

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
+import { client, type Call } from './support/client.js';
+import { installPack } from './support/execution.js';
+import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+
+describe.each(MODES)('the command-run budget of the free tier (%s infrastructure)', (mode) => {
+  let fleet: TestFleet;
+  let call: Call;
+  let publisher: TestUser;
+
+  beforeAll(async () => {
+    fleet = await startTestFleet(mode);
+    call = client(fleet.url);
+    publisher = await signUp(call, await adminToken(call));
+    await createOrganization(call, publisher);
+    await installPack(fleet.url, call, publisher, { namespace: publisher.slug, name: 'tools', visibility: 'public', commands: [{ name: 'echo' }] });
+  });
+  afterAll(() => fleet?.stop());
+
+  it('refuses the 6th run in an hour with 429, counting REST runs and MCP tool calls together', async () => {
+    const free = await signUp(call, await adminToken(call), { tier: 'free' });
+    const key = (await call('/api/v1/account/api-keys', { token: free.token, body: { name: 'mcp', scopes: ['commands:execute'] } })).body.data.key;
+    const rest = () => call(`/api/v1/commands/${publisher.slug}/echo`, { token: free.token, body: { text: 'x' } });
+    const tool = () =>
+      fetch(`${fleet.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: `${publisher.slug}__tools__echo`, arguments: { text: 'x' } } }),
+      });
+
+    for (const run of [rest, tool, rest, tool, rest]) expect((await run()).status).toBe(200);
+
+    const sixth = await tool();
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await sixth.json()) as any;
+    expect(body.error).toMatchObject({ type: 'RateLimitError', code: 'RATE_LIMITED' });
+    const seventh = await rest();
+    expect(seventh.status).toBe(429);
+    expect(seventh.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(seventh.headers.get('retry-after'))).toBeGreaterThan(60);
+  });
+});
