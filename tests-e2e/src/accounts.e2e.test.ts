@@ -211,7 +211,9 @@ describe.each(MODES)('accounts (%s infrastructure)', (mode) => {
       for (const bad of [`${key.key.slice(0, -1)}${last}`, forgedPrefix, key.key.toUpperCase().replace('SK-SVC-', 'sk-svc-'), `${key.key}0`]) {
         expectError(await call('/api/v1/account/api-keys', { token: bad }), 401, 'AUTHENTICATION_FAILED');
       }
+      expect((await call('/api/v1/commands', { token: key.key })).status).toBe(200);
       await call(`/api/v1/account/api-keys/${key.id}`, { method: 'DELETE', token: ada.token });
+      expectError(await call('/api/v1/commands', { token: key.key }), 401, 'AUTHENTICATION_FAILED');
       expectError(await call('/api/v1/account/api-keys', { token: key.key }), 401, 'AUTHENTICATION_FAILED');
     });
 

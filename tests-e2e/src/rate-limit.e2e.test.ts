@@ -77,7 +77,7 @@ describe.each(MODES)('rate limits through the gateway (%s infrastructure)', (mod
   });
 });
 
-describe.runIf(MODES.includes('real'))('rate limits across gateway replicas (real infrastructure)', () => {
+describe.runIf(MODES.includes('real'))('gateway replicas on one Redis (real infrastructure)', () => {
   let fleet: TestFleet;
   let replicaInfra: Infrastructure;
   let replica: Server;
@@ -117,6 +117,17 @@ describe.runIf(MODES.includes('real'))('rate limits across gateway replicas (rea
     expect(remaining).toEqual([8, 7, 6, 5, 4, 3, 2, 1, 0]);
     expectRefused(await second('/api/v1/auth/me', { token }), 10);
     expectRefused(await first('/api/v1/auth/me', { token }), 10);
+  });
+
+  it('stops a revoked API key at once on every replica', async () => {
+    const user = await signUp(first, admin);
+    const key = (await first('/api/v1/account/api-keys', { token: user.token, body: { name: 'ci', scopes: ['commands:execute'] } })).body.data;
+    // Both replicas know the key (the catalog accepts API keys).
+    expect((await first('/api/v1/commands', { token: key.key })).status).toBe(200);
+    expect((await second('/api/v1/commands', { token: key.key })).status).toBe(200);
+    expect((await first(`/api/v1/account/api-keys/${key.id}`, { method: 'DELETE', token: user.token })).status).toBe(200);
+    expect((await second('/api/v1/commands', { token: key.key })).status).toBe(401);
+    expect((await first('/api/v1/commands', { token: key.key })).status).toBe(401);
   });
 
   it('shares per-address budgets between the gateways too', async () => {
