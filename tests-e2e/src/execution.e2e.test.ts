@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BusMessage } from '@svc/bus';
 import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
@@ -37,6 +38,7 @@ describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
   let dev: TestUser;
   let stranger: TestUser;
   let ns: string;
+  const events: BusMessage[] = [];
 
   const run = (name: string, body: unknown, options: { token?: string; headers?: Record<string, string>; query?: string } = {}) =>
     call(`/api/v1/commands/${ns}/${name}${options.query ?? ''}`, { token: options.token ?? dev.token, body, headers: options.headers });
@@ -50,8 +52,32 @@ describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
     ns = dev.slug;
     const files = Object.fromEntries(Object.entries(CODE).map(([name, code]) => [`commands/${name}.js`, code]));
     await installPack(fleet.url, call, dev, { namespace: ns, name: 'tools', commands: commands(), files });
+    await fleet.infra.bus.subscribe(`e2e.execution-events-${mode}`, ['command.executed', 'task.*'], async (message) => {
+      events.push(message);
+    });
   });
   afterAll(() => fleet?.stop());
+
+  async function eventFor(name: string, taskId: string): Promise<BusMessage> {
+    for (let i = 0; i < 100; i += 1) {
+      const found = events.find((e) => e.name === name && (e.payload as { task_id: string }).task_id === taskId);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no ${name} event for task ${taskId}`);
+  }
+
+  it('publishes command.executed, task.completed and task.failed with the correlation id', async () => {
+    const ok = await run('echo', { text: 'evt' }, { query: '?async=true', headers: { 'x-request-id': `evt-ok-${mode}` } });
+    const bad = await run('fail', {}, { query: '?async=true', headers: { 'x-request-id': `evt-bad-${mode}` } });
+    const executed = await eventFor('command.executed', ok.body.data.task_id);
+    expect(executed.payload).toMatchObject({ command: `${ns}.echo`, tenant_id: dev.tenantId, user_id: dev.id, duration_ms: expect.any(Number) });
+    expect(executed.correlationId).toBe(`evt-ok-${mode}`);
+    expect((await eventFor('task.completed', ok.body.data.task_id)).correlationId).toBe(`evt-ok-${mode}`);
+    const failed = await eventFor('task.failed', bad.body.data.task_id);
+    expect(failed.correlationId).toBe(`evt-bad-${mode}`);
+    expect(failed.payload).toMatchObject({ status: 'failure', error: { type: 'CustomError' } });
+  });
 
   it('answers a fast command inline', async () => {
     const reply = await run('echo', { text: 'hi' });
