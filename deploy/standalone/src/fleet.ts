@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Router } from 'express';
 import type { Logger } from '@svc/core';
 import { createAdminService } from '@svc/admin';
 import { createExecutionService, createExecutionWorker, type ExecutionConfig } from '@svc/execution';
@@ -10,7 +9,7 @@ import { createGateway, DEFAULT_COMMAND_GROUP_LIMIT, fleetHealthChecks, SVC_VERS
 import { createIdentityService, type IdentityConfig } from '@svc/identity';
 import { createRegistryService, registryConfigFromEnv } from '@svc/registry';
 import { createStorageService, type StorageConfig } from '@svc/storage';
-import { closeServer, createServiceApp, listen, type Infrastructure } from '@svc/platform';
+import { closeServer, createServiceApp, listen, type Infrastructure, type ServiceModule } from '@svc/platform';
 
 const require = createRequire(import.meta.url);
 
@@ -46,14 +45,6 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-/** What every service factory returns. */
-interface RunnableService {
-  routes: Router[];
-  rootRoutes?: Router[];
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
-
 function urlOf(server: Server): string {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
@@ -69,7 +60,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const rateLimitStorage = options.rateLimitStorage ?? (infra.cache.kind === 'redis' ? 'redis' : 'memory');
   const execution = { ...options.execution, version: SVC_VERSION, rateLimit: { enabled: rateLimitEnabled, storage: rateLimitStorage }, dataDir: options.dataDir, migrationsFolder: migrationsOf('@svc/execution') };
 
-  const services: Record<ServiceName, RunnableService> = {
+  const services: Record<ServiceName, ServiceModule> = {
     identity: createIdentityService({
       ...deps('identity'),
       config: { ...options.identity, jwtSecret: secrets.jwtSecret, migrationsFolder: migrationsOf('@svc/identity') },
@@ -86,7 +77,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     admin: createAdminService({ ...deps('admin'), config: { migrationsFolder: migrationsOf('@svc/admin') } }),
   };
   // Workers take jobs from the bus and serve no HTTP.
-  const workers: RunnableService[] = [
+  const workers: ServiceModule[] = [
     {
       routes: [],
       ...createExecutionWorker({ ...deps('execution-worker'), config: execution }),
@@ -96,7 +87,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
 
   const servers: Server[] = [];
   const urls = {} as Record<ServiceName, string>;
-  for (const [name, service] of Object.entries(services) as [ServiceName, RunnableService][]) {
+  for (const [name, service] of Object.entries(services) as [ServiceName, ServiceModule][]) {
     await service.start();
     const server = await listen(createServiceApp({ routes: service.routes, rootRoutes: service.rootRoutes, internalSecret: secrets.internalSecret, log: logger(name) }), 0, '127.0.0.1');
     servers.push(server);

@@ -1,3 +1,4 @@
 export * from './env.js';
 export * from './infrastructure.js';
 export * from './http.js';
+export * from './run-service.js';

@@ -1,0 +1,43 @@
+import type { Router } from 'express';
+import { createLogger, type Logger } from '@svc/core';
+import type { InfrastructureEnv } from './env.js';
+import { closeServer, createServiceApp, listen, onShutdown } from './http.js';
+import { openInfrastructure, type Infrastructure } from './infrastructure.js';
+
+/** What every service factory returns. */
+export interface ServiceModule {
+  /** Mounted under `/api/v1`. */
+  routes: Router[];
+  /** Mounted at the root, reading their own bodies (e.g. `POST /mcp`). */
+  rootRoutes?: Router[];
+  /** Migrates and starts bus handlers. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole life of a service process: open its infrastructure, build and start the service,
+ * listen on `PORT`, and stop in order on SIGTERM (stop accepting, stop the service, close pools).
+ *
+ * @example
+ *   const env = loadRegistryEnv(process.env);
+ *   await runService('registry', env, (deps) => createRegistryService({ ...deps, config: registryConfigFromEnv(env) }));
+ */
+export async function runService(
+  name: string,
+  env: InfrastructureEnv & { PORT: number; SVC_INTERNAL_SECRET: string },
+  create: (deps: Infrastructure & { log: Logger }) => ServiceModule,
+): Promise<void> {
+  const log = createLogger({ service: name, level: env.LOG_LEVEL });
+  const infra = await openInfrastructure(env, log);
+  const service = create({ ...infra, log });
+  await service.start();
+  const app = createServiceApp({ routes: service.routes, rootRoutes: service.rootRoutes, internalSecret: env.SVC_INTERNAL_SECRET, log });
+  const server = await listen(app, env.PORT);
+  log.info(`${name} listening`, { port: env.PORT });
+  onShutdown(async () => {
+    await closeServer(server);
+    await service.stop();
+    await infra.close();
+  }, log);
+}
