@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Call } from './support/client.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
-import { TcpProxy } from './support/tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '@svc/testing';
 
 async function pollHealth(call: Call, wanted: string, withinMs: number): Promise<{ elapsedMs: number; status: number; body: any }> {
   const started = Date.now();
@@ -20,8 +20,7 @@ describe.runIf(MODES.includes('real'))('health when Postgres goes away (real inf
 
   beforeAll(async () => {
     const target = new URL(process.env.DATABASE_URL!);
-    proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.start();
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     fleet = await startTestFleet('real', {
       databaseUrl: (scratchUrl) => {
         const url = new URL(scratchUrl);
@@ -33,22 +32,22 @@ describe.runIf(MODES.includes('real'))('health when Postgres goes away (real inf
   });
 
   afterAll(async () => {
-    await proxy.start();
+    proxy.resume();
     await fleet?.stop();
-    await proxy.cut();
+    await proxy.close();
   });
 
   it('turns unhealthy with 503 within 5 s and healthy again when it returns, without a restart', async () => {
     expect((await call('/health')).body.status).toBe('healthy');
 
-    await proxy.cut();
+    proxy.cut();
     const down = await pollHealth(call, 'unhealthy', 5000);
     expect(down.body.status).toBe('unhealthy');
     expect(down.status).toBe(503);
     expect(down.body.services.database).toBe('unhealthy');
     expect(down.elapsedMs).toBeLessThanOrEqual(5000);
 
-    await proxy.start();
+    proxy.resume();
     const up = await pollHealth(call, 'healthy', 10_000);
     expect(up.body.status).toBe('healthy');
     expect(up.status).toBe(200);

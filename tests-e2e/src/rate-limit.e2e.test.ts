@@ -7,7 +7,7 @@ import { closeServer, listen, openInfrastructure, type Infrastructure } from '@s
 import { adminToken, clientAddress, signUp } from './support/accounts.js';
 import { client, type Call, type Reply } from './support/client.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
-import { TcpProxy } from './support/tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '@svc/testing';
 
 const header = (reply: Reply, name: string) => (reply.headers.has(name) ? Number(reply.headers.get(name)) : undefined);
 
@@ -144,8 +144,7 @@ describe.runIf(MODES.includes('real'))('rate limits while Redis is away (real in
 
   beforeAll(async () => {
     const target = new URL(process.env.REDIS_URL!);
-    proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
-    await proxy.start();
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
     fleet = await startTestFleet('real', {
       redisUrl: (url) => {
         const through = new URL(url);
@@ -158,14 +157,14 @@ describe.runIf(MODES.includes('real'))('rate limits while Redis is away (real in
 
   afterAll(async () => {
     await fleet?.stop();
-    await proxy?.cut();
+    await proxy?.close();
   });
 
   it('keeps serving and limiting on the memory limiter, and /health says the cache is degraded', async () => {
     const admin = await adminToken(call);
     const { token } = await signUp(call, admin, { tier: 'free' });
 
-    await proxy.cut();
+    proxy.cut();
     const health = await call('/health');
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ status: 'degraded', services: { cache: 'degraded', database: 'healthy', worker: 'healthy' } });
@@ -178,6 +177,6 @@ describe.runIf(MODES.includes('real'))('rate limits while Redis is away (real in
     }
     expectRefused(await call('/api/v1/auth/me', { token }), 10);
 
-    await proxy.start();
+    proxy.resume();
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Identity, Tier } from '@svc/auth';
-import { startTcpProxy } from '@svc/bus/src/testing/tcp-proxy.js';
+import { startTcpProxy } from '@svc/testing';
 import { createCache, deleteCachePrefix, type Cache } from '@svc/cache';
 import { createLogger, errorHandler } from '@svc/core';
 import { findRoute } from '../routing/route-table.js';

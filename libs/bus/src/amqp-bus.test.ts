@@ -8,7 +8,7 @@ import { busContract } from './bus.contract.js';
 import { createAmqpBus, type AmqpBusOptions } from './amqp-bus.js';
 import { destroyBusPrefix } from './amqp-cleanup.js';
 import { ephemeralQueueName } from './names.js';
-import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '@svc/testing';
 import { gate, waitFor } from './testing/wait.js';
 
 // CI always sets AMQP_URL; without it this file reports its tests as skipped, never as passed.

@@ -1,0 +1,1 @@
+export * from './tcp-proxy.js';
