@@ -41,10 +41,13 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
   let fleet: ChildProcess;
   let url: string;
   let dataDir: string;
+  /** Where each process answers its probes: the services on their ports, the worker on SVC_HEALTH_PORT. */
+  let probes: Record<string, number>;
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(process.env.DATABASE_URL!, 'proc');
-    const [gatewayPort, identityPort, registryPort, executionPort, storagePort, adminPort] = await Promise.all(Array.from({ length: 6 }, freePort));
+    const [gatewayPort, identityPort, registryPort, executionPort, storagePort, adminPort, workerHealthPort] = await Promise.all(Array.from({ length: 7 }, freePort));
+    probes = { identity: identityPort!, registry: registryPort!, execution: executionPort!, storage: storagePort!, admin: adminPort!, 'execution-worker': workerHealthPort! };
     dataDir = await mkdtemp(join(tmpdir(), 'svc-proc-'));
     url = `http://127.0.0.1:${gatewayPort}`;
     fleet = spawn(process.execPath, ['scripts/fleet.mjs'], {
@@ -72,6 +75,7 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
         SVC_DATA_DIR: dataDir,
         SVC_STORAGE_PORT: String(storagePort),
         SVC_ADMIN_PORT: String(adminPort),
+        SVC_HEALTH_PORT: String(workerHealthPort),
       },
     });
     await waitForHealthy(url, 30_000);
@@ -86,6 +90,17 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
     await deleteCachePrefix(process.env.REDIS_URL!, `proc-${runId}:`);
     await destroyBusPrefix(process.env.AMQP_URL!, `proc-${runId}.`);
+  });
+
+  it('answers liveness and readiness probes on every process, the worker on SVC_HEALTH_PORT, and not through the gateway', async () => {
+    for (const [name, port] of Object.entries(probes)) {
+      const live = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect([name, live.status, await live.json()]).toEqual([name, 200, { status: 'ok' }]);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect([name, ready.status, await ready.json()]).toEqual([name, 200, { status: 'ok', checks: { database: 'ok', bus: 'ok' } }]);
+    }
+    expect((await fetch(`${url}/healthz`)).status).toBe(404);
+    expect((await fetch(`${url}/readyz`)).status).toBe(404);
   });
 
   it('serves sign-in through the gateway process and the identity process', async () => {

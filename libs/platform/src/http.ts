@@ -3,11 +3,13 @@ import express, { type RequestHandler, type Router } from 'express';
 import cookieParser from 'cookie-parser';
 import { internalIdentity } from '@svc/auth';
 import { correlationMiddleware, errorHandler, jsonBody, notFoundHandler, type Logger } from '@svc/core';
+import { healthProbes, type ReadinessChecks } from './health.js';
 
 /**
- * The express app every service runs behind the gateway: correlation id, the gateway's
- * identity token, JSON bodies, the service's routes under `/api/v1` (and any root routes, which
- * parse their own bodies), JSON 404 and errors.
+ * The express app every service runs behind the gateway: the orchestrator's probes
+ * (`/healthz`, `/readyz`), correlation id, the gateway's identity token, JSON bodies, the
+ * service's routes under `/api/v1` (and any root routes, which parse their own bodies), JSON 404
+ * and errors.
  */
 export function createServiceApp(options: {
   routes: Router[];
@@ -16,10 +18,13 @@ export function createServiceApp(options: {
   internalSecret: string;
   log: Logger;
   extra?: RequestHandler[];
+  /** What `GET /readyz` checks (none: ready while serving). */
+  readiness?: ReadinessChecks;
 }): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(healthProbes(options.readiness));
   app.use(correlationMiddleware());
   app.use(internalIdentity(options.internalSecret));
   app.use(cookieParser());

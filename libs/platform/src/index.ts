@@ -1,4 +1,5 @@
 export * from './env.js';
 export * from './infrastructure.js';
+export * from './health.js';
 export * from './http.js';
 export * from './run-service.js';

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { createLogger, type Logger } from '@svc/core';
 import type { InfrastructureEnv } from './env.js';
+import { infrastructureReadiness } from './health.js';
 import { closeServer, createServiceApp, listen, onShutdown } from './http.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 
@@ -17,7 +18,8 @@ export interface ServiceModule {
 
 /**
  * The whole life of a service process: open its infrastructure, build and start the service,
- * listen on `PORT`, and stop in order on SIGTERM (stop accepting, stop the service, close pools).
+ * listen on `PORT` (with `/readyz` checking its database and bus), and stop in order on SIGTERM
+ * (stop accepting, stop the service, close pools).
  *
  * @example
  *   const env = loadRegistryEnv(process.env);
@@ -32,7 +34,13 @@ export async function runService(
   const infra = await openInfrastructure(env, log);
   const service = create({ ...infra, log });
   await service.start();
-  const app = createServiceApp({ routes: service.routes, rootRoutes: service.rootRoutes, internalSecret: env.SVC_INTERNAL_SECRET, log });
+  const app = createServiceApp({
+    routes: service.routes,
+    rootRoutes: service.rootRoutes,
+    internalSecret: env.SVC_INTERNAL_SECRET,
+    log,
+    readiness: infrastructureReadiness(infra),
+  });
   const server = await listen(app, env.PORT);
   log.info(`${name} listening`, { port: env.PORT });
   onShutdown(async () => {

@@ -30,10 +30,19 @@ export const ExecutionApiEnv = ExecutionEnv.extend({
   PORT: int(0, 65535, 8083),
 });
 
+/** The worker listens only for the orchestrator's probes. */
+export const ExecutionWorkerEnv = ExecutionEnv.extend({
+  SVC_HEALTH_PORT: int(0, 65535, 8090),
+});
+
 export function loadExecutionEnv(source: Record<string, string | undefined>): z.infer<typeof ExecutionEnv> {
   return parseEnv(ExecutionEnv, source);
 }
 
 export function loadExecutionApiEnv(source: Record<string, string | undefined>): z.infer<typeof ExecutionApiEnv> {
   return parseEnv(ExecutionApiEnv, source);
+}
+
+export function loadExecutionWorkerEnv(source: Record<string, string | undefined>): z.infer<typeof ExecutionWorkerEnv> {
+  return parseEnv(ExecutionWorkerEnv, source);
 }

@@ -1,17 +1,21 @@
 import { createLogger } from '@svc/core';
-import { onShutdown, openInfrastructure } from '@svc/platform';
+import { closeServer, infrastructureReadiness, listenForProbes, onShutdown, openInfrastructure } from '@svc/platform';
 import { createExecutionWorker, executionConfigFromEnv } from './app.js';
-import { loadExecutionEnv } from './env.js';
+import { loadExecutionWorkerEnv } from './env.js';
 
-const env = loadExecutionEnv(process.env);
+const env = loadExecutionWorkerEnv(process.env);
 const log = createLogger({ service: 'execution-worker', level: env.LOG_LEVEL });
 const infra = await openInfrastructure(env, log);
 const worker = createExecutionWorker({ ...infra, log, config: executionConfigFromEnv(env) });
 await worker.start();
+// No HTTP of its own: a small listener answers /healthz and /readyz for the orchestrator.
+const probes = await listenForProbes(env.SVC_HEALTH_PORT, infrastructureReadiness(infra), log);
 log.info('execution worker taking jobs');
 
 // Stop taking jobs, let running ones finish (bounded by the bus's drain timeout), then close.
+// The probes answer until the jobs have drained.
 onShutdown(async () => {
   await worker.stop();
+  if (probes) await closeServer(probes);
   await infra.close();
 }, log, 30_000);
