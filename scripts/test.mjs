@@ -1,6 +1,7 @@
-// `npm test`: install with the lockfile, build every process, type-check, lint, then run the
-// whole suite. End-to-end tests run on the embedded adapters, and on the real services as well
-// when DATABASE_URL, REDIS_URL and AMQP_URL are set (each run in a fresh database and prefix).
+// `npm test`: install with the lockfile, build every process, type-check, lint (the code, then
+// the OpenAPI document), then run the whole suite. End-to-end tests run on the embedded
+// adapters, and on the real services as well when DATABASE_URL, REDIS_URL and AMQP_URL are set
+// (each run in a fresh database and prefix).
 import { pnpm } from './pnpm.mjs';
 
 const steps = [
@@ -8,6 +9,7 @@ const steps = [
   ['run', 'build'],
   ['exec', 'tsc', '-p', 'tsconfig.json'],
   ['exec', 'eslint', '.'],
+  ['run', 'lint:openapi'],
   ['exec', 'vitest', 'run', ...process.argv.slice(2)],
 ];
 

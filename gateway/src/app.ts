@@ -11,6 +11,8 @@ import { createIdentitySigner } from './http/identity-signer.js';
 import { forwardTo } from './http/proxy.js';
 import type { CommandGroupLimit } from './http/limits.js';
 import { createRequestLimits } from './http/request-limits.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { docsRoutes } from './openapi/docs.routes.js';
 import { findRoute, type RouteRule, type ServiceName } from './routing/route-table.js';
 
 export interface GatewayConfig {
@@ -54,6 +56,7 @@ export function createGateway({ cache, bus, log, health, config }: GatewayDeps):
   app.set('trust proxy', config.trustProxy);
   app.use(correlationMiddleware());
   app.use(healthRoutes(health, config.version));
+  app.use(docsRoutes(buildOpenApiDocument()));
 
   const route: RequestHandler = (req, res, next) => {
     const rule = findRoute(req.method, req.path);
@@ -121,5 +124,6 @@ export { fleetHealthChecks } from './http/fleet-health.js';
 export { GatewayEnv, loadGatewayEnv, rateLimitEnv } from './env.js';
 export { DEFAULT_COMMAND_GROUP_LIMIT, type CommandGroupLimit } from './http/limits.js';
 export type { ServiceName, AuthPolicy, RouteRule } from './routing/route-table.js';
+export { buildOpenApiDocument, OPENAPI_FRAGMENTS } from './openapi/document.js';
 
 export { SVC_VERSION };

@@ -1,3 +1,5 @@
+import { responseChecker } from './openapi.js';
+
 /** A thin fetch wrapper for black-box calls through the gateway. */
 export interface CallOptions {
   method?: string;
@@ -23,7 +25,8 @@ export function client(baseUrl: string) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${baseUrl}${path}`, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+    const method = options.method ?? (body === undefined ? 'GET' : 'POST');
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -31,8 +34,18 @@ export function client(baseUrl: string) {
     } catch {
       // Not JSON; tests assert on the raw text.
     }
-    return { status: res.status, headers: res.headers, body: parsed };
+    return expectDescribed(method, path, { status: res.status, headers: res.headers, body: parsed });
   };
+}
+
+/**
+ * Fails the test when a JSON answer is not what the public OpenAPI document says this method
+ * and path answer with this status; every reply the suite sees goes through here.
+ */
+export function expectDescribed(method: string, path: string, reply: Reply): Reply {
+  const problem = responseChecker().check(method, path, reply.status, reply.headers.get('content-type'), reply.body);
+  if (problem) throw new Error(problem);
+  return reply;
 }
 
 export type Call = ReturnType<typeof client>;

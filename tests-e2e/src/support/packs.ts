@@ -2,7 +2,7 @@ import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { pack } from 'tar-stream';
 import { createPackArchive } from '@svc/pack-sdk';
-import type { Reply } from './client.js';
+import { expectDescribed, type Reply } from './client.js';
 
 const gzip = promisify(gzipCallback);
 
@@ -68,5 +68,5 @@ export async function uploadPackage(baseUrl: string, token: string, bytes: Buffe
   } catch {
     // Not JSON; tests assert on the raw text.
   }
-  return { status: res.status, headers: res.headers, body };
+  return expectDescribed('POST', '/api/v1/registry/packs', { status: res.status, headers: res.headers, body });
 }

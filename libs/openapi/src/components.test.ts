@@ -1,0 +1,39 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { errorBody, NotFoundError, RateLimitError } from '@svc/core';
+import { SHARED_SCHEMAS } from './components.js';
+import { fromZod, object, string } from './schema.js';
+
+const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true }));
+
+describe('shared OpenAPI components', () => {
+  it('describe the error body libs/core writes, with the 429 extra', () => {
+    const validate = ajv.compile(SHARED_SCHEMAS.Error!);
+    const body = errorBody(new NotFoundError('Pack not found', { pack_id: 'x' }), 'req-1');
+    expect(validate(body), ajv.errorsText(validate.errors)).toBe(true);
+    const limited = errorBody(new RateLimitError('Slow down', { retry_after: 3 }), 'req-2');
+    expect(validate({ ...limited, error: { ...limited.error, retry_after: 3 } })).toBe(true);
+    expect(validate({ ...body, error: { ...body.error, stack: 'at …' } })).toBe(false);
+  });
+
+  it('turn a contracts schema into a JSON Schema without its $schema', () => {
+    const schema = fromZod(z.strictObject({ name: z.string().min(1), ttl: z.number().int().optional() }));
+    expect(schema).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string', minLength: 1 }, ttl: { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } },
+      required: ['name'],
+      additionalProperties: false,
+    });
+  });
+
+  it('close objects and require every property not named optional', () => {
+    expect(object({ a: string(), b: string() }, { optional: ['b'] })).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'string' } },
+      required: ['a'],
+      additionalProperties: false,
+    });
+  });
+});

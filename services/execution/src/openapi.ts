@@ -1,0 +1,165 @@
+import { Namespace, PackOrCommandName } from '@svc/contracts';
+import {
+  anyValue,
+  arrayOf,
+  constant,
+  dataResponse,
+  dateTime,
+  enumOf,
+  errorResponse,
+  fromZod,
+  headerParameter,
+  integer,
+  jsonResponse,
+  nullable,
+  object,
+  pathParameter,
+  ref,
+  string,
+  uuid,
+  type OpenApiFragment,
+  type OperationObject,
+  type SchemaObject,
+} from '@svc/openapi';
+import { TASK_STATUSES } from './db/schema.js';
+import { IDEMPOTENCY_KEY_MAX } from './http/command.routes.js';
+
+const replayed = { 'Idempotent-Replayed': { description: '`true` when this is the stored outcome of an earlier call with the same `Idempotency-Key`.', schema: constant('true') } };
+const taskId = pathParameter('task_id', string(), 'The task\'s id.');
+const jsonRpcId: SchemaObject = { type: ['string', 'integer'] };
+/** A request, notification or response; the MCP SDK checks the rest. */
+const jsonRpcMessage: SchemaObject = { type: 'object', properties: { jsonrpc: constant('2.0'), method: string() }, required: ['jsonrpc'] };
+
+const schemas = {
+  Task: object({
+    task_id: uuid,
+    status: enumOf(TASK_STATUSES, { description: '`success`, `failure`, `timeout` and `revoked` are terminal.' }),
+    result: anyValue('The command\'s result once `success`; otherwise null.'),
+    error: nullable(object({ message: string(), type: string({ description: 'The exception class name.' }) })),
+    started_at: nullable(dateTime),
+    completed_at: nullable(dateTime),
+    correlation_id: string(),
+  }),
+  JsonRpcResponse: {
+    description: 'A JSON-RPC 2.0 response.',
+    oneOf: [
+      object({ jsonrpc: constant('2.0'), id: jsonRpcId, result: { type: 'object' } }),
+      object({
+        jsonrpc: constant('2.0'),
+        id: nullable(jsonRpcId),
+        error: object({ code: integer(), message: string(), data: anyValue('More about the error.') }, { optional: ['data'] }),
+      }),
+    ],
+  },
+};
+
+const jsonRpcError = (description: string) => jsonResponse(description, ref('JsonRpcResponse'));
+
+/** GET and DELETE mean something only with MCP sessions, which this server does not keep. */
+const mcpMethodNotAllowed = (operationId: string): OperationObject => ({
+  operationId,
+  summary: 'Not supported: the MCP endpoint is stateless',
+  tags: ['MCP'],
+  responses: {
+    405: { ...errorResponse('`METHOD_NOT_ALLOWED`: use POST.'), headers: { Allow: { description: '`POST`.', schema: string() } } },
+  },
+});
+
+/** Command runs, tasks and the MCP endpoint. */
+export const executionOpenApi: OpenApiFragment = {
+  service: 'execution',
+  tags: [
+    { name: 'Tasks', description: 'Asynchronous runs: poll and cancel.' },
+    { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents.' },
+  ],
+  schemas,
+  paths: {
+    '/api/v1/commands/{namespace}/{name}': {
+      post: {
+        operationId: 'runCommand',
+        summary: 'Run a command',
+        description:
+          '`fast` commands answer inline (200); `medium` and `long` commands, `?async=true` and `Prefer: respond-async` answer 202 with a task to poll, and so does a fast command still running after the sync wait.',
+        tags: ['Commands'],
+        parameters: [
+          pathParameter('namespace', fromZod(Namespace), 'The namespace, without `@`.'),
+          pathParameter('name', fromZod(PackOrCommandName), 'The command\'s name.'),
+          { name: 'async', in: 'query', required: false, description: 'Run as a task even when the command is fast.', schema: enumOf(['true', 'false']) },
+          headerParameter('Prefer', string(), '`respond-async` asks for a task, as `?async=true` does.'),
+          headerParameter('Idempotency-Key', string({ minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, pattern: '^[\\x21-\\x7e]+$' }), 'The same key from the same user within 24 h returns the first outcome instead of running again.'),
+        ],
+        requestBody: { required: false, description: 'The input: a JSON object that satisfies the command\'s `input_schema` (`{}` when absent).', content: { 'application/json': { schema: { type: 'object' } } } },
+        responses: {
+          200: dataResponse('The command ran.', object({ result: anyValue('What the command returned.'), execution: object({ duration_ms: integer({ minimum: 0 }), status: constant('completed') }) }), replayed),
+          202: dataResponse('Running as a task.', object({ task_id: uuid, status: constant('pending'), status_url: string({ description: '`/api/v1/tasks/{task_id}`.' }) }), {
+            ...replayed,
+            Location: { description: 'The task\'s status URL.', schema: string() },
+          }),
+          400: errorResponse('`VALIDATION_FAILED`: the input does not satisfy `input_schema` (`details.field`, `value`, `issue`, `issues`), or a malformed `async` or `Idempotency-Key`.'),
+          404: errorResponse('`NOT_FOUND`: no such command, or one the caller may not reach.'),
+          408: errorResponse('`TIMEOUT`: the command ran past its timeout and was stopped.'),
+          409: errorResponse('`TASK_REVOKED`: cancelled meanwhile; `IDEMPOTENCY_CONFLICT`: the same key is still running, or was used for another command.'),
+          502: errorResponse('`INTEGRATION_ERROR`: the command threw (`error.type` is the thrown class name), its result was over 1 MiB, or its runner died.'),
+        },
+      },
+    },
+    '/api/v1/tasks/{task_id}': {
+      get: {
+        operationId: 'getTask',
+        summary: 'A task\'s status and result',
+        tags: ['Tasks'],
+        parameters: [taskId],
+        responses: {
+          200: jsonResponse('The task.', object({ success: constant(true), data: ref('Task') })),
+          403: errorResponse('`PERMISSION_DENIED`: the task belongs to another user or tenant.'),
+          404: errorResponse('`NOT_FOUND`: unknown or malformed id.'),
+          410: errorResponse('`GONE`: the task finished and its result has expired.'),
+        },
+      },
+    },
+    '/api/v1/tasks/{task_id}/cancel': {
+      post: {
+        operationId: 'cancelTask',
+        summary: 'Cancel a pending or started task',
+        tags: ['Tasks'],
+        parameters: [taskId],
+        responses: {
+          200: jsonResponse('Revoked.', object({ success: constant(true), data: object({ task_id: uuid, revoked: constant(true) }) })),
+          403: errorResponse('`PERMISSION_DENIED`: the task belongs to another user or tenant.'),
+          404: errorResponse('`NOT_FOUND`: unknown or malformed id.'),
+          409: errorResponse('`TASK_TERMINAL`: the task has already ended.'),
+        },
+      },
+    },
+    '/mcp': {
+      post: {
+        operationId: 'mcp',
+        summary: 'Streamable-HTTP MCP server (JSON-RPC)',
+        description:
+          'Stateless (no sessions) and answering JSON. Methods: `initialize` (tools capability only), `ping`, `tools/list` (the commands `GET /api/v1/commands` lists, as tools named `scope__pack__command`, 100 per page), `tools/call` (runs through the REST path; counts against the command-run budget). Send `Accept: application/json, text/event-stream`.',
+        tags: ['MCP'],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                description: 'A JSON-RPC 2.0 message, or a batch of them.',
+                anyOf: [jsonRpcMessage, arrayOf(jsonRpcMessage)],
+              },
+            },
+          },
+        },
+        responses: {
+          200: jsonResponse('The JSON-RPC response (or responses, for a batch).', { anyOf: [ref('JsonRpcResponse'), arrayOf(ref('JsonRpcResponse'))] }),
+          202: { description: 'Only notifications or responses were sent: nothing to answer.' },
+          400: jsonResponse('A body that is not JSON (-32700) or not JSON-RPC (-32600); or the error body for an unreadable request.', { anyOf: [ref('JsonRpcResponse'), ref('Error')] }),
+          403: errorResponse('`PERMISSION_DENIED`: the API key lacks the `commands:execute` scope.'),
+          406: jsonRpcError('The `Accept` header does not name both `application/json` and `text/event-stream`.'),
+          415: jsonRpcError('The body is not `application/json`.'),
+        },
+      },
+      get: mcpMethodNotAllowed('mcpGet'),
+      delete: mcpMethodNotAllowed('mcpDelete'),
+    },
+  },
+};

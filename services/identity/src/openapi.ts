@@ -1,0 +1,399 @@
+import {
+  ChangePasswordBody,
+  ChangePasswordLoginBody,
+  CreateAccessCodesBody,
+  CreateApiKeyBody,
+  DeveloperModeBody,
+  InviteBody,
+  LoginBody,
+  OrganizationBody,
+  RefreshBody,
+  RegisterBody,
+  TIER_VALUES,
+  UpdateMeBody,
+  ValidateAccessCodeBody,
+} from '@svc/contracts';
+import {
+  arrayOf,
+  boolean,
+  constant,
+  dataResponse,
+  dateTime,
+  enumOf,
+  errorResponse,
+  fromZod,
+  integer,
+  jsonBody,
+  nullable,
+  object,
+  pathParameter,
+  ref,
+  string,
+  uuid,
+  type OpenApiFragment,
+} from '@svc/openapi';
+
+const ROLES = ['owner', 'admin', 'member'] as const;
+const slugErrors = '`SLUG_INVALID`, `SLUG_RESERVED` or `SLUG_TAKEN` (the slug rules: 2-39 of `[a-z0-9-]`, no leading or trailing hyphen, not reserved), or `VALIDATION_FAILED`.';
+const refreshCookie = { 'Set-Cookie': { description: '`svc_refresh`: the refresh token (HttpOnly, `Path=/api/v1/auth`, `SameSite=Strict`, `Secure`).', schema: string() } };
+const clearedCookie = { 'Set-Cookie': { description: 'Clears the `svc_refresh` cookie.', schema: string() } };
+const message = (description: string) => dataResponse(description, ref('Message'));
+/** The gateway lets API keys reach key management only for it to refuse them (403). */
+const accessTokenOnly = [{ bearerAuth: [] }];
+const adminOnly = errorResponse('`PERMISSION_DENIED`: the caller\'s role is not admin or owner.');
+
+const userProperties = {
+  id: uuid,
+  email: string({ format: 'email' }),
+  name: string(),
+  role: enumOf(ROLES),
+  developerMode: boolean(),
+  subscriptionTier: enumOf(TIER_VALUES),
+  createdAt: dateTime,
+};
+const organizationProperties = { id: uuid, name: string(), slug: string(), scope: string({ description: '`@` and the slug.' }) };
+const apiKeyProperties = { id: uuid, name: string(), key_prefix: string({ description: '`sk-svc-` and the first 8 hex digits.' }), scopes: arrayOf(string()) };
+
+const schemas = {
+  User: object(userProperties),
+  CurrentUser: object({ ...userProperties, tenantSlug: string(), tenantId: uuid }, { description: 'The caller, with their personal tenant.' }),
+  Tokens: object({
+    accessToken: string({ description: 'A bearer JWT.' }),
+    refreshToken: string({ description: 'Single use: each refresh returns a new one.' }),
+    expiresAt: integer({ description: 'When the access token expires, in milliseconds since the Unix epoch.' }),
+  }),
+  SignedIn: object({ tokens: ref('Tokens'), user: ref('User') }),
+  AccessCode: object({
+    id: uuid,
+    code: string({ pattern: '^SVC-[A-Z0-9]{4}-[A-Z0-9]{4}$' }),
+    tier: enumOf(TIER_VALUES),
+    cohort: string(),
+    max_uses: integer(),
+    use_count: integer(),
+    is_active: boolean(),
+    redeemed_by: nullable(uuid),
+    redeemed_at: nullable(dateTime),
+    created_at: dateTime,
+  }),
+  Organization: object({ ...organizationProperties, createdAt: dateTime }),
+  OrganizationDetail: object({ ...organizationProperties, createdAt: dateTime, members_count: integer(), packs_count: integer() }),
+  Member: object({ id: uuid, user_id: uuid, email: string(), role: enumOf(ROLES), joined_at: dateTime }),
+  Invite: object({ id: uuid, email: string(), role: enumOf(['admin', 'member']), expiresAt: dateTime }),
+  NewApiKey: object({ ...apiKeyProperties, key: string({ pattern: '^sk-svc-[0-9a-f]{64}$', description: 'The key itself: shown this once, stored only as a hash.' }), created_at: dateTime }),
+  ApiKey: object({ ...apiKeyProperties, last_used_at: nullable(dateTime), revoked_at: nullable(dateTime), created_at: dateTime }),
+  AccountMode: {
+    oneOf: [
+      object({ account_mode: constant('consumer'), developer_mode_available: boolean() }),
+      object({ account_mode: constant('developer'), organization: object({ ...organizationProperties, role: enumOf(ROLES) }) }),
+    ],
+  },
+  NamespaceCheck: {
+    oneOf: [
+      object({ namespace: string(), available: constant(true), owner: enumOf(['personal', 'organization']) }),
+      object({ namespace: string(), available: constant(false), error: string({ description: 'Why not, and what to do.' }) }),
+    ],
+  },
+};
+
+const codeId = pathParameter('code_id', uuid, 'The access code\'s id.');
+const keyId = pathParameter('key_id', string(), 'The API key\'s id.');
+const orgId = pathParameter('org_id', string(), 'The organization\'s id (its tenant id).');
+
+/** Accounts, sessions, organizations, API keys and access codes. */
+export const identityOpenApi: OpenApiFragment = {
+  service: 'identity',
+  tags: [
+    { name: 'Auth', description: 'Registration, sign-in, tokens and passwords.' },
+    { name: 'Account', description: 'The caller\'s account: profile, developer mode, API keys.' },
+    { name: 'Organizations', description: 'Organizations, their members and invites.' },
+    { name: 'Access codes', description: 'Invitation codes that registration requires.' },
+  ],
+  schemas,
+  paths: {
+    '/api/v1/auth/register': {
+      post: {
+        operationId: 'register',
+        summary: 'Create an account with an access code',
+        tags: ['Auth'],
+        requestBody: jsonBody(fromZod(RegisterBody)),
+        responses: {
+          201: dataResponse('The new account, signed in.', ref('SignedIn'), refreshCookie),
+          400: errorResponse(`A malformed field, \`ACCESS_CODE_INVALID\`, or ${slugErrors}`),
+          409: errorResponse('`EMAIL_TAKEN`: an account with this e-mail exists.'),
+        },
+      },
+    },
+    '/api/v1/auth/login': {
+      post: {
+        operationId: 'login',
+        summary: 'Sign in with e-mail and password',
+        tags: ['Auth'],
+        requestBody: jsonBody(fromZod(LoginBody)),
+        responses: {
+          200: dataResponse('Signed in.', ref('SignedIn'), refreshCookie),
+          400: errorResponse('`VALIDATION_FAILED`: a malformed field.'),
+          401: errorResponse('`AUTHENTICATION_FAILED`: invalid e-mail or password (the same answer for both).'),
+        },
+      },
+    },
+    '/api/v1/auth/refresh': {
+      post: {
+        operationId: 'refreshTokens',
+        summary: 'Exchange a refresh token for new tokens',
+        tags: ['Auth'],
+        requestBody: jsonBody(fromZod(RefreshBody)),
+        responses: {
+          200: dataResponse('New tokens; the refresh token presented is used up.', ref('Tokens')),
+          400: errorResponse('`VALIDATION_FAILED`: no refresh token.'),
+          401: errorResponse('`AUTHENTICATION_FAILED`: unknown, expired, revoked or reused refresh token (a reuse revokes the whole session).'),
+        },
+      },
+    },
+    '/api/v1/auth/refresh-cookie': {
+      post: {
+        operationId: 'refreshTokensWithCookie',
+        summary: 'Exchange the svc_refresh cookie for a new access token',
+        tags: ['Auth'],
+        parameters: [{ name: 'svc_refresh', in: 'cookie', required: true, description: 'The refresh token set by login, register or a previous refresh.', schema: string() }],
+        responses: {
+          200: dataResponse('A new access token; the cookie is rotated.', object({ accessToken: string(), expiresAt: integer() }), refreshCookie),
+          401: errorResponse('`AUTHENTICATION_FAILED`: no cookie, or an unknown, expired, revoked or reused refresh token.'),
+        },
+      },
+    },
+    '/api/v1/auth/logout': {
+      post: {
+        operationId: 'logout',
+        summary: 'Revoke the caller\'s session',
+        tags: ['Auth'],
+        responses: { 200: { ...message('Signed out: the session\'s access and refresh tokens stop working.'), headers: clearedCookie } },
+      },
+    },
+    '/api/v1/auth/change-password': {
+      post: {
+        operationId: 'changePassword',
+        summary: 'Change the caller\'s password',
+        tags: ['Auth'],
+        requestBody: jsonBody(fromZod(ChangePasswordBody)),
+        responses: {
+          200: { ...message('Changed; every session of the user is revoked.'), headers: clearedCookie },
+          400: errorResponse('`VALIDATION_FAILED`: the new password is not 8-72 bytes.'),
+          401: errorResponse('`AUTHENTICATION_FAILED`: no valid token, or the current password is wrong.'),
+        },
+      },
+    },
+    '/api/v1/auth/change-password/login': {
+      post: {
+        operationId: 'changePasswordWithLogin',
+        summary: 'Change a password from the sign-in screen',
+        tags: ['Auth'],
+        requestBody: jsonBody(fromZod(ChangePasswordLoginBody)),
+        responses: {
+          200: message('Changed; every session of the user is revoked.'),
+          400: errorResponse('`VALIDATION_FAILED`: a malformed field.'),
+          401: errorResponse('`AUTHENTICATION_FAILED`: invalid e-mail or current password.'),
+        },
+      },
+    },
+    '/api/v1/auth/me': {
+      get: {
+        operationId: 'getCurrentUser',
+        summary: 'The signed-in user',
+        tags: ['Account'],
+        responses: { 200: dataResponse('The caller.', ref('CurrentUser')) },
+      },
+    },
+    '/api/v1/users/me': {
+      patch: {
+        operationId: 'updateCurrentUser',
+        summary: 'Change the caller\'s name',
+        tags: ['Account'],
+        requestBody: jsonBody(fromZod(UpdateMeBody)),
+        responses: { 200: dataResponse('The updated user.', ref('User')), 400: errorResponse('`VALIDATION_FAILED`: `name` is not 1-100 characters.') },
+      },
+    },
+    '/api/v1/access-codes': {
+      post: {
+        operationId: 'createAccessCodes',
+        summary: 'Mint access codes (admin)',
+        tags: ['Access codes'],
+        requestBody: jsonBody(fromZod(CreateAccessCodesBody)),
+        responses: {
+          201: dataResponse('The codes minted.', object({ codes: arrayOf(string()), count: integer(), tier: enumOf(TIER_VALUES), cohort: string() })),
+          400: errorResponse('`VALIDATION_FAILED`: a malformed field.'),
+          403: adminOnly,
+        },
+      },
+      get: {
+        operationId: 'listAccessCodes',
+        summary: 'Every access code (admin)',
+        tags: ['Access codes'],
+        responses: { 200: dataResponse('Every code, newest first.', arrayOf(ref('AccessCode'))), 403: adminOnly },
+      },
+    },
+    '/api/v1/access-codes/{code_id}': {
+      delete: {
+        operationId: 'deactivateAccessCode',
+        summary: 'Deactivate an access code (admin)',
+        tags: ['Access codes'],
+        parameters: [codeId],
+        responses: {
+          200: dataResponse('Deactivated.', object({ id: uuid, is_active: constant(false) })),
+          400: errorResponse('`VALIDATION_FAILED`: the id is not a uuid.'),
+          403: adminOnly,
+          404: errorResponse('`NOT_FOUND`: no such code.'),
+        },
+      },
+    },
+    '/api/v1/access-codes/validate': {
+      post: {
+        operationId: 'validateAccessCode',
+        summary: 'Check an access code before registering',
+        tags: ['Access codes'],
+        requestBody: jsonBody(fromZod(ValidateAccessCodeBody)),
+        responses: {
+          200: dataResponse('The code can be used.', object({ valid: constant(true), tier: enumOf(TIER_VALUES) })),
+          400: errorResponse('`ACCESS_CODE_INVALID`: unknown, inactive or used up; or `VALIDATION_FAILED`.'),
+        },
+      },
+    },
+    '/api/v1/account/mode': {
+      get: {
+        operationId: 'getAccountMode',
+        summary: 'Consumer or developer mode',
+        tags: ['Account'],
+        responses: { 200: dataResponse('The mode; a developer\'s first organization.', ref('AccountMode')) },
+      },
+    },
+    '/api/v1/account/developer-mode': {
+      post: {
+        operationId: 'enableDeveloperMode',
+        summary: 'Turn developer mode on by creating or joining an organization',
+        tags: ['Account'],
+        requestBody: jsonBody(fromZod(DeveloperModeBody), 'Either `organization` (create one) or `access_code` (an invite id, to join).'),
+        responses: {
+          200: dataResponse(
+            'Developer mode is on.',
+            object({ user: object({ id: uuid, email: string(), mode: constant('developer') }), organization: object(organizationProperties), message: string() }),
+          ),
+          400: errorResponse(slugErrors),
+          404: errorResponse('`INVITE_NOT_FOUND`: the invite is unknown, expired, used, or for another e-mail.'),
+        },
+      },
+    },
+    '/api/v1/account/api-keys': {
+      post: {
+        operationId: 'createApiKey',
+        security: accessTokenOnly,
+        summary: 'Create an API key',
+        tags: ['Account'],
+        requestBody: jsonBody(fromZod(CreateApiKeyBody)),
+        responses: {
+          201: dataResponse('The key, shown this once.', ref('NewApiKey')),
+          400: errorResponse('`VALIDATION_FAILED`: `name` is not 1-100 characters or `scopes` is not `["commands:execute"]`.'),
+          403: errorResponse('`PERMISSION_DENIED`: an API key cannot manage API keys.'),
+          409: errorResponse('`API_KEY_LIMIT`: the user holds 50 live keys.'),
+        },
+      },
+      get: {
+        operationId: 'listApiKeys',
+        security: accessTokenOnly,
+        summary: 'The caller\'s API keys, revoked ones included',
+        tags: ['Account'],
+        responses: { 200: dataResponse('The keys, without their secrets.', arrayOf(ref('ApiKey'))), 403: errorResponse('`PERMISSION_DENIED`: an API key cannot manage API keys.') },
+      },
+    },
+    '/api/v1/account/api-keys/{key_id}': {
+      delete: {
+        operationId: 'revokeApiKey',
+        security: accessTokenOnly,
+        summary: 'Revoke an API key',
+        tags: ['Account'],
+        parameters: [keyId],
+        responses: {
+          200: dataResponse('Revoked (again: the first `revoked_at` is kept).', object({ ...(schemas.ApiKey.properties ?? {}), message: string() })),
+          403: errorResponse('`PERMISSION_DENIED`: an API key cannot manage API keys.'),
+          404: errorResponse('`NOT_FOUND`: unknown, malformed or another user\'s key.'),
+        },
+      },
+    },
+    '/api/v1/organizations': {
+      post: {
+        operationId: 'createOrganization',
+        summary: 'Create an organization (developer mode)',
+        tags: ['Organizations'],
+        requestBody: jsonBody(fromZod(OrganizationBody)),
+        responses: {
+          201: dataResponse('Created; the caller is its owner.', object({ organization: ref('Organization') })),
+          400: errorResponse(slugErrors),
+          403: errorResponse('`PERMISSION_DENIED`: developer mode is required.'),
+        },
+      },
+    },
+    '/api/v1/organizations/{org_id}': {
+      get: {
+        operationId: 'getOrganization',
+        summary: 'An organization the caller belongs to',
+        tags: ['Organizations'],
+        parameters: [orgId],
+        responses: {
+          200: dataResponse('The organization with its counts.', object({ organization: ref('OrganizationDetail') })),
+          404: errorResponse('`NOT_FOUND`: unknown, malformed, or the caller is not a member.'),
+        },
+      },
+    },
+    '/api/v1/organizations/{org_id}/invite': {
+      post: {
+        operationId: 'inviteMember',
+        summary: 'Invite someone by e-mail (owner or admin)',
+        tags: ['Organizations'],
+        parameters: [orgId],
+        requestBody: jsonBody(fromZod(InviteBody)),
+        responses: {
+          201: dataResponse('The invite (valid 7 days, once, for that e-mail); its id is the code to join with.', object({ invite: ref('Invite'), message: string() })),
+          400: errorResponse('`VALIDATION_FAILED`: a malformed e-mail or role.'),
+          403: errorResponse('`PERMISSION_DENIED`: members may not invite.'),
+          404: errorResponse('`NOT_FOUND`: unknown organization, or the caller is not a member.'),
+        },
+      },
+    },
+    '/api/v1/organizations/{org_id}/members': {
+      get: {
+        operationId: 'listMembers',
+        summary: 'An organization\'s members',
+        tags: ['Organizations'],
+        parameters: [orgId],
+        responses: {
+          200: dataResponse('The members.', arrayOf(ref('Member'))),
+          404: errorResponse('`NOT_FOUND`: unknown organization, or the caller is not a member.'),
+        },
+      },
+    },
+    '/api/v1/organizations/{org_id}/members/{user_id}': {
+      delete: {
+        operationId: 'removeMember',
+        summary: 'Remove a member, or leave',
+        tags: ['Organizations'],
+        parameters: [orgId, pathParameter('user_id', string(), 'The member\'s user id.')],
+        responses: {
+          200: message('Removed.'),
+          403: errorResponse('`PERMISSION_DENIED`: a member removing another, or an admin removing an owner.'),
+          404: errorResponse('`NOT_FOUND`: unknown organization or not a member.'),
+          409: errorResponse('`LAST_OWNER`: the organization would have no owner.'),
+        },
+      },
+    },
+    '/api/v1/namespaces/{namespace}/check': {
+      get: {
+        operationId: 'checkNamespace',
+        summary: 'Whether the caller may publish under a namespace',
+        tags: ['Account'],
+        parameters: [pathParameter('namespace', string(), 'A personal or organization slug, without `@`.')],
+        responses: {
+          200: dataResponse('Available to the caller (personal or organization), or why not.', ref('NamespaceCheck')),
+          400: errorResponse('`SLUG_INVALID`: not a valid slug.'),
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,205 @@
+import { GrantBody, InstallPackBody, ListCommandsQuery, Namespace, PACKAGE_FIELD, PackIdParam, PackOrCommandName } from '@svc/contracts';
+import {
+  arrayOf,
+  constant,
+  dataResponse,
+  dateTime,
+  enumOf,
+  envelope,
+  errorResponse,
+  freeObject,
+  fromZod,
+  integer,
+  jsonBody,
+  jsonResponse,
+  object,
+  pathParameter,
+  queryParameters,
+  ref,
+  string,
+  uuid,
+  type OpenApiFragment,
+} from '@svc/openapi';
+import { MAX_PACKAGE_BYTES, QUEUES, VISIBILITIES } from '@svc/pack-sdk';
+
+const notOwner = (what: string) => errorResponse(`\`PERMISSION_DENIED\`: developer mode is required (\`details.reason: developer_mode_required\`), or the caller may see the pack but does not own it, so may not ${what} it.`);
+const packNotFound = errorResponse('`NOT_FOUND`: no such pack, or one the caller may not see.');
+
+const commandProperties = {
+  namespace: string(),
+  name: string(),
+  pack: string({ description: 'The pack\'s name.' }),
+  version: string({ description: 'The active version of the pack (semver).' }),
+  description: string(),
+  input_schema: freeObject('The JSON Schema (draft 2020-12, or draft-07 by `$schema`) a run\'s input must satisfy.'),
+  output_format: constant('json'),
+  timeout: integer({ description: 'Seconds.' }),
+  tags: arrayOf(string()),
+};
+
+const schemas = {
+  CommandSummary: object(commandProperties),
+  Command: object({
+    ...commandProperties,
+    retries: integer({ minimum: 0 }),
+    queue: enumOf(QUEUES, { description: '`fast` answers inline; `medium` and `long` run as tasks.' }),
+    examples: arrayOf(object({ description: string(), input: freeObject('An input that satisfies `input_schema`.') })),
+  }),
+  PublishedPack: object({
+    id: uuid,
+    namespace: string(),
+    name: string(),
+    version: string(),
+    version_id: uuid,
+    visibility: enumOf(VISIBILITIES),
+    description: string(),
+    commands: arrayOf(string()),
+    size_bytes: integer(),
+    sha256: string({ pattern: '^[0-9a-f]{64}$' }),
+  }),
+  InstalledPack: object({
+    id: uuid,
+    name: string(),
+    namespace: string(),
+    version: string(),
+    visibility: enumOf(VISIBILITIES),
+    commands: integer({ description: 'How many commands the active version has.' }),
+    installed_at: dateTime,
+    status: constant('active'),
+  }),
+};
+
+const grantBody = jsonBody(fromZod(GrantBody));
+const grantErrors = {
+  400: errorResponse('`VALIDATION_FAILED`: a malformed field.'),
+  403: notOwner('manage grants of'),
+  404: packNotFound,
+};
+
+/** Packs: publication, install, uninstall, grants and the command catalog. */
+export const registryOpenApi: OpenApiFragment = {
+  service: 'registry',
+  tags: [
+    { name: 'Packs', description: 'Publishing, installing and removing packs, and access grants.' },
+    { name: 'Commands', description: 'The command catalog and command runs.' },
+  ],
+  schemas,
+  paths: {
+    '/api/v1/registry/packs': {
+      post: {
+        operationId: 'publishPack',
+        summary: 'Publish a pack version',
+        description: 'Stores an immutable version; `POST /api/v1/packs/install` makes it active. The checks run in a fixed order and the first problem answers.',
+        tags: ['Packs'],
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: object({ [PACKAGE_FIELD]: string({ contentMediaType: 'application/gzip', description: `The package: a .tar.gz with pack.yaml at its root, at most ${MAX_PACKAGE_BYTES} bytes.` }) }),
+            },
+          },
+        },
+        responses: {
+          201: dataResponse('Published.', object({ pack: ref('PublishedPack'), message: string() })),
+          400: errorResponse('`PACKAGE_INVALID`, `PACKAGE_PATH_INVALID`, `MANIFEST_INVALID`, `INPUT_SCHEMA_INVALID` or `ENTRY_MISSING`; `details.field`, `details.issue` and `details.issues` say what.'),
+          403: errorResponse('`PERMISSION_DENIED`: developer mode is required, or the namespace is not the caller\'s (`details.reason`).'),
+          409: errorResponse('`VERSION_EXISTS`, or `COMMAND_NAME_TAKEN` by another active pack of the namespace.'),
+          413: errorResponse('`PAYLOAD_TOO_LARGE`: the package, or its unpacked files, are too large (`details.limit_bytes` or `details.limit_files`).'),
+        },
+      },
+    },
+    '/api/v1/packs/install': {
+      post: {
+        operationId: 'installPack',
+        summary: 'Make a published version the active one',
+        tags: ['Packs'],
+        requestBody: jsonBody(fromZod(InstallPackBody)),
+        responses: {
+          200: dataResponse(
+            'Installed, upgraded, rolled back, or already active.',
+            object({ pack: object({ id: uuid, namespace: string(), name: string(), version: string(), commands: arrayOf(string()) }), message: string() }),
+          ),
+          400: errorResponse('`VALIDATION_FAILED`: a malformed name or version.'),
+          403: notOwner('install'),
+          404: errorResponse('`NOT_FOUND`: no such pack or version, or one the caller may not see.'),
+        },
+      },
+    },
+    '/api/v1/packs': {
+      get: {
+        operationId: 'listInstalledPacks',
+        summary: 'Installed packs of every tenant the caller belongs to',
+        tags: ['Packs'],
+        responses: { 200: dataResponse('The packs.', object({ packs: arrayOf(ref('InstalledPack')) })) },
+      },
+    },
+    '/api/v1/packs/{pack_id}': {
+      delete: {
+        operationId: 'uninstallPack',
+        summary: 'Remove a pack with every version, command and grant',
+        tags: ['Packs'],
+        parameters: [pathParameter('pack_id', fromZod(PackIdParam), 'The pack\'s id.')],
+        responses: {
+          200: dataResponse('Removed.', ref('Message')),
+          400: errorResponse('`VALIDATION_FAILED`: the id is not a uuid.'),
+          403: notOwner('uninstall'),
+          404: packNotFound,
+        },
+      },
+    },
+    '/api/v1/registry/grants': {
+      post: {
+        operationId: 'grantPackAccess',
+        summary: 'Give a tenant access to an organization-visibility pack',
+        tags: ['Packs'],
+        requestBody: grantBody,
+        responses: { 200: dataResponse('Granted (again: the first `timestamp` is kept).', object({ granted: constant(true), timestamp: dateTime })), ...grantErrors },
+      },
+      delete: {
+        operationId: 'revokePackAccess',
+        summary: 'Take a grant back',
+        tags: ['Packs'],
+        requestBody: grantBody,
+        responses: {
+          200: dataResponse('Revoked.', object({ revoked: constant(true), timestamp: dateTime })),
+          ...grantErrors,
+          404: errorResponse('`NOT_FOUND`: no such pack or grant, or a pack the caller may not see.'),
+        },
+      },
+    },
+    '/api/v1/commands': {
+      get: {
+        operationId: 'listCommands',
+        summary: 'The commands the caller\'s tenants may see',
+        description: 'Public packs, the caller\'s own packs and packs granted to their organizations; unlisted packs are left out. Ordered by namespace, then name.',
+        tags: ['Commands'],
+        parameters: queryParameters(ListCommandsQuery, {
+          namespace: 'Only this namespace (no `@`).',
+          search: 'Matches name or description, case-insensitively and literally.',
+          page: 'Page number; a page past the end is empty.',
+          limit: 'Page size.',
+        }),
+        responses: {
+          200: jsonResponse(
+            'One page of the catalog, with the spec\'s `pagination` beside `data`.',
+            envelope(object({ commands: arrayOf(ref('CommandSummary')), total: integer(), page: integer(), pages: integer() }), { pagination: ref('Pagination') }),
+          ),
+          400: errorResponse('`VALIDATION_FAILED`: a malformed query parameter.'),
+        },
+      },
+    },
+    '/api/v1/commands/{namespace}/{name}': {
+      get: {
+        operationId: 'getCommand',
+        summary: 'A command\'s detail',
+        tags: ['Commands'],
+        parameters: [pathParameter('namespace', fromZod(Namespace), 'The namespace, without `@`.'), pathParameter('name', fromZod(PackOrCommandName), 'The command\'s name.')],
+        responses: {
+          200: dataResponse('The command, with `retries`, `queue` and `examples`.', ref('Command')),
+          400: errorResponse('`VALIDATION_FAILED`: a malformed namespace or name.'),
+          404: errorResponse('`NOT_FOUND`: no such command, or one the caller may not reach.'),
+        },
+      },
+    },
+  },
+};

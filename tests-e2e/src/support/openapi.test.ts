@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { responseChecker } from './openapi.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const user = { id: '6f1c2a3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b', email: 'ada@example.test', name: '', role: 'member', developerMode: false, subscriptionTier: 'pro', createdAt: '2025-01-02T03:04:05.000Z' };
+const signedIn = { data: { tokens: { accessToken: 'a.b.c', refreshToken: 'r', expiresAt: 1735787045000 }, user } };
+const error = { success: false, error: { type: 'NotFoundError', message: 'No route', code: 'NOT_FOUND', details: {}, correlation_id: 'abc', timestamp: '2025-01-02T03:04:05.000Z' } };
+
+describe('the response checks of the end-to-end client', () => {
+  const check = (method: string, path: string, status: number, body: unknown, type: string | null = JSON_TYPE) => responseChecker().check(method, path, status, type, body);
+
+  it('accepts an answer as the document describes it', () => {
+    expect(check('POST', '/api/v1/auth/login', 200, signedIn)).toBeUndefined();
+    expect(check('GET', '/api/v1/storage/a:b?x=1', 404, error)).toBeUndefined();
+  });
+
+  it('names method, path, status and the schema error of a field the document does not describe', () => {
+    const problem = check('POST', '/api/v1/auth/login', 200, { data: { ...signedIn.data, user: { ...user, secret: 1 } } });
+    expect(problem).toContain('POST /api/v1/auth/login → 200');
+    expect(problem).toMatch(/additional properties/);
+  });
+
+  it('refuses a body of the wrong shape, and a success body under a status the operation does not list', () => {
+    expect(check('GET', '/health', 200, { status: 'fine' })).toMatch(/does not match/);
+    expect(check('POST', '/api/v1/auth/register', 200, signedIn)).toMatch(/does not match/);
+  });
+
+  it('holds unknown paths and methods to the error body', () => {
+    expect(check('GET', '/api/v1/nowhere', 404, error)).toBeUndefined();
+    expect(check('PATCH', '/api/v1/storage', 404, { data: {} })).toMatch(/not in the document/);
+  });
+
+  it('prefers a literal path to a template that also matches it', () => {
+    expect(check('POST', '/api/v1/access-codes/validate', 200, { data: { valid: true, tier: 'free' } })).toBeUndefined();
+  });
+
+  it('leaves answers that are not JSON to the tests', () => {
+    expect(check('GET', '/docs', 200, '<!doctype html>', 'text/html; charset=utf-8')).toBeUndefined();
+  });
+});

@@ -1,0 +1,92 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { buildOpenApiDocument } from '@svc/gateway';
+import type { OpenAPIObject, OperationObject, PathItemObject, ResponseObject } from '@svc/openapi';
+
+/** Base URI under which the document is registered with ajv; never fetched. */
+const DOCUMENT_ID = 'urn:svc:openapi';
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+interface DescribedOperation {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  /** Templated segments: a literal path wins over a template that also matches. */
+  params: number;
+  operation: OperationObject;
+}
+
+const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Checks answers against the public OpenAPI document (the in-process assembly the gateway
+ * serves). A method and path the document does not describe (an unknown path, say) must answer
+ * the fleet's error body.
+ */
+export class ResponseChecker {
+  private readonly ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false });
+  private readonly operations: DescribedOperation[] = [];
+
+  constructor(private readonly document: OpenAPIObject) {
+    addFormats(this.ajv);
+    // The whole document is one schema resource, so `#/components/schemas/...` resolve inside it;
+    // its top-level fields are not JSON Schema keywords, so they are declared as annotations.
+    this.ajv.addVocabulary(Object.keys(document));
+    this.ajv.addSchema(document as object, DOCUMENT_ID, undefined, false);
+    for (const [template, item] of Object.entries(document.paths ?? {}) as [string, PathItemObject][]) {
+      const params = (template.match(/\{[^}]+\}/g) ?? []).length;
+      const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
+      for (const [method, operation] of Object.entries(item)) {
+        if (typeof operation === 'object' && operation && 'responses' in operation) this.operations.push({ method, template, pattern, params, operation: operation as OperationObject });
+      }
+    }
+    this.operations.sort((a, b) => a.params - b.params);
+  }
+
+  /** A description of the mismatch, or undefined when the answer is as documented. */
+  check(method: string, url: string, status: number, contentType: string | null, body: unknown): string | undefined {
+    if (!contentType || !JSON_TYPE.test(contentType)) return undefined;
+    const path = new URL(url, 'http://gateway').pathname.replace(/(.)\/+$/, '$1');
+    const found = this.operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(path));
+    const where = `${method.toUpperCase()} ${path} → ${status}`;
+    if (!found) return this.validate(`#/components/schemas/Error`, body, `${where} (not in the document, so the error body)`);
+    const operation = `${found.method.toUpperCase()} ${found.template}`;
+    const pointer = this.schemaPointer(found, status);
+    if (!pointer) return `The answer to ${where} is JSON, but the document gives ${operation} no JSON answer for ${status}`;
+    return this.validate(pointer, body, found.template === path ? where : `${where} (${operation})`);
+  }
+
+  private schemaPointer({ method, template, operation }: DescribedOperation, status: number): string | undefined {
+    const keys = [String(status), `${Math.floor(status / 100)}XX`, 'default'];
+    const key = keys.find((k) => operation.responses?.[k] !== undefined);
+    if (!key) return undefined;
+    const response = operation.responses?.[key] as ResponseObject | { $ref: string };
+    const base = '$ref' in response ? response.$ref : `#/paths/${escapePointer(template)}/${method}/responses/${key}`;
+    const resolved = '$ref' in response ? this.resolve<ResponseObject>(response.$ref) : response;
+    return resolved.content?.['application/json'] ? `${base}/content/application~1json/schema` : undefined;
+  }
+
+  private resolve<T>(ref: string): T {
+    return ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<any>((node, part) => node[part], this.document) as T;
+  }
+
+  private validate(pointer: string, body: unknown, where: string): string | undefined {
+    const validator = this.ajv.getSchema(`${DOCUMENT_ID}${pointer}`) as ValidateFunction;
+    if (validator(body)) return undefined;
+    const errors = (validator.errors ?? [])
+      .map((e) => `body${e.instancePath} ${e.message}${e.params.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`)
+      .join('; ');
+    return `The answer to ${where} does not match the OpenAPI document: ${errors}\nBody: ${JSON.stringify(body).slice(0, 2000)}`;
+  }
+}
+
+let checker: ResponseChecker | undefined;
+
+/** One checker per process: the document is assembled once. */
+export function responseChecker(): ResponseChecker {
+  return (checker ??= new ResponseChecker(buildOpenApiDocument()));
+}
