@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import passport from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, type Identity } from '@svc/auth';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, secretKey, type Identity } from '@svc/auth';
 import { API_KEY_PATTERN } from '@svc/contracts';
 import { AuthenticationError } from '@svc/core';
 import type { AuthPolicy } from '../routing/route-table.js';
@@ -24,7 +24,9 @@ export function createPassport(jwtSecret: string, principals: PrincipalResolver)
     new JwtStrategy(
       {
         jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-        secretOrKey: jwtSecret,
+        // A key object, not the string (see secretKey); passport-jwt hands it to jsonwebtoken
+        // as is, though its types name only strings and buffers.
+        secretOrKey: secretKey(jwtSecret) as unknown as Buffer,
         issuer: ACCESS_TOKEN_ISSUER,
         audience: ACCESS_TOKEN_AUDIENCE,
         algorithms: ['HS256'],

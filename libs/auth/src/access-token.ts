@@ -1,4 +1,5 @@
 import jwt from 'jsonwebtoken';
+import { secretKey } from './secret-key.js';
 
 export const ACCESS_TOKEN_ISSUER = 'svc';
 export const ACCESS_TOKEN_AUDIENCE = 'svc-api';
@@ -14,7 +15,7 @@ export interface AccessClaims {
  * per request so that a change takes effect at once.
  */
 export function signAccessToken(claims: AccessClaims, secret: string, ttlSeconds: number): { token: string; expiresAt: number } {
-  const token = jwt.sign({ sid: claims.sid }, secret, {
+  const token = jwt.sign({ sid: claims.sid }, secretKey(secret), {
     algorithm: 'HS256',
     subject: claims.sub,
     issuer: ACCESS_TOKEN_ISSUER,

@@ -1,3 +1,4 @@
 export * from './identity.js';
 export * from './internal-token.js';
 export * from './access-token.js';
+export * from './secret-key.js';

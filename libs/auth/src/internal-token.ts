@@ -2,6 +2,7 @@ import jwt from 'jsonwebtoken';
 import type { RequestHandler, Request } from 'express';
 import { AuthenticationError } from '@svc/core';
 import { IdentitySchema, type Identity } from './identity.js';
+import { secretKey } from './secret-key.js';
 
 /** Header carrying the gateway-signed identity to services. */
 export const INTERNAL_IDENTITY_HEADER = 'x-svc-identity';
@@ -17,12 +18,12 @@ export const INTERNAL_TOKEN_TTL_SECONDS = 60;
  *   headers[INTERNAL_IDENTITY_HEADER] = signInternalIdentity(identity, env.SVC_INTERNAL_SECRET);
  */
 export function signInternalIdentity(identity: Identity, secret: string, ttlSeconds = INTERNAL_TOKEN_TTL_SECONDS): string {
-  return jwt.sign({ identity }, secret, { algorithm: 'HS256', audience: AUDIENCE, issuer: ISSUER, expiresIn: ttlSeconds });
+  return jwt.sign({ identity }, secretKey(secret), { algorithm: 'HS256', audience: AUDIENCE, issuer: ISSUER, expiresIn: ttlSeconds });
 }
 
 export function verifyInternalIdentity(token: string, secret: string): Identity {
   try {
-    const payload = jwt.verify(token, secret, { algorithms: ['HS256'], audience: AUDIENCE, issuer: ISSUER }) as { identity: unknown };
+    const payload = jwt.verify(token, secretKey(secret), { algorithms: ['HS256'], audience: AUDIENCE, issuer: ISSUER }) as { identity: unknown };
     return IdentitySchema.parse(payload.identity);
   } catch (err) {
     throw new AuthenticationError('Invalid internal identity token', {}, err);

@@ -101,8 +101,14 @@ async function createPostgres(options: DatabaseOptions & { url: string }): Promi
   };
 }
 
+/**
+ * Postgres's default 128 MB of shared buffers would all be resident in PGlite's WebAssembly
+ * memory; one process's embedded data needs far less.
+ */
+const PGLITE_CONF = ['shared_buffers=16MB'];
+
 async function createPglite(options: DatabaseOptions): Promise<Database> {
-  const client = new PGlite(options.dataDir ?? 'memory://');
+  const client = new PGlite(options.dataDir ?? 'memory://', { postgresqlconf: PGLITE_CONF });
   await client.waitReady;
   const db = drizzlePglite(client) as unknown as Db;
   return {

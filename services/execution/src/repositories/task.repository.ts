@@ -3,28 +3,56 @@ import type { Db } from '@svc/db';
 import { tasks, type TaskError, type TaskStatus } from '../db/schema.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
-export type NewTask = typeof tasks.$inferInsert;
+
+const NEW_TASK_COLUMNS = ['userId', 'tenantId', 'namespace', 'command', 'packId', 'packVersion', 'packVersionId', 'entry', 'queue', 'async', 'input', 'maxRetries', 'timeoutMs', 'correlationId'] as const;
+/** What a new task is given; every other column starts at its default. */
+export type NewTask = Required<Pick<typeof tasks.$inferInsert, (typeof NEW_TASK_COLUMNS)[number]>>;
+
+/**
+ * The statements every run executes, built once per database: drizzle builds a query's SQL
+ * anew on each call, which costs more CPU than Postgres spends on these.
+ */
+function prepareStatements(db: Db) {
+  const newTask = Object.fromEntries(NEW_TASK_COLUMNS.map((column) => [column, sql.placeholder(column)])) as Record<keyof NewTask, ReturnType<typeof sql.placeholder>>;
+  return {
+    insert: db.insert(tasks).values(newTask).returning().prepare('execution_task_insert'),
+    find: db.select().from(tasks).where(eq(tasks.id, sql.placeholder('id'))).prepare('execution_task_find'),
+    claim: db
+      .update(tasks)
+      .set({ status: 'started', startedAt: sql`now()`, attempts: sql`${tasks.attempts} + 1` })
+      .where(and(eq(tasks.id, sql.placeholder('id')), inArray(tasks.status, ['pending', 'started'])))
+      .returning()
+      .prepare('execution_task_claim'),
+  };
+}
+
+const prepared = new WeakMap<Db, ReturnType<typeof prepareStatements>>();
+
+function statementsFor(db: Db): ReturnType<typeof prepareStatements> {
+  let statements = prepared.get(db);
+  if (!statements) {
+    statements = prepareStatements(db);
+    prepared.set(db, statements);
+  }
+  return statements;
+}
 
 export class TaskRepository {
   constructor(private readonly db: Db) {}
 
   async insert(task: NewTask): Promise<TaskRow> {
-    const [row] = await this.db.insert(tasks).values(task).returning();
+    const [row] = await statementsFor(this.db).insert.execute(task);
     return row!;
   }
 
   async find(id: string): Promise<TaskRow | undefined> {
-    const [row] = await this.db.select().from(tasks).where(eq(tasks.id, id));
+    const [row] = await statementsFor(this.db).find.execute({ id });
     return row;
   }
 
   /** Takes a task for a run: pending (or started, after a worker died) becomes started. */
   async claim(id: string): Promise<TaskRow | undefined> {
-    const [row] = await this.db
-      .update(tasks)
-      .set({ status: 'started', startedAt: new Date(), attempts: sql`${tasks.attempts} + 1` })
-      .where(and(eq(tasks.id, id), inArray(tasks.status, ['pending', 'started'])))
-      .returning();
+    const [row] = await statementsFor(this.db).claim.execute({ id });
     return row;
   }
 

@@ -8,7 +8,7 @@ import type { RunnerPool } from '../runners/runner-pool.js';
 import type { ExecJob } from './command-run.service.js';
 import type { PackSource } from './command-catalog.js';
 import type { RunOutcome } from './outcome.js';
-import { isTerminal, outcomeOf } from './task-view.js';
+import { outcomeOf } from './task-view.js';
 
 export interface WorkerSettings {
   /** How long results of finished tasks are kept (default 24 h). */
@@ -52,13 +52,14 @@ export class TaskWorker {
 
   async handle(job: ExecJob): Promise<void> {
     const tasks = new TaskRepository(this.db);
-    const current = await tasks.find(job.task_id);
-    if (!current) {
-      this.log.warn('job for an unknown task dropped', { task_id: job.task_id });
-      return;
+    // Claiming first saves a read on every run; only a job that cannot be claimed (finished,
+    // revoked, or unknown) costs the extra look.
+    const task = await tasks.claim(job.task_id);
+    if (!task) {
+      const current = await tasks.find(job.task_id);
+      if (!current) this.log.warn('job for an unknown task dropped', { task_id: job.task_id });
+      return this.reply(job, current);
     }
-    const task = isTerminal(current) ? undefined : await tasks.claim(current.id);
-    if (!task) return this.reply(job, await tasks.find(current.id));
 
     const started = performance.now();
     const controller = new AbortController();

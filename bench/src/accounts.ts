@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { createPackArchive } from '@svc/pack-sdk';
+import { expectCall } from './api.js';
+import { OPERATOR } from './fleets.js';
+
+export interface Developer {
+  slug: string;
+  email: string;
+  userId: string;
+  tenantId: string;
+  /** Access token (JWT). */
+  token: string;
+  /** `sk-svc-` key with the `commands:execute` scope. */
+  apiKey: string;
+}
+
+/** A `.tar.gz` pack with one command that answers its input: the least work a command can do. */
+export function echoPack(namespace: string, name: string, command: string): Promise<Buffer> {
+  const manifest = {
+    schema_version: 1,
+    pack: { namespace, name, version: '1.0.0', visibility: 'private', description: 'Benchmark pack' },
+    commands: [{ name: command, description: 'Answers its input', entry: `commands/${command}.js`, input_schema: { type: 'object', properties: { text: { type: 'string' } } } }],
+  };
+  return createPackArchive({ 'pack.yaml': JSON.stringify(manifest, null, 2), [`commands/${command}.js`]: 'export default async (input) => ({ echoed: input });\n' });
+}
+
+/** Publishes and installs a pack of `echoPack`, so that `POST /commands/{slug}/{command}` runs it. */
+export async function publishAndInstall(url: string, developer: Developer, name: string, command: string): Promise<void> {
+  const form = new FormData();
+  form.append('package', new Blob([await echoPack(developer.slug, name, command)], { type: 'application/gzip' }), 'pack.tar.gz');
+  const published = await fetch(`${url}/api/v1/registry/packs`, { method: 'POST', headers: { authorization: `Bearer ${developer.token}` }, body: form });
+  if (published.status !== 201) throw new Error(`publishing ${name}: ${published.status} ${await published.text()}`);
+  await expectCall(200, url, '/api/v1/packs/install', { token: developer.token, body: { name: `@${developer.slug}/${name}`, version: '1.0.0' } });
+}
+
+/**
+ * Through the REST API only, as a person would: the operator mints an enterprise access code, a
+ * developer registers with it, turns developer mode on, publishes and installs the `echo` pack
+ * and makes an API key.
+ */
+export async function prepareDeveloper(url: string): Promise<Developer> {
+  const operator = await expectCall(200, url, '/api/v1/auth/login', { body: OPERATOR });
+  const adminToken: string = operator.data.tokens.accessToken;
+  const minted = await expectCall(201, url, '/api/v1/access-codes', { token: adminToken, body: { tier: 'enterprise', cohort: 'bench' } });
+  const slug = `bench-${randomBytes(4).toString('hex')}`;
+  const email = `${slug}@example.test`;
+  const registered = await expectCall(201, url, '/api/v1/auth/register', { body: { email, password: 'bench-password-1', slug, access_code: minted.data.codes[0] } });
+  const token: string = registered.data.tokens.accessToken;
+  const me = await expectCall(200, url, '/api/v1/auth/me', { token });
+  await expectCall(200, url, '/api/v1/account/developer-mode', { token, body: { organization: { name: `Org ${slug}`, slug: `org-${slug}` } } });
+  const developer: Developer = { slug, email, userId: registered.data.user.id, tenantId: me.data.tenantId, token, apiKey: '' };
+  await publishAndInstall(url, developer, 'tools', 'echo');
+  const key = await expectCall(201, url, '/api/v1/account/api-keys', { token, body: { name: 'bench', scopes: ['commands:execute'] } });
+  return { ...developer, apiKey: key.data.key };
+}

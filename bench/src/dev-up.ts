@@ -1,0 +1,11 @@
+import { writeFileSync } from 'node:fs';
+import { prepareDeveloper } from './accounts.js';
+import { startStandalone, startProcessFleet } from './fleets.js';
+const kind = process.argv[2] ?? 'real';
+const fleet = kind === 'fleet' ? await startProcessFleet() : await startStandalone(kind === 'real');
+const dev = await prepareDeveloper(fleet.url);
+writeFileSync('/tmp/benchdev/target.json', JSON.stringify({ url: fleet.url, storageUrl: fleet.storageUrl, internalSecret: fleet.internalSecret, pid: fleet.process.pid, log: fleet.process.logFile, dev }, null, 2));
+console.log('up', fleet.url);
+process.on('SIGINT', async () => { console.log(await fleet.stop()); process.exit(0); });
+process.on('SIGTERM', async () => { console.log(await fleet.stop()); process.exit(0); });
+setInterval(() => {}, 1 << 30);

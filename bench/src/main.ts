@@ -1,0 +1,234 @@
+// `npm run bench`: builds, then measures B0-B7 of the benchmark brief on this machine and
+// writes BENCHMARKS.md at the repository root. Each fleet runs in processes of its own; this
+// process is only the load generator.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signInternalIdentity, type Identity } from '@svc/auth';
+import { expectCall } from './api.js';
+import { prepareDeveloper, type Developer } from './accounts.js';
+import { coldStarts } from './cold-start.js';
+import { startProcessFleet, startStandalone, type RunningFleet } from './fleets.js';
+import { load, type LoadOptions, type LoadResult } from './load.js';
+import { machineFacts } from './machine.js';
+import { connectMcp, loadMcp } from './mcp.js';
+import { freePort, launch, ROOT, treeMemory, waitForHealthy } from './processes.js';
+import { fmt, writeReport, type Row } from './report.js';
+import { median, percentile, sleep } from './stats.js';
+import { runTasks, type TaskRunResult } from './tasks.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const TASKS = Number(process.env.BENCH_TASKS ?? 10_000);
+const COLD_PACKS = 5;
+const WARM_SECONDS = 2;
+const CONNECTIONS = 32;
+
+const startedAt = Date.now();
+const loadBefore = loadavg();
+const rows: Row[] = [];
+const details: string[] = [];
+
+async function repeat<T>(label: string, fn: (run: number) => Promise<T>, show: (result: T) => string): Promise<T[]> {
+  const results: T[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    results.push(await fn(run));
+    console.log(`${label} run ${run + 1}/${RUNS}: ${show(results[run]!)}`);
+  }
+  return results;
+}
+
+const showLoad = (r: LoadResult) => `${fmt(r.rps)} req/s, p50 ${fmt(r.p50Ms)} ms, p99 ${fmt(r.p99Ms)} ms${r.failures ? `, ${r.failures} failures` : ''}`;
+
+/** A warm-up run, then the measured ones. */
+async function measure(label: string, options: LoadOptions): Promise<LoadResult[]> {
+  await load({ ...options, durationSeconds: WARM_SECONDS });
+  return repeat(label, () => load(options), showLoad);
+}
+
+/** The B1 request: the echo command run synchronously with an API key. */
+function echoCall(url: string, apiKey: string): LoadOptions {
+  return {
+    url,
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'bench' }),
+    connections: CONNECTIONS,
+    durationSeconds: SECONDS,
+  };
+}
+
+function noteFailures(id: string, results: LoadResult[]): void {
+  const failures = results.reduce((sum, r) => sum + r.failures, 0);
+  if (failures > 0) details.push(`${id}: ${failures} answers were not 2xx (or failed) across the runs.`);
+}
+
+const MB = (mib: number) => (mib * 2 ** 20) / 1e6;
+
+/** Resident memory (MB) of a process tree after it has been left alone, sampled once a second. */
+async function idleMemory(id: string, fleet: RunningFleet): Promise<number[]> {
+  await sleep(5000);
+  const totals: number[] = [];
+  let last = treeMemory(fleet.process.pid);
+  for (let i = 0; i < RUNS; i++) {
+    if (i > 0) await sleep(1000);
+    last = treeMemory(fleet.process.pid);
+    totals.push(MB(last.reduce((sum, p) => sum + p.rssMiB, 0)));
+  }
+  details.push(`${id}, by process (last sample, MB): ${last.map((p) => `${p.command} ${fmt(MB(p.rssMiB))}`).join('; ')}.`);
+  return totals;
+}
+
+async function baseline(): Promise<LoadResult[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-bare-'));
+  const port = await freePort();
+  const server = launch(['bench/src/bare-server.mjs'], { PATH: process.env.PATH, PORT: String(port) }, join(dir, 'bare.log'));
+  try {
+    await waitForHealthy(server, `http://127.0.0.1:${port}/`, 10_000);
+    return await measure('B0', echoCall(`http://127.0.0.1:${port}/`, 'unused'));
+  } finally {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function onRealStandalone() {
+  const fleet = await startStandalone(true);
+  try {
+    const developer = await prepareDeveloper(fleet.url);
+    const b1 = await measure('B1', echoCall(`${fleet.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey));
+    const b3 = await repeat(
+      'B3',
+      async (run) => {
+        // A client per run: the SDK's transport keeps an abort listener per request it sent.
+        const mcp = await connectMcp(fleet.url, developer.apiKey);
+        if (run === 0) await loadMcp(mcp, WARM_SECONDS, CONNECTIONS);
+        const result = await loadMcp(mcp, SECONDS, CONNECTIONS);
+        await mcp.client.close();
+        return result;
+      },
+      showLoad,
+    );
+    const b5 = await repeat('B5', (run) => coldStarts(fleet.url, developer, String(run), COLD_PACKS), (t) => t.map(fmt).join(', ') + ' ms');
+    const b4 = await repeat(
+      'B4',
+      () => runTasks(fleet.url, developer.apiKey, `/api/v1/commands/${developer.slug}/echo`, TASKS, CONNECTIONS),
+      (r) => `${fmt(r.tasksPerSecond)} tasks/s (${fmt(r.seconds)} s, submitted in ${fmt(r.submitSeconds)} s), ${r.succeeded} success, ${r.failed} failed, ${r.lost} lost`,
+    );
+    return { b1, b3, b4, b5 };
+  } finally {
+    details.push(...(await fleet.stop()).map((l) => `Left behind: ${l}`));
+  }
+}
+
+/**
+ * B2, and B7 twice: the first start creates the embedded database (PGlite's initdb leaves
+ * memory behind), every later start opens it; both run one echo call before going idle.
+ */
+async function onEmbeddedStandalone() {
+  const first = await startStandalone(false);
+  let developer: Developer;
+  let b2: LoadResult[];
+  let b7First: number[];
+  try {
+    developer = await prepareDeveloper(first.url);
+    b2 = await measure('B2', echoCall(`${first.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey));
+    b7First = await idleMemory('B7 standalone, first start', first);
+  } finally {
+    await first.stop({ keepData: true });
+  }
+  const again = await startStandalone(false, first.dataDir);
+  try {
+    await expectCall(200, again.url, `/api/v1/commands/${developer.slug}/echo`, { token: developer.apiKey, body: { text: 'warm' } });
+    return { b2, b7First, b7: await idleMemory('B7 standalone, restarted', again) };
+  } finally {
+    await again.stop();
+  }
+}
+
+/** The identity the gateway would sign for the developer, for calls straight to a service. */
+function identityOf(developer: Developer): Identity {
+  return {
+    userId: developer.userId,
+    email: developer.email,
+    role: 'member',
+    tier: 'enterprise',
+    developerMode: true,
+    tenantId: developer.tenantId,
+    tenantSlug: developer.slug,
+    authKind: 'jwt',
+    scopes: [],
+    memberships: [{ tenantId: developer.tenantId, slug: developer.slug, kind: 'personal', role: 'owner' }],
+  };
+}
+
+async function onProcessFleet() {
+  const fleet = await startProcessFleet();
+  try {
+    const developer = await prepareDeveloper(fleet.url);
+    await expectCall(201, fleet.url, '/api/v1/storage/bench', { method: 'PUT', token: developer.token, body: { data: { text: 'bench', n: 1 } } });
+    const viaGateway: LoadOptions = { url: `${fleet.url}/api/v1/storage/bench`, headers: { authorization: `Bearer ${developer.token}` }, connections: CONNECTIONS, durationSeconds: SECONDS };
+    // The internal token lives 60 s: signed anew for every run.
+    const direct = (): LoadOptions => ({ url: `${fleet.storageUrl}/api/v1/storage/bench`, headers: { 'x-svc-identity': signInternalIdentity(identityOf(developer), fleet.internalSecret) }, connections: CONNECTIONS, durationSeconds: SECONDS });
+    await load({ ...viaGateway, durationSeconds: WARM_SECONDS });
+    await load({ ...direct(), durationSeconds: WARM_SECONDS });
+    // Alternating, so that a drift of the machine touches both alike.
+    const pairs = await repeat('B6', async () => ({ gateway: await load(viaGateway), direct: await load(direct()) }), (p) => `gateway ${showLoad(p.gateway)}; direct ${showLoad(p.direct)}`);
+    const b1 = await measure('B1 (separate processes)', echoCall(`${fleet.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey));
+    return { b6: pairs, b1, b7: await idleMemory('B7 fleet', fleet) };
+  } finally {
+    details.push(...(await fleet.stop()).map((l) => `Left behind: ${l}`));
+  }
+}
+
+const rps = (results: LoadResult[]) => results.map((r) => r.rps);
+const pct = (a: number, b: number) => `${fmt((100 * a) / b)} % of`;
+
+const b0 = await baseline();
+const real = await onRealStandalone();
+const embedded = await onEmbeddedStandalone();
+const fleet = await onProcessFleet();
+
+const base = median(rps(b0));
+const b1 = median(rps(real.b1));
+const b2 = median(rps(embedded.b2));
+const b3 = median(rps(real.b3));
+const b6Gateway = median(fleet.b6.map((p) => p.gateway.rps));
+const b6Direct = median(fleet.b6.map((p) => p.direct.rps));
+const b5 = real.b5.map((times) => percentile(times, 50));
+const tasks = (f: (r: TaskRunResult) => number) => real.b4.map(f);
+const lost = tasks((r) => r.tasks - r.succeeded).reduce((a, b) => a + b, 0);
+
+rows.push(
+  { id: 'B0', what: 'bare Node `http`, small JSON body', unit: 'req/s', runs: rps(b0), target: 'baseline' },
+  { id: 'B1', what: '`POST /api/v1/commands/{ns}/echo`, gateway, standalone on real infra', unit: 'req/s', runs: rps(real.b1), ratio: `${pct(b1, base)} B0`, target: '≥ 20 % of B0', met: b1 >= 0.2 * base },
+  { id: 'B1', what: '… its p99 latency', unit: 'ms', runs: real.b1.map((r) => r.p99Ms), target: '≤ 25 ms', met: median(real.b1.map((r) => r.p99Ms)) <= 25 },
+  { id: 'B2', what: 'the same on the embedded standalone', unit: 'req/s', runs: rps(embedded.b2), ratio: `${pct(b2, base)} B0`, target: '≥ 25 % of B0', met: b2 >= 0.25 * base },
+  { id: 'B3', what: 'MCP `tools/call` of the echo tool (SDK client, 32 in flight)', unit: 'calls/s', runs: rps(real.b3), ratio: `${pct(b3, b1)} B1`, target: '≥ 70 % of B1', met: b3 >= 0.7 * b1 },
+  { id: 'B4', what: `${TASKS.toLocaleString('en-US')} async tasks submitted, then polled to \`success\``, unit: 'tasks/s', runs: tasks((r) => r.tasksPerSecond), target: '≥ 1,000 tasks/s; none lost', met: median(tasks((r) => r.tasksPerSecond)) >= 1000 && lost === 0 },
+  { id: 'B4', what: '… tasks not in `success` at the end (all runs)', unit: '', runs: tasks((r) => r.tasks - r.succeeded), target: '0', met: lost === 0 },
+  { id: 'B5', what: `first call of a newly installed pack (p50 of ${COLD_PACKS} packs per run)`, unit: 'ms', runs: b5, target: 'p50 ≤ 150 ms', met: median(b5) <= 150 },
+  { id: 'B6', what: '`GET /api/v1/storage/{key}` through the gateway (separate processes)', unit: 'req/s', runs: fleet.b6.map((p) => p.gateway.rps), ratio: `${pct(b6Gateway, b6Direct)} direct`, target: '≥ 60 % of direct', met: b6Gateway >= 0.6 * b6Direct },
+  { id: 'B6', what: '… straight to the storage service', unit: 'req/s', runs: fleet.b6.map((p) => p.direct.rps), target: '' },
+  { id: 'B7', what: 'resident memory, idle standalone (embedded) with its runner, restarted on its data', unit: 'MB', runs: embedded.b7, target: '≤ 300 MB', met: median(embedded.b7) <= 300 },
+  { id: 'B7', what: '… the same at its first start, which creates the database, after the B2 runs', unit: 'MB', runs: embedded.b7First, target: '≤ 300 MB', met: median(embedded.b7First) <= 300 },
+  { id: 'B7', what: 'resident memory, idle fleet of separate processes on real infra, after the B6 runs', unit: 'MB', runs: fleet.b7, target: '≤ 900 MB', met: median(fleet.b7) <= 900 },
+  { id: '(B1)', what: 'B1 on the fleet of separate processes, for comparison', unit: 'req/s', runs: rps(fleet.b1), ratio: `${pct(median(rps(fleet.b1)), base)} B0`, target: '' },
+  { id: '(B1)', what: '… its p99 latency', unit: 'ms', runs: fleet.b1.map((r) => r.p99Ms), target: '' },
+);
+for (const [id, results] of [['B0', b0], ['B1', real.b1], ['B2', embedded.b2], ['B3', real.b3]] as const) noteFailures(id, results);
+details.unshift(
+  `B4 per run: ${real.b4.map((r) => `${fmt(r.seconds)} s end to end, submitted in ${fmt(r.submitSeconds)} s, ${r.failed} failed, ${r.lost} lost`).join('; ')}.`,
+  `B5 first calls (ms): ${real.b5.map((t) => t.map(fmt).join(', ')).join(' | ')}.`,
+);
+
+writeReport(join(ROOT, 'BENCHMARKS.md'), {
+  machine: machineFacts(),
+  command: 'npm run bench',
+  settings: `${RUNS} runs of ${SECONDS} s per load figure after a ${WARM_SECONDS} s warm-up, ${CONNECTIONS} connections (autocannon, one request in flight each), rate limits off (\`RATE_LIMIT_ENABLED=false\`), bcrypt cost 4 for the set-up's sign-ins, default log level. Every fleet runs in processes of its own; the load generator is this one Node process. Memory is the resident set of the launched process and all its descendants (pack runners included), in MB of 10⁶ bytes, 5 s after its last request.`,
+  loadAverage: { before: loadBefore, after: loadavg() },
+  minutes: (Date.now() - startedAt) / 60_000,
+  rows,
+  details,
+});
+console.log(`BENCHMARKS.md written (${fmt((Date.now() - startedAt) / 60_000)} min).`);

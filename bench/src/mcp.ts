@@ -1,0 +1,45 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { percentile } from './stats.js';
+import type { LoadResult } from './load.js';
+
+export interface McpTarget {
+  client: Client;
+  tool: string;
+}
+
+/** An MCP client of the official SDK on the gateway's `/mcp`, and the name of the echo tool. */
+export async function connectMcp(url: string, apiKey: string): Promise<McpTarget> {
+  const client = new Client({ name: 'svc-bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
+  const { tools } = await client.listTools();
+  const tool = tools.find((t) => t.name.endsWith('__echo'));
+  if (!tool) throw new Error(`no echo tool among ${tools.map((t) => t.name).join(', ')}`);
+  return { client, tool: tool.name };
+}
+
+/**
+ * `tools/call` of the echo tool for `durationSeconds`, with `inFlight` calls outstanding at
+ * every moment (each lane starts its next call when the last one answers).
+ */
+export async function loadMcp({ client, tool }: McpTarget, durationSeconds: number, inFlight = 32): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  const until = started + durationSeconds * 1000;
+  const lane = async () => {
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      try {
+        const result = await client.callTool({ name: tool, arguments: { text: 'bench' } });
+        if (result.isError) failures += 1;
+        else latencies.push(performance.now() - t0);
+      } catch {
+        failures += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  const seconds = (performance.now() - started) / 1000;
+  return { rps: latencies.length / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), failures };
+}
