@@ -38,7 +38,7 @@ const TERMINAL_FAILURES = new Set(['failure', 'timeout', 'revoked']);
  * B4: submits `count` tasks (`?async=true`) over `connections` connections, then polls every
  * one until it is `success`; a task is lost if it never gets there within `deadlineMs`.
  */
-export async function runTasks(baseUrl: string, apiKey: string, commandPath: string, count: number, connections = 32, deadlineMs = 180_000): Promise<TaskRunResult> {
+export async function runTasks(baseUrl: string, apiKey: string, commandPath: string, count: number, connections = 32, deadlineMs = 120_000): Promise<TaskRunResult> {
   const http = client(baseUrl, apiKey, connections);
   const started = performance.now();
   const ids: string[] = [];

@@ -1,0 +1,54 @@
+import type { Request } from 'express';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Identity } from './identity.js';
+import { INTERNAL_IDENTITY_HEADER, internalIdentity, signInternalIdentity } from './internal-token.js';
+
+const SECRET = 'internal-token-test-secret-0123456789abcdef';
+const identity: Identity = {
+  userId: 'u1',
+  email: 'ada@example.test',
+  role: 'member',
+  tier: 'pro',
+  developerMode: false,
+  tenantId: 't1',
+  tenantSlug: 'ada',
+  authKind: 'jwt',
+  scopes: [],
+  memberships: [{ tenantId: 't1', slug: 'ada', kind: 'personal', role: 'owner' }],
+};
+
+/** Runs the middleware on a request carrying `token`; resolves with the request and what reached `next`. */
+function pass(middleware: ReturnType<typeof internalIdentity>, token: string) {
+  const req = { headers: { [INTERNAL_IDENTITY_HEADER]: token } } as unknown as Request;
+  let error: unknown;
+  middleware(req, {} as never, (err?: unknown) => (error = err));
+  return { identity: req.identity, error };
+}
+
+describe('internalIdentity', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('exposes the identity of a token the gateway signed, the same on a repeated token', () => {
+    const middleware = internalIdentity(SECRET);
+    const token = signInternalIdentity(identity, SECRET);
+    expect(pass(middleware, token)).toEqual({ identity, error: undefined });
+    expect(pass(middleware, token)).toEqual({ identity, error: undefined });
+  });
+
+  it('refuses a token signed with another secret, or altered, after the genuine one was accepted', () => {
+    const middleware = internalIdentity(SECRET);
+    const token = signInternalIdentity(identity, SECRET);
+    pass(middleware, token);
+    expect(pass(middleware, signInternalIdentity(identity, `${SECRET}-other`)).error).toMatchObject({ status: 401 });
+    expect(pass(middleware, `${token.slice(0, -2)}xx`).error).toMatchObject({ status: 401 });
+  });
+
+  it('refuses a remembered token once it has expired', () => {
+    vi.useFakeTimers();
+    const middleware = internalIdentity(SECRET);
+    const token = signInternalIdentity(identity, SECRET, 60);
+    expect(pass(middleware, token).error).toBeUndefined();
+    vi.setSystemTime(Date.now() + 61_000);
+    expect(pass(middleware, token)).toMatchObject({ identity: undefined, error: { status: 401 } });
+  });
+});
