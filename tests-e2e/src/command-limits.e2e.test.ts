@@ -3,6 +3,7 @@ import { adminToken, createOrganization, signUp, type TestUser } from './support
 import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { describedFetch } from './support/mcp.js';
 
 describe.each(MODES)('the command-run budget of the free tier (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
@@ -23,7 +24,7 @@ describe.each(MODES)('the command-run budget of the free tier (%s infrastructure
     const key = (await call('/api/v1/account/api-keys', { token: free.token, body: { name: 'mcp', scopes: ['commands:execute'] } })).body.data.key;
     const rest = () => call(`/api/v1/commands/${publisher.slug}/echo`, { token: free.token, body: { text: 'x' } });
     const tool = () =>
-      fetch(`${fleet.url}/mcp`, {
+      describedFetch(`${fleet.url}/mcp`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: `${publisher.slug}__tools__echo`, arguments: { text: 'x' } } }),

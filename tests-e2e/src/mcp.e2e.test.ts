@@ -1,19 +1,13 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { connectMcp, describedFetch } from './support/mcp.js';
 
 const echoSchema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
-
-async function connect(url: string, key: string): Promise<Client> {
-  const mcp = new Client({ name: 'e2e', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-  return mcp;
-}
 
 function payloadOf(result: unknown): any {
   const content = (result as { content: Array<{ type: string; text: string }> }).content;
@@ -32,7 +26,7 @@ describe.each(MODES)('MCP endpoint (%s infrastructure)', (mode) => {
 
   const newKey = async (user: TestUser) => (await call('/api/v1/account/api-keys', { token: user.token, body: { name: 'mcp', scopes: ['commands:execute'] } })).body.data;
   const rawPost = (headers: Record<string, string>, body: string) =>
-    fetch(`${fleet.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+    describedFetch(`${fleet.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
 
   beforeAll(async () => {
     fleet = await startTestFleet(mode);
@@ -54,11 +48,14 @@ describe.each(MODES)('MCP endpoint (%s infrastructure)', (mode) => {
     await installPack(fleet.url, call, stranger, { namespace: stranger.slug, name: 'hidden', visibility: 'unlisted', commands: [{ name: 'secret' }] });
     await installPack(fleet.url, call, stranger, { namespace: stranger.slug, name: 'private-tools', visibility: 'private', commands: [{ name: 'mine' }] });
     key = (await newKey(dev)).key;
-    mcp = await connect(fleet.url, key);
+    mcp = await connectMcp(fleet.url, key);
   });
   afterAll(async () => {
-    await mcp?.close();
-    await fleet?.stop();
+    try {
+      await mcp?.close();
+    } finally {
+      await fleet?.stop();
+    }
   });
 
   it('declares the tools capability and answers ping', async () => {
@@ -117,6 +114,16 @@ describe.each(MODES)('MCP endpoint (%s infrastructure)', (mode) => {
     expect(((await badParams.json()) as any).error.code).toBe(-32602);
   });
 
+  it('refuses an Accept without text/event-stream with 406 and a body that is not JSON with 415', async () => {
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const jsonOnly = await rawPost({ authorization: `Bearer ${key}`, accept: 'application/json' }, ping);
+    expect(jsonOnly.status).toBe(406);
+    expect(await jsonOnly.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number) } });
+    const text = await rawPost({ authorization: `Bearer ${key}`, 'content-type': 'text/plain' }, ping);
+    expect(text.status).toBe(415);
+    expect(await text.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number) } });
+  });
+
   it('refuses a missing header, a JWT, and an unknown or revoked key with 401', async () => {
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
     const revoked = await newKey(dev);
@@ -162,7 +169,7 @@ describe.each(MODES)('MCP tools/list pagination (%s infrastructure)', (mode) => 
       await installPack(fleet.url, call, dev, { namespace: dev.slug, name: pack, commands, files: { 'commands/run.js': 'export default async () => ({});' } });
     }
     const key = (await call('/api/v1/account/api-keys', { token: dev.token, body: { name: 'mcp', scopes: ['commands:execute'] } })).body.data.key;
-    const mcp = await connect(fleet.url, key);
+    const mcp = await connectMcp(fleet.url, key);
     const first = await mcp.listTools();
     expect(first.tools).toHaveLength(100);
     expect(first.nextCursor).toBeTruthy();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { destroyBusPrefix } from '@svc/bus';
+import { destroyBrokerPrefix } from '@svc/bus';
 import { deleteCachePrefix } from '@svc/cache';
 import { createScratchDatabase } from '@svc/db';
 import { createOrganization, signUp } from './support/accounts.js';
@@ -37,6 +37,7 @@ async function waitForHealthy(url: string, withinMs: number): Promise<void> {
 
 describe.runIf(MODES.includes('real'))('fleet as separate processes (real infrastructure)', () => {
   const runId = randomBytes(4).toString('hex');
+  const busPrefix = `proc-${runId}.`;
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let fleet: ChildProcess;
   let url: string;
@@ -58,7 +59,7 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
         DATABASE_URL: scratch.url,
         REDIS_URL: process.env.REDIS_URL,
         AMQP_URL: process.env.AMQP_URL,
-        SVC_BUS_PREFIX: `proc-${runId}.`,
+        SVC_BUS_PREFIX: busPrefix,
         SVC_CACHE_PREFIX: `proc-${runId}:`,
         SVC_JWT_SECRET: randomBytes(32).toString('hex'),
         SVC_INTERNAL_SECRET: randomBytes(32).toString('hex'),
@@ -89,7 +90,9 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
     await scratch?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
     await deleteCachePrefix(process.env.REDIS_URL!, `proc-${runId}:`);
-    await destroyBusPrefix(process.env.AMQP_URL!, `proc-${runId}.`);
+    // The fleet's queues were declared by its processes, not this one: they are found on the broker.
+    const deleted = await destroyBrokerPrefix(process.env.AMQP_URL!, busPrefix);
+    if (!deleted) console.warn(`RabbitMQ queues under ${busPrefix} may be left on the broker: rabbitmqctl could not list them`);
   });
 
   it('answers liveness and readiness probes on every process, the worker on SVC_HEALTH_PORT, and not through the gateway', async () => {

@@ -6,7 +6,8 @@ import { IntegrationError, ServiceUnavailableError, createLogger } from '@svc/co
 import type { Bus, BusMessage } from './bus.js';
 import { busContract } from './bus.contract.js';
 import { createAmqpBus, type AmqpBusOptions } from './amqp-bus.js';
-import { destroyBusPrefix } from './amqp-cleanup.js';
+import { destroyBrokerPrefix, destroyBusPrefix } from './amqp-cleanup.js';
+import { listBrokerQueues } from './broker-queues.js';
 import { ephemeralQueueName } from './names.js';
 import { startTcpProxy, type TcpProxy } from '@svc/testing';
 import { gate, waitFor } from './testing/wait.js';
@@ -15,6 +16,8 @@ import { gate, waitFor } from './testing/wait.js';
 const url = process.env.AMQP_URL ?? '';
 const prefix = `test-${randomUUID().slice(0, 8)}.`;
 const logger = createLogger({ service: 'bus-test', silent: true });
+// Listing the broker's queues needs rabbitmqctl on the broker's machine; without it that test is skipped, not passed.
+const brokerListed = url ? (await listBrokerQueues(url, '')) !== undefined : false;
 
 const connect = (options: Partial<AmqpBusOptions> = {}) =>
   createAmqpBus({ url, prefix, logger, drainTimeoutMs: 500, reconnect: { initialDelayMs: 50, maxDelayMs: 400 }, ...options });
@@ -252,5 +255,33 @@ describe.runIf(url)('amqp bus', () => {
     expect(await exists((channel) => channel.checkQueue(`${scratch}audit`))).toBe(false);
     expect(await exists((channel) => channel.checkQueue(`${scratch}audit.dlq`))).toBe(false);
     expect(await exists((channel) => channel.checkExchange(`${scratch}svc.events`))).toBe(false);
+  });
+
+  it.runIf(brokerListed)('destroyBrokerPrefix deletes the queues and exchanges that other processes declared under a prefix, and nothing else', async () => {
+    const scratch = `test-${randomUUID().slice(0, 8)}.`;
+    const bystander = `test-${randomUUID().slice(0, 8)}.${scratch}jobs`;
+    // Declared over a plain channel, as another process would: no bus of this process knows them.
+    await withRawChannel(async (channel) => {
+      for (const queue of [`${scratch}jobs`, `${scratch}jobs.dlq`, bystander]) await channel.assertQueue(queue, { durable: true });
+      await channel.assertExchange(`${scratch}svc.events`, 'topic', { durable: true });
+      await channel.assertExchange(`${scratch}svc.dlx`, 'direct', { durable: true });
+    });
+
+    expect((await destroyBrokerPrefix(url, scratch))?.sort()).toEqual([`${scratch}jobs`, `${scratch}jobs.dlq`]);
+
+    const exists = (check: (channel: Channel) => Promise<unknown>) =>
+      withRawChannel(check).then(
+        () => true,
+        () => false,
+      );
+    expect(await listBrokerQueues(url, scratch)).toEqual([]);
+    expect(await exists((channel) => channel.checkExchange(`${scratch}svc.events`))).toBe(false);
+    expect(await exists((channel) => channel.checkExchange(`${scratch}svc.dlx`))).toBe(false);
+    expect(await queueStatus(bystander)).toBe(200);
+    await withRawChannel((channel) => channel.deleteQueue(bystander));
+  });
+
+  it('refuses an empty prefix, so that it never removes the fleet itself', async () => {
+    await expect(destroyBrokerPrefix(url, '')).rejects.toThrow(/non-empty prefix/);
   });
 });

@@ -1,6 +1,6 @@
 export * from './bus.js';
 export { createAmqpBus, type AmqpBusOptions } from './amqp-bus.js';
-export { destroyBusPrefix } from './amqp-cleanup.js';
+export { destroyBrokerPrefix, destroyBusPrefix } from './amqp-cleanup.js';
 export type { ReconnectOptions } from './amqp-connection.js';
 export { createMemoryBus, type MemoryBusOptions } from './memory-bus.js';
 export { createBus, type CreateBusOptions } from './create-bus.js';

@@ -37,4 +37,14 @@ describe('the response checks of the end-to-end client', () => {
   it('leaves answers that are not JSON to the tests', () => {
     expect(check('GET', '/docs', 200, '<!doctype html>', 'text/html; charset=utf-8')).toBeUndefined();
   });
+
+  it('holds a media type to those the document lists for the status', () => {
+    const mediaType = (method: string, path: string, status: number, type: string | null) => responseChecker().checkMediaType(method, path, status, type);
+    expect(mediaType('POST', '/mcp', 200, 'application/json')).toBeUndefined();
+    expect(mediaType('GET', '/docs', 200, 'text/html; charset=utf-8')).toBeUndefined();
+    expect(mediaType('POST', '/mcp', 202, null)).toBeUndefined();
+    expect(mediaType('POST', '/mcp', 200, 'text/event-stream')).toBe('The answer to POST /mcp → 200 is text/event-stream, but the document lists application/json for it');
+    expect(mediaType('POST', '/mcp', 202, 'text/plain')).toMatch(/lists no body/);
+    expect(mediaType('GET', '/api/v1/nowhere', 404, 'text/html')).toMatch(/lists application\/json/);
+  });
 });

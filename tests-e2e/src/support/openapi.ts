@@ -46,24 +46,41 @@ export class ResponseChecker {
   /** A description of the mismatch, or undefined when the answer is as documented. */
   check(method: string, url: string, status: number, contentType: string | null, body: unknown): string | undefined {
     if (!contentType || !JSON_TYPE.test(contentType)) return undefined;
-    const path = new URL(url, 'http://gateway').pathname.replace(/(.)\/+$/, '$1');
-    const found = this.operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(path));
+    const { path, found } = this.find(method, url);
     const where = `${method.toUpperCase()} ${path} → ${status}`;
     if (!found) return this.validate(`#/components/schemas/Error`, body, `${where} (not in the document, so the error body)`);
     const operation = `${found.method.toUpperCase()} ${found.template}`;
-    const pointer = this.schemaPointer(found, status);
-    if (!pointer) return `The answer to ${where} is JSON, but the document gives ${operation} no JSON answer for ${status}`;
-    return this.validate(pointer, body, found.template === path ? where : `${where} (${operation})`);
+    const response = this.responseOf(found, status);
+    if (!response?.resolved.content?.['application/json']) return `The answer to ${where} is JSON, but the document gives ${operation} no JSON answer for ${status}`;
+    return this.validate(`${response.pointer}/content/application~1json/schema`, body, found.template === path ? where : `${where} (${operation})`);
   }
 
-  private schemaPointer({ method, template, operation }: DescribedOperation, status: number): string | undefined {
+  /**
+   * A description of the mismatch when the document lists no `contentType` answer for this
+   * method, path and status (an undescribed method and path answers JSON, the error body).
+   */
+  checkMediaType(method: string, url: string, status: number, contentType: string | null): string | undefined {
+    if (!contentType) return undefined;
+    const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+    const { path, found } = this.find(method, url);
+    const listed = found ? Object.keys(this.responseOf(found, status)?.resolved.content ?? {}) : ['application/json'];
+    if (listed.includes(mediaType)) return undefined;
+    return `The answer to ${method.toUpperCase()} ${path} → ${status} is ${mediaType}, but the document lists ${listed.join(', ') || 'no body'} for it`;
+  }
+
+  private find(method: string, url: string): { path: string; found?: DescribedOperation } {
+    const path = new URL(url, 'http://gateway').pathname.replace(/(.)\/+$/, '$1');
+    return { path, found: this.operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(path)) };
+  }
+
+  /** The answer the operation documents for `status` (else `4XX`, else `default`), and its JSON pointer. */
+  private responseOf({ method, template, operation }: DescribedOperation, status: number): { pointer: string; resolved: ResponseObject } | undefined {
     const keys = [String(status), `${Math.floor(status / 100)}XX`, 'default'];
     const key = keys.find((k) => operation.responses?.[k] !== undefined);
     if (!key) return undefined;
     const response = operation.responses?.[key] as ResponseObject | { $ref: string };
-    const base = '$ref' in response ? response.$ref : `#/paths/${escapePointer(template)}/${method}/responses/${key}`;
-    const resolved = '$ref' in response ? this.resolve<ResponseObject>(response.$ref) : response;
-    return resolved.content?.['application/json'] ? `${base}/content/application~1json/schema` : undefined;
+    if ('$ref' in response) return { pointer: response.$ref, resolved: this.resolve<ResponseObject>(response.$ref) };
+    return { pointer: `#/paths/${escapePointer(template)}/${method}/responses/${key}`, resolved: response };
   }
 
   private resolve<T>(ref: string): T {
