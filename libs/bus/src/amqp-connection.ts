@@ -3,6 +3,7 @@ import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqp
 import { ServiceUnavailableError } from '@svc/core';
 import type { Logger } from '@svc/core';
 import { errorMessage, sleep } from './async.js';
+import { batchFrameWrites } from './frame-batching.js';
 
 /** The direct reply-to pseudo queue: replies come straight back on the asking channel. */
 export const REPLY_TO = 'amq.rabbitmq.reply-to';
@@ -90,6 +91,7 @@ export class AmqpConnection {
       noDelay: true,
       clientProperties: { connection_name: this.options.connectionName },
     });
+    if (!batchFrameWrites(model)) this.options.logger.warn('amqplib internals changed: frames are written one by one');
     // Listeners go on before anything else: an 'error' event without one would crash the process.
     model.on('error', (err: unknown) => this.options.logger.warn('bus connection error', { error: errorMessage(err) }));
     model.on('blocked', (reason: unknown) => this.options.logger.warn('bus connection blocked by the broker', { reason }));
