@@ -67,6 +67,15 @@ describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
     throw new Error(`no ${name} event for task ${taskId}`);
   }
 
+  async function eventWith(correlationId: string): Promise<BusMessage> {
+    for (let i = 0; i < 100; i += 1) {
+      const found = events.find((e) => e.correlationId === correlationId);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no event with correlation id ${correlationId}`);
+  }
+
   it('publishes command.executed, task.completed and task.failed with the correlation id', async () => {
     const ok = await run('echo', { text: 'evt' }, { query: '?async=true', headers: { 'x-request-id': `evt-ok-${mode}` } });
     const bad = await run('fail', {}, { query: '?async=true', headers: { 'x-request-id': `evt-bad-${mode}` } });
@@ -154,6 +163,28 @@ describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
     const reply = await run('fail', {}, { query: '?async=true' });
     const done = await pollTask(call, dev.token, reply.body.data.task_id);
     expect(done.body.data).toMatchObject({ status: 'failure', result: null, error: { type: 'CustomError', message: 'the thing broke' } });
+  });
+
+  it('keeps no task for a synchronous run that succeeded in time, but does for one that failed', async () => {
+    expect((await run('echo', { text: 'quick' }, { headers: { 'x-request-id': `unstored-${mode}` } })).status).toBe(200);
+    const executed = await eventWith(`unstored-${mode}`);
+    // Nobody was given this id: the event is the run's only trace.
+    expectError(await call(`/api/v1/tasks/${(executed.payload as { task_id: string }).task_id}`, { token: dev.token }), 404, 'NOT_FOUND');
+
+    const failed = await run('fail', {});
+    expectError(failed, 502, 'INTEGRATION_ERROR');
+    const task = await call(`/api/v1/tasks/${failed.body.error.details.task_id}`, { token: dev.token });
+    expect(task.body.data).toMatchObject({ status: 'failure', error: { type: 'CustomError', message: 'the thing broke' } });
+  });
+
+  it('cancels a fast command that outlived the sync wait, and it stays revoked', async () => {
+    const reply = await run('nap', { ms: 15_000 });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+    const taskId = reply.body.data.task_id;
+    expect((await call(`/api/v1/tasks/${taskId}/cancel`, { method: 'POST', token: dev.token })).status).toBe(200);
+    // The worker's late record of the run must not undo the cancel.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await call(`/api/v1/tasks/${taskId}`, { token: dev.token })).body.data.status).toBe('revoked');
   });
 
   it('cancels a started task, stopping its work', async () => {

@@ -14,8 +14,9 @@ export interface TaskError {
 }
 
 /**
- * Every run of a command is a task, synchronous or not: the row is what a retried delivery
- * checks so that a finished task never runs again, and what a slow synchronous call turns into.
+ * Every run a caller can ask about: asynchronous ones, and synchronous ones that failed or
+ * outlived (nearly) their caller's wait. The row is what a retried delivery checks so that a
+ * finished task never runs again. A synchronous run that succeeded in time has none.
  */
 export const tasks = execution.table(
   'tasks',

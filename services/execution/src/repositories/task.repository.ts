@@ -8,6 +8,32 @@ const NEW_TASK_COLUMNS = ['userId', 'tenantId', 'namespace', 'command', 'packId'
 /** What a new task is given; every other column starts at its default. */
 export type NewTask = Required<Pick<typeof tasks.$inferInsert, (typeof NEW_TASK_COLUMNS)[number]>>;
 
+/** A task that may have no row yet (a synchronous run): what a row would be made of. */
+export type UnstoredTask = NewTask & { id: string };
+
+export interface TaskEnding {
+  status: Exclude<TaskStatus, 'pending' | 'started' | 'revoked'>;
+  result?: unknown;
+  error?: TaskError;
+  durationMs: number;
+  retentionMs: number;
+}
+
+const LIVE: TaskStatus[] = ['pending', 'started'];
+
+/** The columns an ending writes. */
+function endingColumns(ending: TaskEnding) {
+  const now = new Date();
+  return {
+    status: ending.status,
+    result: ending.result ?? null,
+    error: ending.error ?? null,
+    durationMs: Math.round(ending.durationMs),
+    completedAt: now,
+    resultExpiresAt: new Date(now.getTime() + ending.retentionMs),
+  };
+}
+
 /**
  * The statements every run executes, built once per database: drizzle builds a query's SQL
  * anew on each call, which costs more CPU than Postgres spends on these.
@@ -20,9 +46,22 @@ function prepareStatements(db: Db) {
     claim: db
       .update(tasks)
       .set({ status: 'started', startedAt: sql`now()`, attempts: sql`${tasks.attempts} + 1` })
-      .where(and(eq(tasks.id, sql.placeholder('id')), inArray(tasks.status, ['pending', 'started'])))
+      .where(and(eq(tasks.id, sql.placeholder('id')), inArray(tasks.status, LIVE)))
       .returning()
       .prepare('execution_task_claim'),
+    finish: db
+      .update(tasks)
+      .set({
+        status: sql`${sql.placeholder('status')}`,
+        result: sql`${sql.placeholder('result')}::jsonb`,
+        error: sql`${sql.placeholder('error')}::jsonb`,
+        durationMs: sql`${sql.placeholder('durationMs')}::integer`,
+        completedAt: sql`${sql.placeholder('completedAt')}::timestamptz`,
+        resultExpiresAt: sql`${sql.placeholder('resultExpiresAt')}::timestamptz`,
+      })
+      .where(and(eq(tasks.id, sql.placeholder('id')), eq(tasks.status, 'started')))
+      .returning()
+      .prepare('execution_task_finish'),
   };
 }
 
@@ -57,24 +96,57 @@ export class TaskRepository {
   }
 
   /** Records the end of a run; undefined when the task was revoked meanwhile. */
-  async finish(
-    id: string,
-    outcome: { status: Exclude<TaskStatus, 'pending' | 'started' | 'revoked'>; result?: unknown; error?: TaskError; durationMs: number; retentionMs: number },
-  ): Promise<TaskRow | undefined> {
-    const now = new Date();
+  async finish(id: string, ending: TaskEnding): Promise<TaskRow | undefined> {
+    const columns = endingColumns(ending);
+    // Bound as text and cast in SQL: a prepared statement's parameters skip the column mappers.
+    const [row] = await statementsFor(this.db).finish.execute({
+      id,
+      status: columns.status,
+      result: columns.result === null ? null : JSON.stringify(columns.result),
+      error: columns.error === null ? null : JSON.stringify(columns.error),
+      durationMs: columns.durationMs,
+      completedAt: columns.completedAt.toISOString(),
+      resultExpiresAt: columns.resultExpiresAt.toISOString(),
+    });
+    return row;
+  }
+
+  /**
+   * Takes a synchronous run for another attempt once its caller may hold its id: the row is
+   * made (or, when it exists and is still live, marked started); undefined when it ended.
+   */
+  async claimUnstored(task: UnstoredTask, attempt: number): Promise<TaskRow | undefined> {
+    const started = { status: 'started' as const, startedAt: sql`now()`, attempts: attempt };
     const [row] = await this.db
-      .update(tasks)
-      .set({
-        status: outcome.status,
-        result: outcome.result ?? null,
-        error: outcome.error ?? null,
-        durationMs: Math.round(outcome.durationMs),
-        completedAt: now,
-        resultExpiresAt: new Date(now.getTime() + outcome.retentionMs),
-      })
-      .where(and(eq(tasks.id, id), eq(tasks.status, 'started')))
+      .insert(tasks)
+      .values({ ...task, ...started })
+      .onConflictDoUpdate({ target: tasks.id, set: started, setWhere: inArray(tasks.status, LIVE) })
       .returning();
     return row;
+  }
+
+  /** Records the end of a run that may have no row yet; undefined when it was revoked meanwhile. */
+  async recordUnstored(task: UnstoredTask, run: { attempt: number; startedAt: Date }, ending: TaskEnding): Promise<TaskRow | undefined> {
+    const columns = { ...endingColumns(ending), attempts: run.attempt, startedAt: run.startedAt };
+    const [row] = await this.db
+      .insert(tasks)
+      .values({ ...task, ...columns })
+      .onConflictDoUpdate({ target: tasks.id, set: columns, setWhere: inArray(tasks.status, LIVE) })
+      .returning();
+    return row;
+  }
+
+  /**
+   * A synchronous call that outlived its caller's wait becomes a task: the row is made (pending)
+   * unless the worker made it first, and marked as one the caller holds.
+   */
+  async detach(task: UnstoredTask): Promise<TaskRow> {
+    const [row] = await this.db
+      .insert(tasks)
+      .values({ ...task, async: true })
+      .onConflictDoUpdate({ target: tasks.id, set: { async: true } })
+      .returning();
+    return row!;
   }
 
   /** A failed run that will be retried goes back to pending. */
@@ -92,7 +164,7 @@ export class TaskRepository {
     const [row] = await this.db
       .update(tasks)
       .set({ status: 'revoked', completedAt: now, resultExpiresAt: new Date(now.getTime() + retentionMs) })
-      .where(and(eq(tasks.id, id), inArray(tasks.status, ['pending', 'started'])))
+      .where(and(eq(tasks.id, id), inArray(tasks.status, LIVE)))
       .returning();
     return row;
   }

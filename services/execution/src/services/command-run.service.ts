@@ -4,7 +4,7 @@ import type { Identity } from '@svc/auth';
 import { AppError, NotFoundError, currentCorrelationId } from '@svc/core';
 import type { Db } from '@svc/db';
 import { IdempotencyRepository } from '../repositories/idempotency.repository.js';
-import { TaskRepository, type TaskRow } from '../repositories/task.repository.js';
+import { TaskRepository, type NewTask, type TaskRow, type UnstoredTask } from '../repositories/task.repository.js';
 import type { CommandCatalog } from './command-catalog.js';
 import type { InputValidator } from './input-validator.js';
 import type { RunOutcome } from './outcome.js';
@@ -36,10 +36,25 @@ export type RunAnswer =
   | { kind: 'outcome'; outcome: RunOutcome; replayed: boolean }
   | { kind: 'task'; task: TaskRow; replayed: boolean };
 
-/** The job put on `exec.<queue>`: the task row holds everything else. */
+/**
+ * Until this long before a synchronous caller stops waiting, a run keeps no row: nobody but the
+ * caller knows its id. Also covers clocks of API and worker hosts that disagree by less.
+ */
+export const UNSTORED_MARGIN_MS = 5000;
+
+/** A synchronous run travels whole, so that a successful one needs no row at all. */
+export interface SyncRun {
+  task: UnstoredTask;
+  /** Epoch ms from which the caller may hold the task id: every state from then on is stored. */
+  store_from: number;
+  attempt: number;
+}
+
+/** The job put on `exec.<queue>`: the task row holds everything else, or `sync` does. */
 export interface ExecJob {
   task_id: string;
   reply_to?: string;
+  sync?: SyncRun;
 }
 
 const idempotencyConflict = (message: string) => new AppError({ status: 409, code: 'IDEMPOTENCY_CONFLICT', type: 'ConflictError', message });
@@ -71,8 +86,7 @@ export class CommandRunService {
     }
 
     const sync = command.queue === 'fast' && !request.preferAsync;
-    const tasks = new TaskRepository(this.db);
-    const task = await tasks.insert({
+    const task: NewTask = {
       userId: identity.userId,
       tenantId: identity.tenantId,
       namespace: command.namespace,
@@ -87,26 +101,46 @@ export class CommandRunService {
       maxRetries: command.retries,
       timeoutMs: command.timeout * 1000,
       correlationId: currentCorrelationId() ?? randomUUID(),
-    });
+    };
+    if (sync && !request.idempotencyKey) return this.runUnstored({ id: randomUUID(), ...task });
+
+    const tasks = new TaskRepository(this.db);
+    const stored = await tasks.insert(task);
     if (request.idempotencyKey) {
-      const claimed = await new IdempotencyRepository(this.db).claim({ userId: identity.userId, key: request.idempotencyKey, taskId: task.id, commandPath }, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS));
+      const claimed = await new IdempotencyRepository(this.db).claim({ userId: identity.userId, key: request.idempotencyKey, taskId: stored.id, commandPath }, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS));
       if (!claimed) {
-        await tasks.revoke(task.id, 0);
+        await tasks.revoke(stored.id, 0);
         throw idempotencyConflict('A request with this Idempotency-Key is already in progress');
       }
     }
 
     if (!sync) {
-      await this.bus.send(`exec.${command.queue}`, { task_id: task.id } satisfies ExecJob);
-      return { kind: 'task', task, replayed: false };
+      await this.bus.send(`exec.${command.queue}`, { task_id: stored.id } satisfies ExecJob);
+      return { kind: 'task', task: stored, replayed: false };
     }
-    const waiting = this.waiters.wait(task.id, this.settings.syncWaitMs);
-    await this.bus.send(`exec.${command.queue}`, { task_id: task.id, reply_to: this.settings.replyQueue } satisfies ExecJob);
-    const outcome = await waiting;
+    const outcome = await this.sendAndWait({ task_id: stored.id, reply_to: this.settings.replyQueue }, command.queue);
     if (outcome) return { kind: 'outcome', outcome, replayed: false };
     // Still running past the sync wait: the caller gets a task to poll instead of an error.
-    await tasks.markAsync(task.id);
-    return { kind: 'task', task, replayed: false };
+    await tasks.markAsync(stored.id);
+    return { kind: 'task', task: stored, replayed: false };
+  }
+
+  /**
+   * A synchronous run without a row: the job carries the task, and the worker stores it only
+   * when it fails or runs into the last `UNSTORED_MARGIN_MS` of the wait.
+   */
+  private async runUnstored(task: UnstoredTask): Promise<RunAnswer> {
+    const storeFrom = Date.now() + this.settings.syncWaitMs - Math.min(UNSTORED_MARGIN_MS, this.settings.syncWaitMs / 2);
+    const outcome = await this.sendAndWait({ task_id: task.id, reply_to: this.settings.replyQueue, sync: { task, store_from: storeFrom, attempt: 1 } }, task.queue);
+    if (outcome) return { kind: 'outcome', outcome, replayed: false };
+    // Past the wait the caller gets the task instead; the worker may have made the row already.
+    return { kind: 'task', task: await new TaskRepository(this.db).detach(task), replayed: false };
+  }
+
+  private async sendAndWait(job: ExecJob, queue: string): Promise<RunOutcome | null> {
+    const waiting = this.waiters.wait(job.task_id, this.settings.syncWaitMs);
+    await this.bus.send(`exec.${queue}`, job);
+    return waiting;
   }
 
   private async replay(identity: Identity, key: string, commandPath: string): Promise<RunAnswer | undefined> {

@@ -17,6 +17,8 @@ const COMPLETE_MARK = '.svc-complete';
  */
 export class PackCache implements PackSource {
   private readonly fetching = new Map<string, Promise<string>>();
+  /** Versions known to be whole on disk, by pack: every run asks, and a look at the disk is a system call. */
+  private readonly ready = new Map<string, Set<string>>();
 
   constructor(
     private readonly bus: Bus,
@@ -24,15 +26,23 @@ export class PackCache implements PackSource {
   ) {}
 
   dirFor(packId: string, versionId: string): Promise<string> {
+    const dir = join(this.root, packId, versionId);
+    if (this.ready.get(packId)?.has(versionId)) return Promise.resolve(dir);
     let pending = this.fetching.get(versionId);
     if (!pending) {
-      pending = this.ensure(join(this.root, packId, versionId), versionId).finally(() => this.fetching.delete(versionId));
+      pending = this.ensure(dir, versionId)
+        .then((whole) => {
+          this.ready.set(packId, (this.ready.get(packId) ?? new Set()).add(versionId));
+          return whole;
+        })
+        .finally(() => this.fetching.delete(versionId));
       this.fetching.set(versionId, pending);
     }
     return pending;
   }
 
   async forget(packId: string): Promise<void> {
+    this.ready.delete(packId);
     await rm(join(this.root, packId), { recursive: true, force: true });
   }
 

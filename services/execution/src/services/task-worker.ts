@@ -2,10 +2,10 @@ import type { Bus } from '@svc/bus';
 import { AppError, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
 import type { TaskError } from '../db/schema.js';
-import { TaskRepository, type TaskRow } from '../repositories/task.repository.js';
+import { TaskRepository, type TaskEnding, type TaskRow } from '../repositories/task.repository.js';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError } from '../runners/runner-errors.js';
 import type { RunnerPool } from '../runners/runner-pool.js';
-import type { ExecJob } from './command-run.service.js';
+import type { ExecJob, SyncRun } from './command-run.service.js';
 import type { PackSource } from './command-catalog.js';
 import type { RunOutcome } from './outcome.js';
 import { outcomeOf } from './task-view.js';
@@ -34,6 +34,32 @@ function endingOf(err: unknown): Ending {
   return { status: 'failure', error: { type, message: 'The command could not be run', kind: 'internal' }, retryable: true };
 }
 
+/** Whether a synchronous run has reached the time from which its caller may hold its id. */
+function storing(sync: SyncRun): boolean {
+  return Date.now() >= sync.store_from;
+}
+
+/** The row a synchronous run would have, while it has none. */
+function unstoredRow(sync: SyncRun): TaskRow {
+  return {
+    ...sync.task,
+    status: 'started',
+    result: null,
+    error: null,
+    attempts: sync.attempt,
+    durationMs: null,
+    createdAt: new Date(),
+    startedAt: new Date(),
+    completedAt: null,
+    resultExpiresAt: null,
+    resultPurged: false,
+  };
+}
+
+function endedRow(task: TaskRow, ending: TaskEnding): TaskRow {
+  return { ...task, status: ending.status, result: ending.result ?? null, error: ending.error ?? null, durationMs: Math.round(ending.durationMs), completedAt: new Date() };
+}
+
 /**
  * Takes jobs from `exec.*` and runs them in pack runners. The task row makes redelivery safe: a
  * finished task is never run again, and a task revoked while it ran keeps its revoked state.
@@ -51,15 +77,9 @@ export class TaskWorker {
   ) {}
 
   async handle(job: ExecJob): Promise<void> {
-    const tasks = new TaskRepository(this.db);
-    // Claiming first saves a read on every run; only a job that cannot be claimed (finished,
-    // revoked, or unknown) costs the extra look.
-    const task = await tasks.claim(job.task_id);
-    if (!task) {
-      const current = await tasks.find(job.task_id);
-      if (!current) this.log.warn('job for an unknown task dropped', { task_id: job.task_id });
-      return this.reply(job, current);
-    }
+    const taken = await this.take(job);
+    if (!taken) return;
+    const { task, stored } = taken;
 
     const started = performance.now();
     const controller = new AbortController();
@@ -79,7 +99,7 @@ export class TaskWorker {
       });
       ending = { status: 'success', result: run.value };
     } catch (err) {
-      if (err instanceof CommandCancelledError) return this.reply(job, await tasks.find(task.id));
+      if (err instanceof CommandCancelledError) return this.reply(job, await new TaskRepository(this.db).find(task.id));
       const failed = endingOf(err);
       ending = failed;
       if (failed.status !== 'success' && failed.error.kind === 'internal') this.log.error('task run failed', { task_id: task.id, error: (err as Error).message });
@@ -89,12 +109,41 @@ export class TaskWorker {
     const durationMs = performance.now() - started;
 
     if (ending.status !== 'success' && ending.retryable && task.attempts <= task.maxRetries) {
-      return this.retry(job, task);
+      return this.retry(job, task, stored);
     }
-    const finished = await tasks.finish(task.id, { ...ending, durationMs, retentionMs: this.settings.retentionMs });
-    if (!finished) return this.reply(job, await tasks.find(task.id));
+    const ended: TaskEnding = { ...ending, durationMs, retentionMs: this.settings.retentionMs };
+    // A synchronous run that succeeded in time needs no row: nobody but its caller knows its id.
+    const rowless = job.sync !== undefined && ended.status === 'success' && !storing(job.sync);
+    const finished = rowless ? endedRow(task, ended) : await this.end(job, task, ended);
+    if (!finished) return this.reply(job, await new TaskRepository(this.db).find(task.id));
+    // The caller first, then the events: their confirmations need not hold the answer up. A
+    // caller whose answer is lost is handed the task when its wait ends, so the task keeps it.
+    await this.reply(job, finished, rowless ? () => this.end(job, task, ended) : undefined);
     await this.announce(finished);
-    await this.reply(job, finished);
+  }
+
+  /**
+   * The task a job stands for, taken for a run (`stored` when it has a row); undefined when it
+   * must not run: finished, revoked or unknown.
+   */
+  private async take(job: ExecJob): Promise<{ task: TaskRow; stored: boolean } | undefined> {
+    if (job.sync && !storing(job.sync)) return { task: unstoredRow(job.sync), stored: false };
+    const tasks = new TaskRepository(this.db);
+    // Claiming first saves a read on every run; only a job that cannot be claimed (finished,
+    // revoked, or unknown) costs the extra look.
+    const task = job.sync ? await tasks.claimUnstored(job.sync.task, job.sync.attempt) : await tasks.claim(job.task_id);
+    if (task) return { task, stored: true };
+    const current = await tasks.find(job.task_id);
+    if (!current) this.log.warn('job for an unknown task dropped', { task_id: job.task_id });
+    await this.reply(job, current);
+    return undefined;
+  }
+
+  /** Records the end; undefined when the task was revoked meanwhile. */
+  private end(job: ExecJob, task: TaskRow, ending: TaskEnding): Promise<TaskRow | undefined> {
+    const tasks = new TaskRepository(this.db);
+    if (!job.sync) return tasks.finish(task.id, ending);
+    return tasks.recordUnstored(job.sync.task, { attempt: task.attempts, startedAt: task.startedAt ?? new Date() }, ending);
   }
 
   /** Aborts a task running in this worker (its runner is killed if the command ignores the signal). */
@@ -103,12 +152,13 @@ export class TaskWorker {
   }
 
   /** Re-queues a failed run after an exponential backoff, holding the delivery until it is re-sent. */
-  private async retry(job: ExecJob, task: TaskRow): Promise<void> {
+  private async retry(job: ExecJob, task: TaskRow, stored: boolean): Promise<void> {
     const delay = Math.min(this.settings.retryBaseMs * 2 ** (task.attempts - 1), this.settings.retryMaxMs);
-    if (!(await new TaskRepository(this.db).requeue(task.id))) return this.reply(job, await new TaskRepository(this.db).find(task.id));
+    const tasks = new TaskRepository(this.db);
+    if (stored && !(await tasks.requeue(task.id))) return this.reply(job, await tasks.find(task.id));
     this.log.info('task failed; retrying', { task_id: task.id, attempt: task.attempts, delay_ms: delay });
     await new Promise((resolve) => setTimeout(resolve, delay));
-    await this.bus.send(`exec.${task.queue}`, job);
+    await this.bus.send(`exec.${task.queue}`, job.sync ? { ...job, sync: { ...job.sync, attempt: job.sync.attempt + 1 } } : job);
   }
 
   private async announce(task: TaskRow): Promise<void> {
@@ -123,9 +173,14 @@ export class TaskWorker {
     }
   }
 
-  private async reply(job: ExecJob, task: TaskRow | undefined): Promise<void> {
+  private async reply(job: ExecJob, task: TaskRow | undefined, onLost?: () => Promise<unknown>): Promise<void> {
     const outcome: RunOutcome | undefined = task && outcomeOf(task);
     if (!job.reply_to || !outcome) return;
-    await this.bus.send(job.reply_to, outcome).catch((err: Error) => this.log.warn('reply not sent', { error: err.message, task_id: outcome.task_id }));
+    try {
+      await this.bus.send(job.reply_to, outcome);
+    } catch (err) {
+      this.log.warn('reply not sent', { error: (err as Error).message, task_id: outcome.task_id });
+      await onLost?.();
+    }
   }
 }
