@@ -8,6 +8,7 @@ import { authenticator, createPassport } from './auth/authenticate.js';
 import { PrincipalResolver } from './auth/principal-resolver.js';
 import { healthRoutes, type HealthChecks } from './http/health.routes.js';
 import { createIdentitySigner } from './http/identity-signer.js';
+import { handTo } from './http/hand-over.js';
 import { forwardTo } from './http/proxy.js';
 import type { CommandGroupLimit } from './http/limits.js';
 import { createRequestLimits } from './http/request-limits.js';
@@ -35,6 +36,8 @@ export interface GatewayDeps {
   log: Logger;
   health: HealthChecks;
   config: GatewayConfig;
+  /** Services running in this process (the standalone): their requests are handed over, not proxied. */
+  inProcess?: Partial<Record<ServiceName, RequestHandler>>;
 }
 
 declare module 'express-serve-static-core' {
@@ -50,7 +53,7 @@ export interface Gateway {
 }
 
 /** The public door: routes, authenticates, limits and forwards; owns no business rules. */
-export function createGateway({ cache, bus, log, health, config }: GatewayDeps): Gateway {
+export function createGateway({ cache, bus, log, health, config, inProcess = {} }: GatewayDeps): Gateway {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -84,7 +87,10 @@ export function createGateway({ cache, bus, log, health, config }: GatewayDeps):
 
   const sign = createIdentitySigner(config.internalSecret);
   const proxies = Object.fromEntries(
-    Object.entries(config.services).map(([name, target]) => [name, forwardTo(name, target, sign, log)]),
+    (Object.entries(config.services) as [ServiceName, string][]).map(([name, target]) => {
+      const local = inProcess[name];
+      return [name, local ? handTo(local, sign) : forwardTo(name, target, sign, log)];
+    }),
   ) as Record<ServiceName, RequestHandler>;
   const forward: RequestHandler = (req, res, next) => proxies[res.locals.route!.service](req, res, next);
 

@@ -35,6 +35,11 @@ export interface FleetOptions {
   apiKeyUsageFlushMs?: number;
   /** The per-user limit of `/api/v1/commands/*`; default 100 per 60 s. */
   commandGroupLimit?: CommandGroupLimit;
+  /**
+   * How the gateway reaches the services: handed over in this process (default), or over
+   * loopback HTTP through its proxy, as in the distributed fleet.
+   */
+  hops?: 'in-process' | 'http';
 }
 
 export interface Fleet {
@@ -50,8 +55,9 @@ function urlOf(server: Server): string {
 }
 
 /**
- * Every service in this process on the given infrastructure, each on its own loopback port,
- * behind the gateway on `port`: the same hops as the distributed fleet.
+ * Every service in this process on the given infrastructure behind the gateway on `port`. Each
+ * service also listens on a loopback port of its own, which the gateway uses with `hops: 'http'`
+ * (the distributed fleet's path) and a second gateway replica can use.
  */
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const { infra, logger, secrets } = options;
@@ -87,9 +93,11 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
 
   const servers: Server[] = [];
   const urls = {} as Record<ServiceName, string>;
+  const apps = {} as Record<ServiceName, ReturnType<typeof createServiceApp>>;
   for (const [name, service] of Object.entries(services) as [ServiceName, ServiceModule][]) {
     await service.start();
-    const server = await listen(createServiceApp({ routes: service.routes, rootRoutes: service.rootRoutes, internalSecret: secrets.internalSecret, log: logger(name) }), 0, '127.0.0.1');
+    apps[name] = createServiceApp({ routes: service.routes, rootRoutes: service.rootRoutes, internalSecret: secrets.internalSecret, log: logger(name) });
+    const server = await listen(apps[name], 0, '127.0.0.1');
     servers.push(server);
     urls[name] = urlOf(server);
   }
@@ -105,7 +113,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     version: SVC_VERSION,
     apiKeyUsageFlushMs: options.apiKeyUsageFlushMs,
   };
-  const gateway = createGateway({ ...deps('gateway'), health: fleetHealthChecks(infra), config: gatewayConfig });
+  const inProcess = (options.hops ?? 'in-process') === 'in-process' ? apps : {};
+  const gateway = createGateway({ ...deps('gateway'), health: fleetHealthChecks(infra), config: gatewayConfig, inProcess });
   const gatewayServer = await listen(gateway.app, options.port, options.host ?? '0.0.0.0');
 
   return {

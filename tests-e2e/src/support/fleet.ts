@@ -103,6 +103,9 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
     },
     apiKeyUsageFlushMs: 200,
     commandGroupLimit: options.commandGroupLimit,
+    // Both ways to the services get the whole suite: embedded as `npm start` runs, real as the
+    // distributed fleet forwards (over HTTP, through the gateway's proxy).
+    hops: mode === 'real' ? 'http' : 'in-process',
   });
   return {
     url: fleet.url,
