@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { destroyBrokerPrefix } from '@svc/bus';
@@ -25,14 +25,30 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealthy(url: string, withinMs: number): Promise<void> {
+/** Polls `holds` every 250 ms until it is true; fails with `failure` after `withinMs`. */
+async function waitUntil(holds: () => Promise<boolean>, withinMs: number, failure: string): Promise<void> {
   const until = Date.now() + withinMs;
   while (Date.now() < until) {
-    const reply = await fetch(`${url}/health`).catch(() => undefined);
-    if (reply?.ok) return;
+    if (await holds()) return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`fleet at ${url} did not become healthy`);
+  throw new Error(failure);
+}
+
+async function isHealthy(url: string): Promise<boolean> {
+  const reply = await fetch(`${url}/health`).catch(() => undefined);
+  return reply?.ok === true;
+}
+
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 describe.runIf(MODES.includes('real'))('fleet as separate processes (real infrastructure)', () => {
@@ -79,8 +95,10 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
         SVC_HEALTH_PORT: String(workerHealthPort),
       },
     });
-    await waitForHealthy(url, 30_000);
-  });
+    await waitUntil(() => isHealthy(url), 30_000, `fleet at ${url} did not become healthy`);
+    // A healthy gateway says nothing of when each process opens its own port: they start at their own pace.
+    await Promise.all(Object.entries(probes).map(([name, port]) => waitUntil(() => isListening(port), 30_000, `${name} is not listening on port ${port}`)));
+  }, 90_000);
 
   afterAll(async () => {
     if (fleet && fleet.exitCode === null) {

@@ -1,2 +1,3 @@
 export * from './database.js';
 export * from './scratch.js';
+export * from './unique-violation.js';

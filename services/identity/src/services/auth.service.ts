@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Bus } from '@svc/bus';
 import { signAccessToken } from '@svc/auth';
 import { AppError, AuthenticationError, NotFoundError, type Logger } from '@svc/core';
-import type { Db } from '@svc/db';
+import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { AccessCodeRepository } from '../repositories/access-code.repository.js';
 import { OutboxRepository } from '../repositories/outbox.repository.js';
 import { SessionRepository } from '../repositories/session.repository.js';
@@ -11,7 +11,6 @@ import type { PasswordHasher } from './password.js';
 import type { PrincipalService } from './principal.service.js';
 import { assertSlugAllowed, slugTaken } from './slug.js';
 import { digest, newRefreshToken } from './tokens.js';
-import { isUniqueViolation } from './unique-violation.js';
 
 export interface TokenSettings {
   jwtSecret: string;
@@ -82,7 +81,7 @@ export class AuthService {
       })
       .catch((err: unknown) => {
         // Two registrations racing for one e-mail or slug: the loser gets the same answer as if it came second.
-        if (!isUniqueViolation(err)) throw err;
+        if (violatedUniqueConstraint(err) === undefined) throw err;
         throw emailTaken();
       });
     await this.bus

@@ -1,13 +1,12 @@
 import type { Identity } from '@svc/auth';
 import { AppError, NotFoundError, PermissionError } from '@svc/core';
-import type { Db } from '@svc/db';
+import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { InviteRepository } from '../repositories/invite.repository.js';
 import { OrganizationRepository, type MemberRole, type OrganizationRow } from '../repositories/organization.repository.js';
 import { OutboxRepository } from '../repositories/outbox.repository.js';
 import { UserRepository } from '../repositories/user.repository.js';
 import type { PrincipalService } from './principal.service.js';
 import { assertSlugAllowed, slugTaken } from './slug.js';
-import { isUniqueViolation } from './unique-violation.js';
 
 /** An invitation is valid for a week. */
 export const INVITE_TTL_DAYS = 7;
@@ -36,7 +35,7 @@ export class OrganizationService {
     try {
       return await new OrganizationRepository(db).create({ ...input, ownerId });
     } catch (err) {
-      if (isUniqueViolation(err)) throw slugTaken(input.slug);
+      if (violatedUniqueConstraint(err) !== undefined) throw slugTaken(input.slug);
       throw err;
     }
   }

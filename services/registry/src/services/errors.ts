@@ -34,12 +34,3 @@ export const commandNameTaken = (namespace: string, clashes: Array<{ command: st
 };
 
 export const packNotFound = (details: Record<string, unknown>) => new NotFoundError('Pack not found', details);
-
-/** The constraint a Postgres unique_violation names, whichever driver raised it; undefined for any other error. */
-export function violatedUniqueConstraint(err: unknown): string | undefined {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint } = e as { code?: string; constraint?: string };
-    if (code === '23505') return constraint ?? '';
-  }
-  return undefined;
-}

@@ -2,14 +2,14 @@ import semver from 'semver';
 import { tenantIdsOf, type Identity } from '@svc/auth';
 import type { Bus } from '@svc/bus';
 import { NotFoundError, type Logger } from '@svc/core';
-import type { Db } from '@svc/db';
+import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { parsePackRef } from '@svc/pack-sdk';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { CommandRepository } from '../repositories/command.repository.js';
 import { PackRepository } from '../repositories/pack.repository.js';
 import { VersionRepository } from '../repositories/version.repository.js';
 import { requireDeveloperMode } from './access.js';
-import { commandNameTaken, packNotFound, violatedUniqueConstraint } from './errors.js';
+import { commandNameTaken, packNotFound } from './errors.js';
 import { requireOwnedPack } from './ownership.js';
 
 /** `latest` is the highest release; prereleases count only when there is no release at all. */

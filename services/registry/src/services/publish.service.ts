@@ -2,14 +2,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Identity } from '@svc/auth';
 import type { Bus } from '@svc/bus';
 import { PermissionError, type Logger } from '@svc/core';
-import type { Db } from '@svc/db';
+import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { inspectPackage, PackFormatError, type InspectedPackage } from '@svc/pack-sdk';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { CommandRepository } from '../repositories/command.repository.js';
 import { PackRepository } from '../repositories/pack.repository.js';
 import { VersionRepository } from '../repositories/version.repository.js';
 import { requireDeveloperMode, tenantOfNamespace } from './access.js';
-import { commandNameTaken, packFormatError, versionExists, violatedUniqueConstraint } from './errors.js';
+import { commandNameTaken, packFormatError, versionExists } from './errors.js';
 
 async function inspect(tarball: Buffer): Promise<InspectedPackage> {
   try {
