@@ -1,5 +1,5 @@
 import { ephemeralQueueName, type Bus, type Subscription } from '@svc/bus';
-import { PackUninstalled, TaskRevoked } from '@svc/contracts';
+import { PackInstalled, PackUninstalled, TaskRevoked } from '@svc/contracts';
 import { parseInput, type Logger } from '@svc/core';
 import type { ExecJob } from '../services/command-run.service.js';
 import type { InputValidator } from '../services/input-validator.js';
@@ -37,8 +37,9 @@ export function consumeReplies(bus: Bus, queue: string, waiters: ReplyWaiters): 
 }
 
 /**
- * Broadcasts every instance must see: a revoked task is stopped wherever it runs, and an
- * uninstalled pack loses its runners, cached files and cached resolutions everywhere.
+ * Broadcasts every instance must see: a revoked task is stopped wherever it runs, a newly
+ * installed pack version is unpacked ahead of its first call (which then only starts a runner),
+ * and an uninstalled pack loses its runners, cached files and cached resolutions everywhere.
  */
 export function consumeBroadcasts(
   bus: Bus,
@@ -47,10 +48,17 @@ export function consumeBroadcasts(
 ): Promise<Subscription> {
   return bus.subscribe(
     ephemeralQueueName('execution.broadcasts'),
-    ['task.revoked', 'pack.uninstalled'],
+    ['task.revoked', 'pack.installed', 'pack.uninstalled'],
     async (message) => {
       if (message.name === 'task.revoked') {
         parts.worker.cancel(parseInput(TaskRevoked, message.payload, 'task.revoked').task_id);
+        return;
+      }
+      if (message.name === 'pack.installed') {
+        const installed = parseInput(PackInstalled, message.payload, 'pack.installed');
+        // Not awaited: broadcasts must not queue behind a download. A failure only means the
+        // first call fetches the pack itself.
+        void parts.packs.dirFor(installed.pack_id, installed.version_id).catch((err: Error) => log.warn('installed pack not unpacked ahead', { pack_id: installed.pack_id, error: err.message }));
         return;
       }
       const { pack_id: packId } = parseInput(PackUninstalled, message.payload, 'pack.uninstalled');
