@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusMessage } from '@svc/bus';
 import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
@@ -92,6 +94,19 @@ describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
     const reply = await run('echo', { text: 'hi' });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body).toEqual({ data: { result: { echoed: { text: 'hi' } }, execution: { duration_ms: expect.any(Number), status: 'completed' } } });
+  });
+
+  it('unpacks a newly installed pack on the worker before its first call', async () => {
+    const packId = await installPack(fleet.url, call, dev, { namespace: ns, name: 'ahead', commands: [{ name: 'ahead' }], files: { 'commands/ahead.js': CODE.echo! } });
+    const packDir = join(fleet.dataDir, 'packs', packId);
+    let unpacked: string[] = [];
+    for (let i = 0; i < 100 && unpacked.length === 0; i++) {
+      unpacked = await readdir(packDir).catch(() => []);
+      if (unpacked.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(unpacked).toHaveLength(1);
+    expect(await readdir(join(packDir, unpacked[0]!, 'commands'))).toContain('ahead.js');
+    expect((await run('ahead', { text: 'ready' })).body.data.result).toEqual({ echoed: { text: 'ready' } });
   });
 
   it('rejects input that breaks the schema, naming the field', async () => {

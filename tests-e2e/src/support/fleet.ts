@@ -35,6 +35,8 @@ export interface TestFleet {
   infraEnv: InfrastructureEnv;
   /** The gateway's configuration, service URLs included: a second gateway replica uses the same. */
   gatewayConfig: GatewayConfig;
+  /** `SVC_DATA_DIR` of the fleet (workers unpack packs under `packs/`). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -109,6 +111,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
   });
   return {
     url: fleet.url,
+    dataDir,
     infra,
     infraEnv,
     gatewayConfig: fleet.gatewayConfig,
