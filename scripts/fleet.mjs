@@ -1,6 +1,7 @@
 // `npm run fleet`: every service as its own process against real Postgres, Redis and RabbitMQ,
 // the way a deployment runs them. Build first (`npm run build`).
 import { spawn } from 'node:child_process';
+import { PROCESS_NODE_FLAGS } from './node-flags.mjs';
 
 const missing = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET'].filter((n) => !process.env[n]);
 if (missing.length > 0) {
@@ -28,7 +29,7 @@ const processes = [
 ];
 
 const children = processes.map(({ name, entry, env }) => {
-  const child = spawn(process.execPath, ['--enable-source-maps', entry], { stdio: 'inherit', env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...PROCESS_NODE_FLAGS, entry], { stdio: 'inherit', env: { ...process.env, ...env } });
   child.on('exit', (code, signal) => {
     console.error(`${name} exited (${signal ?? code}); stopping the fleet`);
     shutdown(code ?? 1);

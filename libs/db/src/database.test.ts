@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from './database.js';
+import { initPgliteDataDir } from './pglite-init.js';
 import { createScratchDatabase } from './scratch.js';
 
 const migrationsFolder = fileURLToPath(new URL('./fixtures/migrations', import.meta.url));
@@ -30,6 +31,26 @@ describe('embedded PGlite', () => {
       await second.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('creating an embedded data directory', () => {
+  it('creates it in a separate process, once, and reports a failure', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'svc-db-init-'));
+    try {
+      const dataDir = join(parent, 'data');
+      await initPgliteDataDir(dataDir);
+      expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
+      const marker = join(dataDir, 'PG_VERSION');
+      const created = statSync(marker).mtimeMs;
+      await initPgliteDataDir(dataDir);
+      expect(statSync(marker).mtimeMs).toBe(created);
+
+      writeFileSync(join(parent, 'a-file'), '');
+      await expect(initPgliteDataDir(join(parent, 'a-file', 'data'))).rejects.toThrow();
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 });

@@ -6,6 +6,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { initPgliteDataDir, PGLITE_CONF } from './pglite-init.js';
 
 /** Drizzle over either driver; repositories are written against this one type. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -101,13 +102,8 @@ async function createPostgres(options: DatabaseOptions & { url: string }): Promi
   };
 }
 
-/**
- * Postgres's default 128 MB of shared buffers would all be resident in PGlite's WebAssembly
- * memory; one process's embedded data needs far less.
- */
-const PGLITE_CONF = ['shared_buffers=16MB'];
-
 async function createPglite(options: DatabaseOptions): Promise<Database> {
+  if (options.dataDir) await initPgliteDataDir(options.dataDir);
   const client = new PGlite(options.dataDir ?? 'memory://', { postgresqlconf: PGLITE_CONF });
   await client.waitReady;
   const db = drizzlePglite(client) as unknown as Db;

@@ -1,0 +1,1 @@
+export declare const PROCESS_NODE_FLAGS: readonly string[];
