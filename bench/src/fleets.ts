@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PROCESS_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { realInfra, type RealInfra } from './infra.js';
 import { freePort, launch, waitForHealthy, type Launched } from './processes.js';
 
@@ -77,7 +78,7 @@ async function started(kind: string, args: string[], extraEnv: (dataDir: string)
  */
 export function startStandalone(real: boolean, reuseDataDir?: string): Promise<RunningFleet> {
   const flags = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return started(real ? 'standalone-real' : 'standalone-embedded', [...flags, '--enable-source-maps', 'deploy/standalone/dist/main.js'], async () => ({}), real, reuseDataDir);
+  return started(real ? 'standalone-real' : 'standalone-embedded', [...flags, ...PROCESS_NODE_FLAGS, 'deploy/standalone/dist/main.js'], async () => ({}), real, reuseDataDir);
 }
 
 /** Every service as its own process (`scripts/fleet.mjs`) on the real services, as deployed. */

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { percentile } from './stats.js';
-import type { LoadResult } from './load.js';
+import { cpuPerRequest, type LoadResult } from './load.js';
 
 export interface McpTarget {
   client: Client;
@@ -25,6 +25,7 @@ export async function connectMcp(url: string, apiKey: string): Promise<McpTarget
 export async function loadMcp({ client, tool }: McpTarget, durationSeconds: number, inFlight = 32): Promise<LoadResult> {
   const latencies: number[] = [];
   let failures = 0;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const until = started + durationSeconds * 1000;
   const lane = async () => {
@@ -41,5 +42,5 @@ export async function loadMcp({ client, tool }: McpTarget, durationSeconds: numb
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
   const seconds = (performance.now() - started) / 1000;
-  return { rps: latencies.length / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), failures };
+  return { rps: latencies.length / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), failures, clientCpuMs: cpuPerRequest(cpu, latencies.length) };
 }

@@ -65,6 +65,11 @@ export interface ProcessMemory {
   pid: number;
   command: string;
   rssMiB: number;
+  /**
+   * Proportional set size: pages shared with other processes (the node binary's, about 44 MiB
+   * in each) counted once across the sharers rather than in every one.
+   */
+  pssMiB: number;
 }
 
 function parentOf(pid: string): number | undefined {
@@ -81,9 +86,10 @@ function memoryOf(pid: number): ProcessMemory | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kib = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    const pssKib = Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? Number.NaN);
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
     const script = argv.find((a) => /\.(m?js|ts)$/.test(a)) ?? argv[0] ?? '?';
-    return { pid, command: script.replace(ROOT, ''), rssMiB: kib / 1024 };
+    return { pid, command: script.replace(ROOT, ''), rssMiB: kib / 1024, pssMiB: pssKib / 1024 };
   } catch {
     return undefined;
   }
