@@ -132,4 +132,3 @@ export { DEFAULT_COMMAND_GROUP_LIMIT, type CommandGroupLimit } from './http/limi
 export type { ServiceName, AuthPolicy, RouteRule } from './routing/route-table.js';
 export { buildOpenApiDocument, OPENAPI_FRAGMENTS } from './openapi/document.js';
 
-export { SVC_VERSION };

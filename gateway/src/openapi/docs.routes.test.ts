@@ -5,7 +5,8 @@ import { createBus, type Bus } from '@svc/bus';
 import { createCache, type Cache } from '@svc/cache';
 import { createLogger } from '@svc/core';
 import { closeServer, listen } from '@svc/platform';
-import { createGateway, SVC_VERSION, type Gateway } from '../app.js';
+import { SVC_VERSION } from '@svc/contracts';
+import { createGateway, type Gateway } from '../app.js';
 import { buildOpenApiDocument } from './document.js';
 
 const SECRET = 'docs-routes-secret-0123456789abcdef0123';
