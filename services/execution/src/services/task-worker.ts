@@ -168,9 +168,12 @@ export class TaskWorker {
       const name = task.status === 'success' ? 'task.completed' : 'task.failed';
       events.push([name, { ...data, task_id: task.id, status: task.status, ...(task.error ? { error: { type: task.error.type, message: task.error.message } } : {}) }]);
     }
-    for (const [name, payload] of events) {
-      await this.bus.publish(name, payload, { correlationId: task.correlationId }).catch((err: Error) => this.log.error(`${name} not published`, { error: err.message, task_id: task.id }));
-    }
+    // Together: both go out in one write and wait for their confirmations at once.
+    await Promise.all(
+      events.map(([name, payload]) =>
+        this.bus.publish(name, payload, { correlationId: task.correlationId }).catch((err: Error) => this.log.error(`${name} not published`, { error: err.message, task_id: task.id })),
+      ),
+    );
   }
 
   private async reply(job: ExecJob, task: TaskRow | undefined, onLost?: () => Promise<unknown>): Promise<void> {
