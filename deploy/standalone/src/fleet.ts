@@ -125,8 +125,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       await closeServer(gatewayServer);
       await gateway.stop();
       for (const server of servers) await closeServer(server);
-      for (const service of Object.values(services)) await service.stop();
+      // Workers first: a job or a pack fetch in progress still asks the services.
       for (const worker of workers) await worker.stop();
+      for (const service of Object.values(services)) await service.stop();
     },
   };
 }

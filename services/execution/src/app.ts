@@ -115,6 +115,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
     async stop() {
       clearInterval(purge);
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
+      await packs.settle();
       await pool.close();
     },
   };

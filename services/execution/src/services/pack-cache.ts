@@ -41,6 +41,11 @@ export class PackCache implements PackSource {
     return pending;
   }
 
+  /** Waits for fetches in progress (a worker stopping must not leave one writing). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.fetching.values()]);
+  }
+
   async forget(packId: string): Promise<void> {
     this.ready.delete(packId);
     await rm(join(this.root, packId), { recursive: true, force: true });

@@ -8,7 +8,7 @@ import type { RunnerPool } from '../runners/runner-pool.js';
 import type { ExecJob, SyncRun } from './command-run.service.js';
 import type { PackSource } from './command-catalog.js';
 import type { RunOutcome } from './outcome.js';
-import { outcomeOf } from './task-view.js';
+import { isTerminal, outcomeOf } from './task-view.js';
 
 export interface WorkerSettings {
   /** How long results of finished tasks are kept (default 24 h). */
@@ -76,8 +76,9 @@ export class TaskWorker {
     private readonly log: Logger,
   ) {}
 
-  async handle(job: ExecJob): Promise<void> {
-    const taken = await this.take(job);
+  /** `redelivered`: the job was handed out before and not acknowledged (its worker died). */
+  async handle(job: ExecJob, redelivered = false): Promise<void> {
+    const taken = await this.take(job, redelivered);
     if (!taken) return;
     const { task, stored } = taken;
 
@@ -126,7 +127,7 @@ export class TaskWorker {
    * The task a job stands for, taken for a run (`stored` when it has a row); undefined when it
    * must not run: finished, revoked or unknown.
    */
-  private async take(job: ExecJob): Promise<{ task: TaskRow; stored: boolean } | undefined> {
+  private async take(job: ExecJob, redelivered: boolean): Promise<{ task: TaskRow; stored: boolean } | undefined> {
     if (job.sync && !storing(job.sync)) return { task: unstoredRow(job.sync), stored: false };
     const tasks = new TaskRepository(this.db);
     // Claiming first saves a read on every run; only a job that cannot be claimed (finished,
@@ -136,6 +137,9 @@ export class TaskWorker {
     const current = await tasks.find(job.task_id);
     if (!current) this.log.warn('job for an unknown task dropped', { task_id: job.task_id });
     await this.reply(job, current);
+    // Its worker may have died between recording the end and announcing it: announcing again
+    // makes the events at least once (a death after announcing repeats them; consumers go by task_id).
+    if (redelivered && current && current.status !== 'revoked' && isTerminal(current)) await this.announce(current);
     return undefined;
   }
 
