@@ -68,7 +68,7 @@ export function createExecutionService(deps: ExecutionDeps): { routes: Router[];
   const { database, bus, config } = deps;
   const waiters = new ReplyWaiters();
   const replyQueue = replyQueueName();
-  const runs = new CommandRunService(database.db, bus, new RegistryCatalog(bus), new InputValidator(), waiters, { syncWaitMs: config.syncWaitMs, replyQueue });
+  const runs = new CommandRunService(database.db, bus, new RegistryCatalog(bus), new InputValidator(), waiters, { syncWaitMs: config.syncWaitMs, replyQueue }, deps.log);
   const subscriptions: Subscription[] = [];
   return {
     routes: [commandRoutes(runs), taskRoutes(new TaskService(database.db, bus, config.retentionMs))],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '@svc/bus';
 import type { Identity } from '@svc/auth';
-import { AppError, NotFoundError, currentCorrelationId } from '@svc/core';
+import { AppError, NotFoundError, currentCorrelationId, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
 import { IdempotencyRepository } from '../repositories/idempotency.repository.js';
 import { TaskRepository, type NewTask, type TaskRow, type UnstoredTask } from '../repositories/task.repository.js';
@@ -9,6 +9,7 @@ import type { CommandCatalog } from './command-catalog.js';
 import type { InputValidator } from './input-validator.js';
 import type { RunOutcome } from './outcome.js';
 import type { ReplyWaiters } from './reply-waiters.js';
+import { detachTask } from './detach.js';
 import { outcomeOf } from './task-view.js';
 
 /** An `Idempotency-Key` holds for a day. */
@@ -72,6 +73,7 @@ export class CommandRunService {
     private readonly validator: InputValidator,
     private readonly waiters: ReplyWaiters,
     private readonly settings: RunSettings,
+    private readonly log: Logger,
   ) {}
 
   async run(identity: Identity, request: RunRequest): Promise<RunAnswer> {
@@ -133,8 +135,8 @@ export class CommandRunService {
     const storeFrom = Date.now() + this.settings.syncWaitMs - Math.min(UNSTORED_MARGIN_MS, this.settings.syncWaitMs / 2);
     const outcome = await this.sendAndWait({ task_id: task.id, reply_to: this.settings.replyQueue, sync: { task, store_from: storeFrom, attempt: 1 } }, task.queue);
     if (outcome) return { kind: 'outcome', outcome, replayed: false };
-    // Past the wait the caller gets the task instead; the worker may have made the row already.
-    return { kind: 'task', task: await new TaskRepository(this.db).detach(task), replayed: false };
+    // Past the wait the caller gets the task instead.
+    return { kind: 'task', task: await detachTask(this.db, this.bus, this.log, task), replayed: false };
   }
 
   private async sendAndWait(job: ExecJob, queue: string): Promise<RunOutcome | null> {

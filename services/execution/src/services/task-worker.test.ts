@@ -1,42 +1,53 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBus, type Bus, type BusMessage } from '@svc/bus';
 import { createLogger } from '@svc/core';
 import { createDatabase, type Database } from '@svc/db';
 import { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA } from '../app.js';
-import { TaskRepository, type NewTask } from '../repositories/task.repository.js';
+import { TaskRepository, type NewTask, type UnstoredTask } from '../repositories/task.repository.js';
 import { RunnerPool } from '../runners/runner-pool.js';
+import type { ExecJob } from './command-run.service.js';
+import type { RunOutcome } from './outcome.js';
+import { detachTask } from './detach.js';
 import { PackCache } from './pack-cache.js';
 import { TaskWorker } from './task-worker.js';
 
 const log = createLogger({ service: 'task-worker-test', silent: true });
+const REPLIES = 'test.replies';
+const packId = randomUUID();
+const versionId = randomUUID();
 
-function newTask(): NewTask {
+function newTask(command: 'echo' | 'fail' | 'nap' = 'echo'): NewTask {
   return {
     userId: randomUUID(),
     tenantId: randomUUID(),
     namespace: 'acme',
-    command: 'echo',
-    packId: randomUUID(),
+    command,
+    packId,
     packVersion: '1.0.0',
-    packVersionId: randomUUID(),
-    entry: 'commands/echo.js',
+    packVersionId: versionId,
+    entry: `commands/${command}.js`,
     queue: 'fast',
-    async: true,
-    input: {},
+    async: false,
+    input: { text: 'hi' },
     maxRetries: 0,
-    timeoutMs: 1000,
+    timeoutMs: 5000,
     correlationId: randomUUID(),
   };
 }
 
-describe('a job for a task that already ended', () => {
+describe('the task worker', () => {
   let database: Database;
   let bus: Bus;
+  let pool: RunnerPool;
   let worker: TaskWorker;
+  let packsRoot: string;
   const events: BusMessage[] = [];
+  const replies: RunOutcome[] = [];
+  const tasks = () => new TaskRepository(database.db);
 
   beforeAll(async () => {
     database = await createDatabase({});
@@ -45,38 +56,124 @@ describe('a job for a task that already ended', () => {
     await bus.subscribe('test.events', ['command.executed', 'task.*'], async (message) => {
       events.push(message);
     });
-    // Neither runs anything here: a job for an ended task never reaches a runner.
-    const pool = new RunnerPool({ logger: log });
-    const packs = new PackCache(bus, join(tmpdir(), 'svc-task-worker-test-packs'));
-    worker = new TaskWorker(database.db, bus, pool, packs, { retentionMs: 60_000, retryBaseMs: 10, retryMaxMs: 10 }, log);
+    await bus.consume(REPLIES, async (message) => {
+      replies.push(message.payload as RunOutcome);
+    });
+    // The pack as a worker keeps it once unpacked, so that no registry is asked for it.
+    packsRoot = await mkdtemp(join(tmpdir(), 'svc-task-worker-'));
+    const packDir = join(packsRoot, packId, versionId);
+    await mkdir(join(packDir, 'commands'), { recursive: true });
+    await writeFile(join(packDir, 'commands/echo.js'), 'export default async (input) => ({ echoed: input });');
+    await writeFile(join(packDir, 'commands/fail.js'), 'export default async () => { throw new TypeError("no good"); };');
+    await writeFile(join(packDir, 'commands/nap.js'), 'export default async () => new Promise((resolve) => setTimeout(() => resolve({ napped: true }), 400));');
+    await writeFile(join(packDir, '.svc-complete'), versionId);
+    pool = new RunnerPool({ logger: log });
+    worker = new TaskWorker(database.db, bus, pool, new PackCache(bus, packsRoot), { retentionMs: 60_000, retryBaseMs: 10, retryMaxMs: 10 }, log);
   });
   afterAll(async () => {
+    await pool.close();
     await bus.close();
     await database.close();
+    await rm(packsRoot, { recursive: true, force: true });
   });
 
-  async function endedTask(): Promise<string> {
-    const tasks = new TaskRepository(database.db);
-    const { id } = await tasks.insert(newTask());
-    await tasks.claim(id);
-    await tasks.finish(id, { status: 'success', result: { ok: true }, durationMs: 5, retentionMs: 60_000 });
-    return id;
+  /** The names of the events about a task, once the bus has delivered what was published. */
+  async function eventsOf(taskId: string): Promise<string[]> {
+    await new Promise((r) => setTimeout(r, 50));
+    return events
+      .filter((e) => (e.payload as { task_id: string }).task_id === taskId)
+      .map((e) => e.name)
+      .sort();
   }
 
-  const eventsOf = (taskId: string) => events.filter((e) => (e.payload as { task_id: string }).task_id === taskId).map((e) => e.name);
+  async function replyFor(taskId: string): Promise<RunOutcome> {
+    for (let i = 0; i < 100; i++) {
+      const reply = replies.find((r) => r.task_id === taskId);
+      if (reply) return reply;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`no reply for ${taskId}`);
+  }
 
-  it('is acknowledged without announcing again on a first delivery', async () => {
-    const taskId = await endedTask();
-    await worker.handle({ task_id: taskId }, false);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(eventsOf(taskId)).toEqual([]);
+  /** A synchronous job as the API sends it; `storeFrom` is when its caller may hold the task id. */
+  function syncJob(task: UnstoredTask, storeFrom: number): ExecJob {
+    return { task_id: task.id, reply_to: REPLIES, sync: { task, store_from: storeFrom, attempt: 1 } };
+  }
+
+  describe('a synchronous run', () => {
+    it('that succeeds in time answers its caller and keeps no row', async () => {
+      const task = { id: randomUUID(), ...newTask() };
+      await worker.handle(syncJob(task, Date.now() + 60_000));
+      expect(await replyFor(task.id)).toMatchObject({ status: 'success', result: { echoed: { text: 'hi' } } });
+      expect(await tasks().find(task.id)).toBeUndefined();
+      expect(await eventsOf(task.id)).toEqual(['command.executed']);
+    });
+
+    it('that fails keeps a row its caller can read', async () => {
+      const task = { id: randomUUID(), ...newTask('fail') };
+      await worker.handle(syncJob(task, Date.now() + 60_000));
+      expect(await replyFor(task.id)).toMatchObject({ status: 'failure', error: { type: 'TypeError', message: 'no good' } });
+      expect(await tasks().find(task.id)).toMatchObject({ status: 'failure', attempts: 1, error: { type: 'TypeError' } });
+    });
+
+    it('taken once its caller may hold the id is stored from the start and to the end', async () => {
+      const task = { id: randomUUID(), ...newTask() };
+      await worker.handle(syncJob(task, Date.now() - 1));
+      expect(await tasks().find(task.id)).toMatchObject({ status: 'success', attempts: 1, result: { echoed: { text: 'hi' } }, startedAt: expect.any(Date) });
+      expect((await replyFor(task.id)).status).toBe('success');
+    });
+
+    it('whose task the caller got and cancelled is not run', async () => {
+      const task = { id: randomUUID(), ...newTask() };
+      // What the API does when the wait ends, then the caller's cancel.
+      await tasks().detach(task);
+      await tasks().revoke(task.id, 60_000);
+      await worker.handle(syncJob(task, Date.now() - 1));
+      expect(await tasks().find(task.id)).toMatchObject({ status: 'revoked', startedAt: null });
+      expect((await replyFor(task.id)).status).toBe('revoked');
+      expect(await eventsOf(task.id)).toEqual([]);
+    });
+
+    it('taken early but ending after its caller was handed the task completes that task', async () => {
+      const task = { id: randomUUID(), ...newTask('nap') };
+      const running = worker.handle(syncJob(task, Date.now() + 100));
+      // The caller's wait ends while the command runs: the API makes the row it hands out.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await detachTask(database.db, bus, log, task)).toMatchObject({ status: 'pending', async: true });
+      await running;
+      expect(await tasks().find(task.id)).toMatchObject({ status: 'success', async: true, result: { napped: true }, startedAt: expect.any(Date) });
+      expect(await eventsOf(task.id)).toEqual(['command.executed', 'task.completed']);
+    });
+
+    it('already ended when its caller is handed the task: the task\'s end is announced then', async () => {
+      const task = { id: randomUUID(), ...newTask() };
+      // The worker stores the run in the last seconds of the wait, then the reply is too late.
+      await worker.handle(syncJob(task, Date.now() - 1));
+      expect(await eventsOf(task.id)).toEqual(['command.executed']);
+      expect(await detachTask(database.db, bus, log, task)).toMatchObject({ status: 'success', async: true });
+      expect(await eventsOf(task.id)).toEqual(['command.executed', 'task.completed']);
+    });
   });
 
-  it('announces the end again when redelivered: its worker may have died before announcing', async () => {
-    const taskId = await endedTask();
-    await worker.handle({ task_id: taskId }, true);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(eventsOf(taskId).sort()).toEqual(['command.executed', 'task.completed']);
-    expect(await new TaskRepository(database.db).find(taskId)).toMatchObject({ status: 'success', attempts: 1 });
+  describe('a job for a task that already ended', () => {
+    async function endedTask(): Promise<string> {
+      const { id } = await tasks().insert({ ...newTask(), async: true });
+      await tasks().claim(id);
+      await tasks().finish(id, { status: 'success', result: { ok: true }, durationMs: 5, retentionMs: 60_000 });
+      return id;
+    }
+
+    it('is acknowledged without announcing again on a first delivery', async () => {
+      const taskId = await endedTask();
+      await worker.handle({ task_id: taskId }, false);
+      expect(await eventsOf(taskId)).toEqual([]);
+    });
+
+    it('announces the end again when redelivered: its worker may have died before announcing', async () => {
+      const taskId = await endedTask();
+      await worker.handle({ task_id: taskId }, true);
+      expect(await eventsOf(taskId)).toEqual(['command.executed', 'task.completed']);
+      expect(await tasks().find(taskId)).toMatchObject({ status: 'success', attempts: 1 });
+    });
   });
 });

@@ -8,6 +8,7 @@ import type { RunnerPool } from '../runners/runner-pool.js';
 import type { ExecJob, SyncRun } from './command-run.service.js';
 import type { PackSource } from './command-catalog.js';
 import type { RunOutcome } from './outcome.js';
+import { announceEnd } from './task-events.js';
 import { isTerminal, outcomeOf } from './task-view.js';
 
 export interface WorkerSettings {
@@ -165,20 +166,10 @@ export class TaskWorker {
     await this.bus.send(`exec.${task.queue}`, job.sync ? { ...job, sync: { ...job.sync, attempt: job.sync.attempt + 1 } } : job);
   }
 
-  private async announce(task: TaskRow): Promise<void> {
-    const data = { command: `${task.namespace}.${task.command}`, tenant_id: task.tenantId, user_id: task.userId, duration_ms: task.durationMs ?? 0 };
-    const events: [string, unknown][] = [['command.executed', { ...data, task_id: task.id, status: task.status }]];
-    if (task.async) {
-      const name = task.status === 'success' ? 'task.completed' : 'task.failed';
-      events.push([name, { ...data, task_id: task.id, status: task.status, ...(task.error ? { error: { type: task.error.type, message: task.error.message } } : {}) }]);
-    }
-    // Together: both go out in one write and wait for their confirmations at once.
-    await Promise.all(
-      events.map(([name, payload]) =>
-        this.bus.publish(name, payload, { correlationId: task.correlationId }).catch((err: Error) => this.log.error(`${name} not published`, { error: err.message, task_id: task.id })),
-      ),
-    );
+  private announce(task: TaskRow): Promise<void> {
+    return announceEnd(this.bus, this.log, task);
   }
+
 
   private async reply(job: ExecJob, task: TaskRow | undefined, onLost?: () => Promise<unknown>): Promise<void> {
     const outcome: RunOutcome | undefined = task && outcomeOf(task);
