@@ -63,7 +63,9 @@ function endedRow(task: TaskRow, ending: TaskEnding): TaskRow {
 
 /**
  * Takes jobs from `exec.*` and runs them in pack runners. The task row makes redelivery safe: a
- * finished task is never run again, and a task revoked while it ran keeps its revoked state.
+ * finished task is never run again, and a task revoked while it ran keeps its revoked state. A
+ * synchronous run without a row (see `SyncRun`) is run again when redelivered; its caller takes
+ * the first answer.
  */
 export class TaskWorker {
   private readonly running = new Map<string, AbortController>();
