@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signInternalIdentity, type Identity } from '@svc/auth';
+import { personalIdentity } from '@svc/auth/src/testing/identities.js';
 import { expectCall } from './api.js';
 import { prepareDeveloper, type Developer } from './accounts.js';
 import { coldStarts } from './cold-start.js';
@@ -157,18 +158,7 @@ async function onEmbeddedStandalone() {
 
 /** The identity the gateway would sign for the developer, for calls straight to a service. */
 function identityOf(developer: Developer): Identity {
-  return {
-    userId: developer.userId,
-    email: developer.email,
-    role: 'member',
-    tier: 'enterprise',
-    developerMode: true,
-    tenantId: developer.tenantId,
-    tenantSlug: developer.slug,
-    authKind: 'jwt',
-    scopes: [],
-    memberships: [{ tenantId: developer.tenantId, slug: developer.slug, kind: 'personal', role: 'owner' }],
-  };
+  return personalIdentity({ userId: developer.userId, tenantId: developer.tenantId, slug: developer.slug, email: developer.email, tier: 'enterprise', developerMode: true });
 }
 
 async function onProcessFleet() {

@@ -2,23 +2,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERNAL_IDENTITY_HEADER, internalIdentity, signInternalIdentity, type Identity } from '@svc/auth';
+import { INTERNAL_IDENTITY_HEADER, internalIdentity, signInternalIdentity } from '@svc/auth';
+import { personalIdentity } from '@svc/auth/src/testing/identities.js';
 import { handTo } from './hand-over.js';
 
 const SECRET = 'hand-over-test-secret-of-enough-length';
-const tenantId = '00000000-0000-4000-8000-000000000002';
-const caller: Identity = {
-  userId: '00000000-0000-4000-8000-000000000001',
-  email: 'caller@example.test',
-  role: 'member',
-  tier: 'free',
-  developerMode: false,
-  tenantId,
-  tenantSlug: 'caller',
-  authKind: 'jwt',
-  scopes: [],
-  memberships: [{ tenantId, slug: 'caller', kind: 'personal', role: 'owner' }],
-};
+const caller = personalIdentity({ userId: '00000000-0000-4000-8000-000000000001', tenantId: '00000000-0000-4000-8000-000000000002', slug: 'caller' });
 
 /** A gateway in miniature (a test header names the authenticated caller) in front of a service app in the same process. */
 function gatewayWithService(): express.Express {

@@ -1,21 +1,10 @@
 import type { Request } from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Identity } from './identity.js';
 import { INTERNAL_IDENTITY_HEADER, internalIdentity, signInternalIdentity } from './internal-token.js';
+import { personalIdentity } from './testing/identities.js';
 
 const SECRET = 'internal-token-test-secret-0123456789abcdef';
-const identity: Identity = {
-  userId: 'u1',
-  email: 'ada@example.test',
-  role: 'member',
-  tier: 'pro',
-  developerMode: false,
-  tenantId: 't1',
-  tenantSlug: 'ada',
-  authKind: 'jwt',
-  scopes: [],
-  memberships: [{ tenantId: 't1', slug: 'ada', kind: 'personal', role: 'owner' }],
-};
+const identity = personalIdentity({ userId: 'u1', tenantId: 't1', slug: 'ada' });
 
 /** Runs the middleware on a request carrying `token`; resolves with the request and what reached `next`. */
 function pass(middleware: ReturnType<typeof internalIdentity>, token: string) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity, type Membership } from '@svc/auth';
+import { personalIdentity } from '@svc/auth/src/testing/identities.js';
 import { createBus, destroyBusPrefix, type Bus } from '@svc/bus';
 import { createCache } from '@svc/cache';
 import { createLogger } from '@svc/core';
@@ -25,20 +26,9 @@ export function org(slug: string): TestOrg {
 
 /** A caller as the gateway would describe them: a personal tenant named `slug`, plus organizations. */
 export function person(slug: string, options: { developer?: boolean; orgs?: TestOrg[] } = {}): Identity {
-  const personal: Membership = { tenantId: randomUUID(), slug, kind: 'personal', role: 'owner' };
+  const personal = personalIdentity({ userId: randomUUID(), tenantId: randomUUID(), slug, developerMode: options.developer ?? true });
   const orgs: Membership[] = (options.orgs ?? []).map((o) => ({ tenantId: o.tenantId, slug: o.slug, kind: 'organization', role: 'member' }));
-  return {
-    userId: randomUUID(),
-    email: `${slug}@example.test`,
-    role: 'member',
-    tier: 'pro',
-    developerMode: options.developer ?? true,
-    tenantId: personal.tenantId,
-    tenantSlug: slug,
-    authKind: 'jwt',
-    scopes: [],
-    memberships: [personal, ...orgs],
-  };
+  return { ...personal, memberships: [...personal.memberships, ...orgs] };
 }
 
 export interface RegistryHarness {

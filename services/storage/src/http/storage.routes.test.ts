@@ -6,6 +6,7 @@ import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@
 import { createMemoryBus, type Bus } from '@svc/bus';
 import { STORAGE_KEY_MAX, STORAGE_LIST_LIMIT_MAX, STORAGE_TTL_MAX_SECONDS, STORAGE_VALUE_MAX_BYTES } from '@svc/contracts';
 import { createLogger } from '@svc/core';
+import { personalIdentity } from '@svc/auth/src/testing/identities.js';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
 import { closeServer, createServiceApp, listen } from '@svc/platform';
 import { createStorageService, type StorageServiceHandle } from '../app.js';
@@ -14,18 +15,7 @@ const log = createLogger({ service: 'test', silent: true });
 const SECRET = 'storage-routes-test-secret-0123456789abcdef';
 
 function caller(tenantId = randomUUID()): Identity {
-  return {
-    userId: randomUUID(),
-    email: 'someone@example.test',
-    role: 'member',
-    tier: 'pro',
-    developerMode: false,
-    tenantId,
-    tenantSlug: 'someone',
-    authKind: 'jwt',
-    scopes: [],
-    memberships: [{ tenantId, slug: 'someone', kind: 'personal', role: 'owner' }],
-  } as Identity;
+  return personalIdentity({ userId: randomUUID(), tenantId, slug: 'someone' });
 }
 
 describe('storage routes', () => {
