@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createPackArchive } from '@svc/pack-sdk';
+import { packageOf } from '@svc/pack-sdk/src/testing/packs.js';
 import { expectCall } from './api.js';
 import { OPERATOR } from './fleets.js';
 
@@ -14,20 +14,10 @@ export interface Developer {
   apiKey: string;
 }
 
-/** A `.tar.gz` pack with one command that answers its input: the least work a command can do. */
-export function echoPack(namespace: string, name: string, command: string): Promise<Buffer> {
-  const manifest = {
-    schema_version: 1,
-    pack: { namespace, name, version: '1.0.0', visibility: 'private', description: 'Benchmark pack' },
-    commands: [{ name: command, description: 'Answers its input', entry: `commands/${command}.js`, input_schema: { type: 'object', properties: { text: { type: 'string' } } } }],
-  };
-  return createPackArchive({ 'pack.yaml': JSON.stringify(manifest, null, 2), [`commands/${command}.js`]: 'export default async (input) => ({ echoed: input });\n' });
-}
-
-/** Publishes and installs a pack of `echoPack`, so that `POST /commands/{slug}/{command}` runs it. */
+/** Publishes and installs a private pack whose one command answers its input (`{ echoed: input }`), so that `POST /commands/{slug}/{command}` runs it. */
 export async function publishAndInstall(url: string, developer: Developer, name: string, command: string): Promise<void> {
   const form = new FormData();
-  form.append('package', new Blob([await echoPack(developer.slug, name, command)], { type: 'application/gzip' }), 'pack.tar.gz');
+  form.append('package', new Blob([await packageOf({ namespace: developer.slug, name, visibility: 'private', commands: [{ name: command }] })], { type: 'application/gzip' }), 'pack.tar.gz');
   const published = await fetch(`${url}/api/v1/registry/packs`, { method: 'POST', headers: { authorization: `Bearer ${developer.token}` }, body: form });
   if (published.status !== 201) throw new Error(`publishing ${name}: ${published.status} ${await published.text()}`);
   await expectCall(200, url, '/api/v1/packs/install', { token: developer.token, body: { name: `@${developer.slug}/${name}`, version: '1.0.0' } });

@@ -5,7 +5,8 @@ import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
 import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
-import { packageOf, rawTarGz, uploadPackage, type PackSpec } from './support/packs.js';
+import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
+import { rawTarGz, uploadPackage } from './support/packs.js';
 
 describe.each(MODES)('pack registry (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
@@ -15,7 +16,7 @@ describe.each(MODES)('pack registry (%s infrastructure)', (mode) => {
   let consumer: TestUser;
   const events: BusMessage[] = [];
 
-  const publish = async (user: TestUser, spec: PackSpec) => uploadPackage(fleet.url, user.token, await packageOf(spec));
+  const publish = async (user: TestUser, spec: TestPack) => uploadPackage(fleet.url, user.token, await packageOf(spec));
 
   beforeAll(async () => {
     fleet = await startTestFleet(mode);
@@ -89,7 +90,7 @@ describe.each(MODES)('pack registry (%s infrastructure)', (mode) => {
       ['a bad input schema', 400, 'INPUT_SCHEMA_INVALID', (ns: string) => ({ namespace: ns, name: 'bad-schema', commands: [{ name: 'bad-schema', input_schema: { type: 'object', properties: { a: { type: 'strin' } } } }] })],
       ['an entry outside the package', 400, 'PACKAGE_PATH_INVALID', (ns: string) => ({ namespace: ns, name: 'escape', commands: [{ name: 'escape', entry: '../escape.js' }], files: { '../escape.js': null } })],
     ] as const)('refuses %s with %i %s', async (_label, status, code, spec) => {
-      expectError(await publish(dev, spec(dev.slug) as PackSpec), status, code);
+      expectError(await publish(dev, spec(dev.slug) as TestPack), status, code);
     });
 
     it('refuses a tar entry that escapes the package with 400 PACKAGE_PATH_INVALID', async () => {

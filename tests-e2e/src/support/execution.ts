@@ -1,10 +1,11 @@
 import { expect } from 'vitest';
 import type { Call, Reply } from './client.js';
-import { uploadPackage, packageOf, type PackSpec } from './packs.js';
+import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
+import { uploadPackage } from './packs.js';
 import type { TestUser } from './accounts.js';
 
 /** Publishes and installs a pack with the given command code files; returns the pack id. */
-export async function installPack(baseUrl: string, call: Call, owner: TestUser, spec: PackSpec): Promise<string> {
+export async function installPack(baseUrl: string, call: Call, owner: TestUser, spec: TestPack): Promise<string> {
   const published = await uploadPackage(baseUrl, owner.token, await packageOf(spec));
   expect(published.status, JSON.stringify(published.body)).toBe(201);
   const installed = await call('/api/v1/packs/install', { token: owner.token, body: { name: `@${spec.namespace}/${spec.name}`, version: spec.version ?? '1.0.0' } });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Identity } from '@svc/auth';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
-import { packageOf, type TestPack } from '../testing/packs.js';
+import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
 
 describe('/api/v1/registry/grants', () => {
   let h: RegistryHarness;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Identity } from '@svc/auth';
 import type { BusMessage } from '@svc/bus';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
-import { packageOf, type TestPack } from '../testing/packs.js';
+import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
 
 describe('installed packs: install, upgrade, list, uninstall', () => {
   let h: RegistryHarness;

@@ -8,7 +8,7 @@ import type { Identity } from '@svc/auth';
 import type { BusMessage } from '@svc/bus';
 import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
-import { packageOf, type TestPack } from '../testing/packs.js';
+import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
 
 const gzip = promisify(gzipCallback);
 
