@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@svc/db';
 import { tasks, type TaskError, type TaskStatus } from '../db/schema.js';
 
@@ -20,6 +20,9 @@ export interface TaskEnding {
 }
 
 const LIVE: TaskStatus[] = ['pending', 'started'];
+
+/** Values for some of a row's columns, each a value or SQL (`now()`). */
+type ColumnValues = { [Column in keyof typeof tasks.$inferInsert]?: (typeof tasks.$inferInsert)[Column] | SQL };
 
 /** The columns an ending writes. */
 function endingColumns(ending: TaskEnding) {
@@ -116,18 +119,16 @@ export class TaskRepository {
    * made (or, when it exists and is still live, marked started); undefined when it ended.
    */
   async claimUnstored(task: UnstoredTask, attempt: number): Promise<TaskRow | undefined> {
-    const started = { status: 'started' as const, startedAt: sql`now()`, attempts: attempt };
-    const [row] = await this.db
-      .insert(tasks)
-      .values({ ...task, ...started })
-      .onConflictDoUpdate({ target: tasks.id, set: started, setWhere: inArray(tasks.status, LIVE) })
-      .returning();
-    return row;
+    return this.writeLive(task, { status: 'started', startedAt: sql`now()`, attempts: attempt });
   }
 
   /** Records the end of a run that may have no row yet; undefined when it was revoked meanwhile. */
   async recordUnstored(task: UnstoredTask, run: { attempt: number; startedAt: Date }, ending: TaskEnding): Promise<TaskRow | undefined> {
-    const columns = { ...endingColumns(ending), attempts: run.attempt, startedAt: run.startedAt };
+    return this.writeLive(task, { ...endingColumns(ending), attempts: run.attempt, startedAt: run.startedAt });
+  }
+
+  /** Makes the task's row with `columns`, or writes them to the row there is while it is live. */
+  private async writeLive(task: UnstoredTask, columns: ColumnValues): Promise<TaskRow | undefined> {
     const [row] = await this.db
       .insert(tasks)
       .values({ ...task, ...columns })
