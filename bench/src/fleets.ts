@@ -78,7 +78,7 @@ async function started(kind: string, args: string[], extraEnv: (dataDir: string)
  */
 export function startStandalone(real: boolean, reuseDataDir?: string): Promise<RunningFleet> {
   const flags = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return started(real ? 'standalone-real' : 'standalone-embedded', [...flags, ...PROCESS_NODE_FLAGS, 'deploy/standalone/dist/main.js'], async () => ({}), real, reuseDataDir);
+  return started(real ? 'standalone-real' : 'standalone-embedded', [...PROCESS_NODE_FLAGS, ...flags, 'deploy/standalone/dist/main.js'], async () => ({}), real, reuseDataDir);
 }
 
 /** Every service as its own process (`scripts/fleet.mjs`) on the real services, as deployed. */

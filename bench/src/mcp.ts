@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { leanFetch } from './lean-fetch.js';
 import { percentile } from './stats.js';
 import { cpuPerRequest, type LoadResult } from './load.js';
 
@@ -8,10 +9,14 @@ export interface McpTarget {
   tool: string;
 }
 
-/** An MCP client of the official SDK on the gateway's `/mcp`, and the name of the echo tool. */
-export async function connectMcp(url: string, apiKey: string): Promise<McpTarget> {
+/**
+ * An MCP client of the official SDK on the gateway's `/mcp`, and the name of the echo tool. With
+ * `connections`, the transport fetches through `leanFetch`; without, through Node's own fetch.
+ */
+export async function connectMcp(url: string, apiKey: string, connections?: number): Promise<McpTarget> {
   const client = new Client({ name: 'svc-bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
+  const fetch = connections === undefined ? undefined : leanFetch(connections);
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { fetch, requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
   const { tools } = await client.listTools();
   const tool = tools.find((t) => t.name.endsWith('__echo'));
   if (!tool) throw new Error(`no echo tool among ${tools.map((t) => t.name).join(', ')}`);
