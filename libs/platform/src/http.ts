@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import express, { type RequestHandler, type Router } from 'express';
-import cookieParser from 'cookie-parser';
 import { internalIdentity } from '@svc/auth';
 import { correlationMiddleware, errorHandler, jsonBody, notFoundHandler, type Logger } from '@svc/core';
 import { healthProbes, type ReadinessChecks } from './health.js';
@@ -27,7 +26,6 @@ export function createServiceApp(options: {
   app.use(healthProbes(options.readiness));
   app.use(correlationMiddleware());
   app.use(internalIdentity(options.internalSecret));
-  app.use(cookieParser());
   for (const routes of options.rootRoutes ?? []) app.use(routes);
   app.use(...jsonBody());
   for (const extra of options.extra ?? []) app.use(extra);

@@ -1,4 +1,5 @@
 import { Router, type CookieOptions, type Response } from 'express';
+import cookieParser from 'cookie-parser';
 import { requireIdentity } from '@svc/auth';
 import { ChangePasswordBody, ChangePasswordLoginBody, LoginBody, RefreshBody, RegisterBody } from '@svc/contracts';
 import { AuthenticationError, NotFoundError, ok, parseInput } from '@svc/core';
@@ -42,7 +43,8 @@ export function authRoutes(auth: AuthService, db: Db, cookie: CookieSettings): R
     res.json(ok(await auth.refresh(body.refreshToken)));
   });
 
-  router.post('/auth/refresh-cookie', async (req, res) => {
+  // The only route that reads a cookie parses them; every other request skips the work.
+  router.post('/auth/refresh-cookie', cookieParser(), async (req, res) => {
     const token: unknown = req.cookies?.[REFRESH_COOKIE];
     if (typeof token !== 'string' || token === '') throw new AuthenticationError(`Missing ${REFRESH_COOKIE} cookie`);
     const tokens = await auth.refresh(token);
