@@ -126,7 +126,6 @@ async function onRealStandalone() {
       repeat(
         label,
         async (run) => {
-          // A client per run: with Node's fetch the SDK's transport keeps an abort listener per request it sent.
           const mcp = await connectMcp(fleet.url, developer.apiKey, connections);
           if (run === 0) await loadMcp(mcp, WARM_SECONDS, CONNECTIONS);
           const result = await loadMcp(mcp, SECONDS, CONNECTIONS);

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { leanFetch } from './lean-fetch.js';
@@ -10,12 +11,32 @@ export interface McpTarget {
 }
 
 /**
+ * Node's fetch with an abort signal of its own per call. The SDK's transport hands the same
+ * signal to every call, and Node's fetch leaves its listener on it until the request is
+ * garbage-collected: thousands of listeners within a run, and a warning printed for each.
+ */
+const nodeFetch: typeof fetch = async (input, init = {}) => {
+  const shared = init.signal;
+  if (!shared) return fetch(input, init);
+  const own = new AbortController();
+  const abort = () => own.abort(shared.reason);
+  // Every call in flight listens on the shared signal until it is answered.
+  setMaxListeners(0, shared);
+  shared.addEventListener('abort', abort, { once: true });
+  try {
+    return await fetch(input, { ...init, signal: own.signal });
+  } finally {
+    shared.removeEventListener('abort', abort);
+  }
+};
+
+/**
  * An MCP client of the official SDK on the gateway's `/mcp`, and the name of the echo tool. With
  * `connections`, the transport fetches through `leanFetch`; without, through Node's own fetch.
  */
 export async function connectMcp(url: string, apiKey: string, connections?: number): Promise<McpTarget> {
   const client = new Client({ name: 'svc-bench', version: '1.0.0' });
-  const fetch = connections === undefined ? undefined : leanFetch(connections);
+  const fetch = connections === undefined ? nodeFetch : leanFetch(connections);
   await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { fetch, requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
   const { tools } = await client.listTools();
   const tool = tools.find((t) => t.name.endsWith('__echo'));
