@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { boundedCheck } from '@svc/platform';
 
 export type ComponentStatus = 'healthy' | 'degraded' | 'unhealthy';
 
@@ -8,22 +9,6 @@ export interface HealthChecks {
   worker(): Promise<boolean>;
 }
 
-const CHECK_TIMEOUT_MS = 2000;
-
-async function bounded(check: () => Promise<boolean>): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      check().catch(() => false),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * `GET /health`, the spec's bare object. Without the database or the workers the fleet cannot
  * serve (unhealthy, 503); without the cache it serves on local fallbacks (degraded, 200).
@@ -31,7 +16,7 @@ async function bounded(check: () => Promise<boolean>): Promise<boolean> {
 export function healthRoutes(checks: HealthChecks, version: string): Router {
   const router = Router();
   router.get('/health', async (_req, res) => {
-    const [database, cache, worker] = await Promise.all([bounded(checks.database), bounded(checks.cache), bounded(checks.worker)]);
+    const [database, cache, worker] = await Promise.all([boundedCheck(checks.database), boundedCheck(checks.cache), boundedCheck(checks.worker)]);
     const services = {
       database: database ? 'healthy' : 'unhealthy',
       cache: cache ? 'healthy' : 'degraded',

@@ -13,7 +13,11 @@ export const READINESS_PATH = '/readyz';
 /** A check that has not answered by then counts as failing, so a probe never hangs. */
 const CHECK_TIMEOUT_MS = 2000;
 
-async function bounded(check: () => Promise<boolean>): Promise<boolean> {
+/**
+ * A health check's answer, or false when it throws or takes longer than 2 s: what every probe
+ * (`/readyz`, the gateway's `/health`) reports of one dependency.
+ */
+export async function boundedCheck(check: () => Promise<boolean>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
@@ -50,7 +54,7 @@ export function healthProbes(readiness: ReadinessChecks = {}): RequestHandler {
     }
     if (req.path !== READINESS_PATH) return next();
     const names = Object.keys(readiness);
-    Promise.all(names.map((name) => bounded(readiness[name]!)))
+    Promise.all(names.map((name) => boundedCheck(readiness[name]!)))
       .then((results) => {
         const checks = Object.fromEntries(names.map((name, i) => [name, results[i] ? 'ok' : 'failing']));
         const ready = results.every(Boolean);
