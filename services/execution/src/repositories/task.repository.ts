@@ -24,8 +24,8 @@ const LIVE: TaskStatus[] = ['pending', 'started'];
 /** Values for some of a row's columns, each a value or SQL (`now()`). */
 type ColumnValues = { [Column in keyof typeof tasks.$inferInsert]?: (typeof tasks.$inferInsert)[Column] | SQL };
 
-/** The columns an ending writes. */
-function endingColumns(ending: TaskEnding) {
+/** The columns an ending writes (also the row a run without one ends with). */
+export function endingColumns(ending: TaskEnding) {
   const now = new Date();
   return {
     status: ending.status,

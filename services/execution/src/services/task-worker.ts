@@ -2,7 +2,7 @@ import type { Bus } from '@svc/bus';
 import { AppError, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
 import type { TaskError } from '../db/schema.js';
-import { TaskRepository, type TaskEnding, type TaskRow } from '../repositories/task.repository.js';
+import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../repositories/task.repository.js';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError } from '../runners/runner-errors.js';
 import type { RunnerPool } from '../runners/runner-pool.js';
 import type { ExecJob, SyncRun } from './command-run.service.js';
@@ -42,6 +42,7 @@ function storing(sync: SyncRun): boolean {
 
 /** The row a synchronous run would have, while it has none. */
 function unstoredRow(sync: SyncRun): TaskRow {
+  const now = new Date();
   return {
     ...sync.task,
     status: 'started',
@@ -49,16 +50,12 @@ function unstoredRow(sync: SyncRun): TaskRow {
     error: null,
     attempts: sync.attempt,
     durationMs: null,
-    createdAt: new Date(),
-    startedAt: new Date(),
+    createdAt: now,
+    startedAt: now,
     completedAt: null,
     resultExpiresAt: null,
     resultPurged: false,
   };
-}
-
-function endedRow(task: TaskRow, ending: TaskEnding): TaskRow {
-  return { ...task, status: ending.status, result: ending.result ?? null, error: ending.error ?? null, durationMs: Math.round(ending.durationMs), completedAt: new Date() };
 }
 
 /**
@@ -118,7 +115,7 @@ export class TaskWorker {
     const ended: TaskEnding = { ...ending, durationMs, retentionMs: this.settings.retentionMs };
     // A synchronous run that succeeded in time needs no row: nobody but its caller knows its id.
     const rowless = job.sync !== undefined && ended.status === 'success' && !storing(job.sync);
-    const finished = rowless ? endedRow(task, ended) : await this.end(job, task, ended);
+    const finished = rowless ? { ...task, ...endingColumns(ended) } : await this.end(job, task, ended);
     if (!finished) return this.reply(job, await new TaskRepository(this.db).find(task.id));
     // The caller first, then the events: their confirmations need not hold the answer up. A
     // caller whose answer is lost is handed the task when its wait ends, so the task keeps it.
