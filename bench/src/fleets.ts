@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROCESS_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { realInfra, type RealInfra } from './infra.js';
-import { freePort, launch, waitForHealthy, type Launched } from './processes.js';
+import { freePort } from '@svc/testing';
+import { launch, waitForHealthy, type Launched } from './processes.js';
 
 export const OPERATOR = { email: 'bench-ops@example.test', password: 'bench-operator-1' };
 

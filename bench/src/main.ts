@@ -13,7 +13,8 @@ import { startProcessFleet, startStandalone, type RunningFleet } from './fleets.
 import { load, type LoadOptions, type LoadResult } from './load.js';
 import { machineFacts } from './machine.js';
 import { connectMcp, loadMcp } from './mcp.js';
-import { freePort, launch, ROOT, treeMemory, waitForHealthy, type ProcessMemory } from './processes.js';
+import { freePort } from '@svc/testing';
+import { launch, ROOT, treeMemory, waitForHealthy, type ProcessMemory } from './processes.js';
 import { fmt, writeReport, type Row } from './report.js';
 import { median, percentile, sleep } from './stats.js';
 import { runTasks, type TaskRunResult } from './tasks.js';

@@ -3,27 +3,19 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { destroyBrokerPrefix } from '@svc/bus';
 import { deleteCachePrefix } from '@svc/cache';
 import { createScratchDatabase } from '@svc/db';
+import { freePort } from '@svc/testing';
 import { createOrganization, signUp } from './support/accounts.js';
 import { client } from './support/client.js';
 import { installPack } from './support/execution.js';
 import { MODES } from './support/fleet.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Polls `holds` every 250 ms until it is true; fails with `failure` after `withinMs`. */
 async function waitUntil(holds: () => Promise<boolean>, withinMs: number, failure: string): Promise<void> {

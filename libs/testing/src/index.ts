@@ -1,1 +1,2 @@
+export * from './free-port.js';
 export * from './tcp-proxy.js';
