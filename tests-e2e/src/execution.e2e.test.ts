@@ -16,6 +16,7 @@ const CODE: Record<string, string> = {
   count: 'let n = 0;\nexport default async () => ({ n: ++n });',
   flaky: 'let calls = 0;\nexport default async () => { calls += 1; if (calls % 2 === 1) throw new Error("odd call"); return { calls }; };',
   huge: 'export default async () => ({ blob: "x".repeat(2 * 1024 * 1024) });',
+  nul: 'export default async (input) => { if (input.fail) throw new Error("bad \\u0000 byte"); return { echoed: input, made: "a\\u0000b" }; };',
 };
 
 const napSchema = { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'] };
@@ -31,6 +32,7 @@ function commands() {
     { name: 'count' },
     { name: 'flaky', retries: 2 },
     { name: 'huge' },
+    { name: 'nul' },
   ];
 }
 
@@ -160,6 +162,14 @@ describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
       });
     }
     expectError(await run('echo', { text: 'x' }, { query: '?async=maybe' }), 400, 'VALIDATION_FAILED');
+  });
+
+  it('keeps a task whose input, result or error holds U+0000 as written', async () => {
+    const reply = await run('nul', { text: 'in\u0000put' }, { query: '?async=true' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+    expect((await pollTask(call, dev.token, reply.body.data.task_id)).body.data).toMatchObject({ status: 'success', result: { echoed: { text: 'in\u0000put' }, made: 'a\u0000b' } });
+    const failed = await run('nul', { fail: true }, { query: '?async=true' });
+    expect((await pollTask(call, dev.token, failed.body.data.task_id)).body.data).toMatchObject({ status: 'failure', error: { message: 'bad \u0000 byte' } });
   });
 
   it('runs medium commands as tasks', async () => {

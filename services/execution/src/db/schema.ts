@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, json, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const execution = pgSchema('execution');
 
@@ -17,6 +17,9 @@ export interface TaskError {
  * Every run a caller can ask about: asynchronous ones, and synchronous ones that failed or
  * outlived (nearly) their caller's wait. The row is what a retried delivery checks so that a
  * finished task never runs again. A synchronous run that succeeded in time has none.
+ *
+ * Input, result and error are kept as the JSON text written (`json`, not `jsonb`): `jsonb`
+ * refuses the escape `\u0000`, which a caller may send and a command may answer with.
  */
 export const tasks = execution.table(
   'tasks',
@@ -34,9 +37,9 @@ export const tasks = execution.table(
     status: text('status', { enum: TASK_STATUSES }).notNull().default('pending'),
     /** True when the caller got a task id (asked for async, or waited past the sync limit). */
     async: boolean('async').notNull(),
-    input: jsonb('input').notNull(),
-    result: jsonb('result'),
-    error: jsonb('error').$type<TaskError>(),
+    input: json('input').notNull(),
+    result: json('result'),
+    error: json('error').$type<TaskError>(),
     attempts: integer('attempts').notNull().default(0),
     maxRetries: integer('max_retries').notNull(),
     timeoutMs: integer('timeout_ms').notNull(),

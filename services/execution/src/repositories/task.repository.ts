@@ -56,8 +56,8 @@ function prepareStatements(db: Db) {
       .update(tasks)
       .set({
         status: sql`${sql.placeholder('status')}`,
-        result: sql`${sql.placeholder('result')}::jsonb`,
-        error: sql`${sql.placeholder('error')}::jsonb`,
+        result: sql`${sql.placeholder('result')}::json`,
+        error: sql`${sql.placeholder('error')}::json`,
         durationMs: sql`${sql.placeholder('durationMs')}::integer`,
         completedAt: sql`${sql.placeholder('completedAt')}::timestamptz`,
         resultExpiresAt: sql`${sql.placeholder('resultExpiresAt')}::timestamptz`,
