@@ -38,6 +38,17 @@ describe('parseInput', () => {
     expect(JSON.stringify(err.details)).not.toContain('short');
   });
 
+  it('echoes short scalars only, never long or nested input', () => {
+    expect(failure({ email: 'a@b.co', password: '12345678', nested: { n: 'x'.repeat(200) } }).details).toMatchObject({ field: 'nested.n', value: 'x'.repeat(200) });
+    expect(failure({ email: 'a@b.co', password: '12345678', nested: { n: 'x'.repeat(201) } }).details).not.toHaveProperty('value');
+    const deep = JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`);
+    const err = failure({ email: 'a@b.co', password: '12345678', nested: deep });
+    expect(err.details).toMatchObject({ field: 'nested' });
+    expect(err.details).not.toHaveProperty('value');
+    expect(() => JSON.stringify(err.details)).not.toThrow();
+    expect(failure({ email: 'a@b.co', password: '12345678', nested: null }).details).toMatchObject({ field: 'nested', value: null });
+  });
+
   it('rejects unknown fields and non-objects', () => {
     expect(failure({ email: 'a@b.co', password: '12345678', extra: 1 }).code).toBe('VALIDATION_FAILED');
     expect(failure('text').details.field).toBe('body');

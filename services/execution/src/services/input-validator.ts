@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { ValidationError } from '@svc/core';
+import { echoedValue, ValidationError } from '@svc/core';
 
 /** Where a JSON pointer points inside `data`. */
 function valueAt(data: unknown, pointer: string): unknown {
@@ -18,7 +18,7 @@ function describe(error: ErrorObject, input: unknown) {
   if (error.keyword === 'required') path.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
   const field = path.join('.') || 'input';
-  return { field, value: valueAt(input, error.instancePath) ?? null, issue: error.message ?? 'is invalid' };
+  return { field, ...echoedValue(valueAt(input, error.instancePath) ?? null), issue: error.message ?? 'is invalid' };
 }
 
 /**
