@@ -97,6 +97,11 @@ describe.each(MODES)('sign-in slice (%s infrastructure)', (mode) => {
     const renamed = await call('/api/v1/users/me', { method: 'PATCH', token: accessToken, body: { name: 'Ada' } });
     expect(renamed.status).toBe(200);
     expect(renamed.body.data.name).toBe('Ada');
+    for (const name of ['Ada\u0000', 'Ada\nLovelace', '\u007f']) {
+      const refused = await call('/api/v1/users/me', { method: 'PATCH', token: accessToken, body: { name } });
+      expectError(refused, 400, 'VALIDATION_FAILED');
+      expect(refused.body.error.details).toMatchObject({ field: 'name', issue: 'must not contain control characters' });
+    }
 
     const changed = await call('/api/v1/auth/change-password', { token: byCookie.body.data.accessToken, body: { current_password: 'first-password', new_password: 'second-password' } });
     expect(changed.status).toBe(200);

@@ -83,6 +83,8 @@ describe.each(MODES)('storage and telemetry through the gateway (%s infrastructu
     expectError(await call('/api/v1/storage/k', { method: 'PUT', token: ada.token, body: { data: {}, ttl: -1 } }), 400, 'VALIDATION_FAILED');
     expectError(await call('/api/v1/storage?limit=5000', { token: ada.token }), 400, 'VALIDATION_FAILED');
     expectError(await call('/api/v1/storage/%E0%A4%A', { token: ada.token }), 400, 'VALIDATION_FAILED');
+    expectError(await call('/api/v1/storage/a%00b', { token: ada.token }), 400, 'VALIDATION_FAILED');
+    expectError(await call('/api/v1/storage?prefix=%00', { token: ada.token }), 400, 'VALIDATION_FAILED');
     expectError(await call('/api/v1/storage/k', { method: 'PUT', token: ada.token, raw: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 

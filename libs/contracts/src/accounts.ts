@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { API_KEY_SCOPES } from './identity.js';
-
-const orgName = z.string().trim().min(1).max(100);
+import { API_KEY_SCOPES, displayName } from './identity.js';
 
 /** The slug is checked by identity's slug rules, so it surfaces as SLUG_INVALID, not a generic 400. */
-export const OrganizationBody = z.strictObject({ name: orgName, slug: z.string().max(100) });
+export const OrganizationBody = z.strictObject({ name: displayName(), slug: z.string().max(100) });
 
 export const DeveloperModeBody = z.union([
   z.strictObject({ organization: OrganizationBody }),
@@ -21,7 +19,7 @@ export const API_KEY_NAME_MAX = 100;
 /** How many live keys one user may hold. */
 export const API_KEYS_PER_USER = 50;
 export const CreateApiKeyBody = z.strictObject({
-  name: z.string().trim().min(1).max(API_KEY_NAME_MAX),
+  name: displayName(API_KEY_NAME_MAX),
   scopes: z
     .array(z.string())
     .min(1, 'must name at least one scope')

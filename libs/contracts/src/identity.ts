@@ -8,6 +8,19 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 72;
 export const ACCESS_CODE_PATTERN = /^SVC-[A-Z0-9]{4}-[A-Z0-9]{4}$/;
 
+/**
+ * A name people read (of a user, an organization, an API key): one line of printable text.
+ * Control characters have no place in one, and Postgres cannot hold U+0000 in text.
+ */
+export function displayName(max = 100, min = 1) {
+  return z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .regex(/^\P{Cc}*$/u, 'must not contain control characters');
+}
+
 const email = z.string().trim().toLowerCase().max(254).email('must be a valid e-mail address');
 const password = z
   .string()
@@ -19,14 +32,14 @@ export const RegisterBody = z.strictObject({
   password,
   slug: z.string(),
   access_code: z.string().regex(ACCESS_CODE_PATTERN, 'must have the format SVC-XXXX-XXXX'),
-  name: z.string().trim().max(100).optional(),
+  name: displayName(100, 0).optional(),
 });
 
 export const LoginBody = z.strictObject({ email, password: z.string().min(1).max(1024) });
 export const RefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
 export const ChangePasswordBody = z.strictObject({ current_password: z.string().min(1).max(1024), new_password: password });
 export const ChangePasswordLoginBody = ChangePasswordBody.extend({ email });
-export const UpdateMeBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+export const UpdateMeBody = z.strictObject({ name: displayName() });
 
 export const CreateAccessCodesBody = z.strictObject({
   count: z.number().int().min(1).max(100).default(1),

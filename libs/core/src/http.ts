@@ -50,6 +50,17 @@ function fromBodyParser(err: unknown): AppError | undefined {
   }
 }
 
+/**
+ * Refuses a URL that carries the NUL character (`%00`) in its path or query, before any route
+ * reads it: no identifier or search term contains one, and Postgres cannot hold it in text.
+ */
+export function refuseNulInUrl(): RequestHandler {
+  return (req, _res, next) => {
+    if (!req.url.includes('%00')) return next();
+    next(new ValidationError('The URL must not contain %00 (the NUL character)', { issue: 'contains %00' }));
+  };
+}
+
 export function correlationOf(req: express.Request): string {
   return acceptCorrelationId(req.headers[REQUEST_ID_HEADER]);
 }

@@ -98,6 +98,9 @@ commands:
     ['an unknown queue', manifest({ commands: [{ ...echo, queue: 'slow' }] }), 'commands.0.queue'],
     ['a typo in a command field', manifest({ commands: [{ ...echo, timout: 5 }] }), 'commands.0.timout'],
     ['an example that does not match the input schema', manifest({ commands: [{ ...echo, examples: [{ input: { text: 1 } }] }] }), 'commands.0.examples.0.input'],
+    ['a NUL character in a description', manifest({ commands: [{ ...echo, description: 'a\u0000b' }] }), 'commands.0.description'],
+    ['a NUL character written as a YAML escape', manifest().replace('description: Returns its input', 'description: "Returns\\0 its input"'), 'commands.0.description'],
+    ['a NUL character in a key of the input schema', manifest({ commands: [{ ...echo, input_schema: { type: 'object', properties: { 'te\u0000xt': {} } } }] }), 'commands.0.input_schema.properties.te\u0000xt'],
   ])('refuses %s with MANIFEST_INVALID naming the field', (_label, text, field) => {
     const error = failure(text);
     expect(error.code).toBe('MANIFEST_INVALID');

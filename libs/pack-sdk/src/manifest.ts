@@ -106,6 +106,19 @@ function readYaml(text: string): unknown {
   }
 }
 
+/** Where the first string or key holding U+0000 is (Postgres cannot store one in text or jsonb). */
+function nulAt(value: unknown, at: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? at : undefined;
+  if (!value || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const field = at ? `${at}.${key}` : key;
+    if (key.includes('\u0000')) return field;
+    const found = nulAt(item, field);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 function normalise(raw: RawCommand, entry: string): CommandManifest {
   const timeout = raw.timeout ?? DEFAULT_TIMEOUT_SECONDS;
   return {
@@ -153,7 +166,7 @@ function checkCommand(raw: RawCommand, index: number, pack: RawManifest['pack'])
 }
 
 /**
- * Parses and validates the text of a `pack.yaml`: YAML syntax, the manifest's JSON Schema,
+ * Parses and validates the text of a `pack.yaml`: YAML syntax, no U+0000 in any text, the manifest's JSON Schema,
  * a real semver version, unique command names, MCP tool-name length, entry paths that stay
  * inside the package, timeouts that fit the queue, each `input_schema` (draft 2020-12 or
  * draft-07) and the examples against it. Returns the manifest with every default applied, or
@@ -165,6 +178,8 @@ function checkCommand(raw: RawCommand, index: number, pack: RawManifest['pack'])
  */
 export function parseManifest(text: string): PackManifest {
   const document = readYaml(text);
+  const nul = nulAt(document, '');
+  if (nul !== undefined) fail([{ code: 'MANIFEST_INVALID', field: nul || '(root)', message: 'must not contain the NUL character (U+0000)' }]);
   const shapeIssues = validateShape(document);
   if (shapeIssues.length > 0) fail(shapeIssues.map((issue) => ({ code: 'MANIFEST_INVALID', ...issue })));
   const raw = document as RawManifest;

@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
 import express, { type RequestHandler, type Router } from 'express';
 import { internalIdentity } from '@svc/auth';
-import { correlationMiddleware, errorHandler, jsonBody, notFoundHandler, type Logger } from '@svc/core';
+import { correlationMiddleware, errorHandler, jsonBody, notFoundHandler, refuseNulInUrl, type Logger } from '@svc/core';
 import { healthProbes, type ReadinessChecks } from './health.js';
 
 /**
  * The express app every service runs behind the gateway: the orchestrator's probes
- * (`/healthz`, `/readyz`), correlation id, the gateway's identity token, JSON bodies, the
+ * (`/healthz`, `/readyz`), correlation id, the gateway's identity token, no `%00` in the URL,
+ * JSON bodies, the
  * service's routes under `/api/v1` (and any root routes, which parse their own bodies), JSON 404
  * and errors.
  */
@@ -26,6 +27,7 @@ export function createServiceApp(options: {
   app.use(healthProbes(options.readiness));
   app.use(correlationMiddleware());
   app.use(internalIdentity(options.internalSecret));
+  app.use(refuseNulInUrl());
   for (const routes of options.rootRoutes ?? []) app.use(routes);
   app.use(...jsonBody());
   for (const extra of options.extra ?? []) app.use(extra);

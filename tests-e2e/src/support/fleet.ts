@@ -48,6 +48,8 @@ export interface TestFleetOptions {
   accessTtlSeconds?: number;
   /** `RATE_LIMIT_REQUESTS`/`RATE_LIMIT_WINDOW` of the fleet (the per-user limit of `/api/v1/commands/*`). */
   commandGroupLimit?: { points: number; durationSeconds: number };
+  /** Off only where a test sends more than any tier allows and the limits are not its subject. */
+  rateLimitEnabled?: boolean;
   /** Execution settings that tests shorten (sync wait, result retention, retry backoff). */
   execution?: Partial<ExecutionTestSettings>;
 }
@@ -105,6 +107,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
     },
     apiKeyUsageFlushMs: 200,
     commandGroupLimit: options.commandGroupLimit,
+    rateLimitEnabled: options.rateLimitEnabled,
     // Both ways to the services get the whole suite: embedded as `npm start` runs, real as the
     // distributed fleet forwards (over HTTP, through the gateway's proxy).
     hops: mode === 'real' ? 'http' : 'in-process',
