@@ -11,6 +11,9 @@ const SEGMENTS = ['%00', '%ZZ', '%C0%AF', 'a'.repeat(3000), '..%2F..%2Fetc%2Fpas
 const QUERY_VALUES = ['%00', '%ZZ', 'abc', '-1', '1e400', '99999999999999999999', 'a'.repeat(3000)];
 /** Bodies sent as JSON that no operation takes as they are. */
 const RAW_BODIES: Array<string | Buffer> = ['{', '[]', 'null', '"text"', '123', '{"__proto__":{"admin":true}}', `${'['.repeat(5000)}${']'.repeat(5000)}`, Buffer.from('{"\xff\xfe":1}', 'latin1')];
+/** Content types a valid JSON body is sent with, none of them quite `application/json`. */
+const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'application/merge-patch+json', ''];
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 /** What every string of a valid body is replaced with, one at a time. */
 const STRINGS = ['a\u0000b', '\ud800', 'x'.repeat(100_000), '', ' '];
 /** What every value of a valid body is replaced with, one at a time. */
@@ -104,7 +107,8 @@ describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
       }
     };
     const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    for (const { method, template, operation } of documentedOperations()) {
+    const operations = documentedOperations();
+    for (const { method, template, operation } of operations) {
       if (['/health', '/openapi.json', '/docs'].includes(template) || template === '/mcp' && method !== 'POST') continue;
       const asAdmin = template.startsWith('/api/v1/access-codes') && method !== 'POST' || template === '/api/v1/access-codes';
       const token = template === '/mcp' ? apiKey : asAdmin ? admin : dev.token;
@@ -123,8 +127,12 @@ describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
           for (const value of ['x'.repeat(8000), '%00', 'ünïcode'.normalize('NFD').replace(/[^\x20-\x7e]/g, '?'), '']) await send(method, path, { token, ...body, headers: { ...json, [name]: value } });
         }
       }
+      for (const other of METHODS.filter((m) => !operations.some((o) => o.template === template && o.method === m))) {
+        await send(other, path, { token, ...(other === 'GET' || other === 'HEAD' ? {} : body) });
+      }
       if (operation.requestBody) {
         for (const raw of RAW_BODIES) await send(method, path, { token, raw, headers: json });
+        for (const type of CONTENT_TYPES) await send(method, path, { token, raw: JSON.stringify(valid ?? {}), headers: { ...json, 'content-type': type } });
         if (valid !== undefined) {
           for (const spoilt of mutations(valid, (leaf) => (typeof leaf === 'string' ? [...STRINGS, ...VALUES] : VALUES))) await send(method, path, { token, body: spoilt, headers: json });
         }

@@ -45,7 +45,8 @@ export class ResponseChecker {
 
   /** A description of the mismatch, or undefined when the answer is as documented. */
   check(method: string, url: string, status: number, contentType: string | null, body: unknown): string | undefined {
-    if (!contentType || !JSON_TYPE.test(contentType)) return undefined;
+    // A HEAD answer has the headers of the GET's but never a body.
+    if (!contentType || !JSON_TYPE.test(contentType) || method.toUpperCase() === 'HEAD') return undefined;
     const { path, found } = this.find(method, url);
     const where = `${method.toUpperCase()} ${path} → ${status}`;
     if (!found) return this.validate(`#/components/schemas/Error`, body, `${where} (not in the document, so the error body)`);
