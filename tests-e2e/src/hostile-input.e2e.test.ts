@@ -13,6 +13,15 @@ const QUERY_VALUES = ['%00', '%ZZ', 'abc', '-1', '1e400', '99999999999999999999'
 const RAW_BODIES: Array<string | Buffer> = ['{', '[]', 'null', '"text"', '123', '{"__proto__":{"admin":true}}', `${'['.repeat(5000)}${']'.repeat(5000)}`, Buffer.from('{"\xff\xfe":1}', 'latin1')];
 /** Content types a valid JSON body is sent with, none of them quite `application/json`. */
 const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'application/merge-patch+json', ''];
+/** Credentials that are not what they claim to be. */
+const AUTHORIZATIONS = [
+  `Bearer ${'x'.repeat(10_000)}`,
+  `Bearer sk-svc-${'g'.repeat(64)}`,
+  'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIwMDAwMDAwMC0wMDAwLTAwMDAtMDAwMC0wMDAwMDAwMDAwMDAifQ.',
+  'Basic dXNlcjpwYXNz',
+  'Bearer',
+  'Bearer a b',
+];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 /** What every string of a valid body is replaced with, one at a time. */
 const STRINGS = ['a\u0000b', '\ud800', 'x'.repeat(100_000), '', ' '];
@@ -123,10 +132,14 @@ describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
           for (const value of [...QUERY_VALUES, `1&${name}=2`]) await send(method, `${path}?${name}=${value}`, { token, ...body });
           await send(method, `${path}?${name}[a]=1`, { token, ...body });
         }
+        if (where === 'cookie') {
+          for (const value of [...QUERY_VALUES, '"', '=;=;']) await send(method, path, { ...body, headers: { ...json, cookie: `${name}=${value}` } });
+        }
         if (where === 'header') {
           for (const value of ['x'.repeat(8000), '%00', 'ünïcode'.normalize('NFD').replace(/[^\x20-\x7e]/g, '?'), '']) await send(method, path, { token, ...body, headers: { ...json, [name]: value } });
         }
       }
+      for (const authorization of AUTHORIZATIONS) await send(method, path, { ...body, headers: { ...json, authorization } });
       for (const other of METHODS.filter((m) => !operations.some((o) => o.template === template && o.method === m))) {
         await send(other, path, { token, ...(other === 'GET' || other === 'HEAD' ? {} : body) });
       }
