@@ -181,6 +181,14 @@ describe.each(MODES)('accounts (%s infrastructure)', (mode) => {
       expect(after.body.data[0].revoked_at).not.toBeNull();
     });
 
+    it('holds the limit of 50 live keys against concurrent requests', async () => {
+      const ada = await user();
+      const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => call('/api/v1/account/api-keys', { token: ada.token, body: { ...keyBody, name: `k${i}` } })));
+      expect(replies.filter((r) => r.status === 201)).toHaveLength(50);
+      for (const refused of replies.filter((r) => r.status !== 201)) expectError(refused, 409, 'API_KEY_LIMIT');
+      expect((await call('/api/v1/account/api-keys', { token: ada.token })).body.data).toHaveLength(50);
+    });
+
     it('accepts exactly the commands:execute scope', async () => {
       const ada = await user();
       for (const scopes of [[], ['admin'], ['commands:execute', 'admin'], 'commands:execute']) {

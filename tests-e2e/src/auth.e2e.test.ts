@@ -182,6 +182,21 @@ describe.each(MODES)('sign-in slice (%s infrastructure)', (mode) => {
       expectError((await register({ slug: body.slug })).reply, 400, 'SLUG_TAKEN');
     });
 
+    it('answers registrations racing for one slug, e-mail or single-use code as if they came one after another', async () => {
+      const racing = (bodyOf: (i: number) => { slug: string; email: string; access_code: string }) =>
+        Promise.all(Array.from({ length: 8 }, (_, i) => call('/api/v1/auth/register', { body: { password: 'correct-horse-1', ...bodyOf(i) }, headers: clientAddress() })));
+      const outcome = (replies: Reply[], status: number, code: string) => {
+        expect(replies.filter((reply) => reply.status === 201)).toHaveLength(1);
+        for (const reply of replies.filter((r) => r.status !== 201)) expectError(reply, status, code);
+      };
+      const many = await mintCode({ max_uses: 20 });
+      const slug = nextSlug();
+      outcome(await racing((i) => ({ slug, email: `${slug}-${i}@example.test`, access_code: many })), 400, 'SLUG_TAKEN');
+      outcome(await racing((i) => ({ slug: `${slug}-${i}`, email: `${slug}@example.test`, access_code: many })), 409, 'EMAIL_TAKEN');
+      const once = await mintCode({ max_uses: 1 });
+      outcome(await racing((i) => ({ slug: `${slug}-once-${i}`, email: `${slug}-once-${i}@example.test`, access_code: once })), 400, 'ACCESS_CODE_INVALID');
+    });
+
     it('rejects a used-up code and a deactivated code', async () => {
       const code = await mintCode({ max_uses: 1 });
       expect((await register({ access_code: code })).reply.status).toBe(201);

@@ -20,6 +20,11 @@ export class UserRepository {
     return flatten(row);
   }
 
+  /** Holds the user's row until the transaction ends: what a per-user count-then-add waits on. */
+  async lock(id: string): Promise<void> {
+    await this.db.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+  }
+
   async findById(id: string): Promise<UserWithTenant | undefined> {
     const [row] = await this.db.select(withTenant).from(users).innerJoin(tenants, eq(users.personalTenantId, tenants.id)).where(eq(users.id, id));
     return flatten(row);

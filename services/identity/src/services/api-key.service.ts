@@ -4,6 +4,7 @@ import { API_KEYS_PER_USER } from '@svc/contracts';
 import { AppError, NotFoundError, PermissionError } from '@svc/core';
 import type { Db } from '@svc/db';
 import { ApiKeyRepository, type ApiKeyRow } from '../repositories/api-key.repository.js';
+import { UserRepository } from '../repositories/user.repository.js';
 import type { PrincipalService } from './principal.service.js';
 import { digest } from './tokens.js';
 
@@ -35,13 +36,17 @@ export class ApiKeyService {
 
   async create(caller: Identity, input: { name: string; scopes: string[] }) {
     requireJwt(caller);
-    const keys = new ApiKeyRepository(this.db);
-    if ((await keys.liveHashesOf(caller.userId)).length >= API_KEYS_PER_USER) {
-      throw new AppError({ status: 409, code: 'API_KEY_LIMIT', type: 'ConflictError', message: `At most ${API_KEYS_PER_USER} live API keys per user; revoke one first` });
-    }
     // 256 bits of entropy; only the digest is stored.
     const key = `sk-svc-${randomBytes(32).toString('hex')}`;
-    const row = await keys.create({ userId: caller.userId, name: input.name, keyPrefix: key.slice(0, PREFIX_LENGTH), keyHash: digest(key), scopes: input.scopes });
+    const row = await this.db.transaction(async (tx) => {
+      // One request of a user at a time counts and adds, so concurrent requests cannot pass the limit together.
+      await new UserRepository(tx).lock(caller.userId);
+      const keys = new ApiKeyRepository(tx);
+      if ((await keys.liveHashesOf(caller.userId)).length >= API_KEYS_PER_USER) {
+        throw new AppError({ status: 409, code: 'API_KEY_LIMIT', type: 'ConflictError', message: `At most ${API_KEYS_PER_USER} live API keys per user; revoke one first` });
+      }
+      return keys.create({ userId: caller.userId, name: input.name, keyPrefix: key.slice(0, PREFIX_LENGTH), keyHash: digest(key), scopes: input.scopes });
+    });
     return { id: row.id, name: row.name, key, key_prefix: row.keyPrefix, scopes: row.scopes, created_at: row.createdAt.toISOString() };
   }
 

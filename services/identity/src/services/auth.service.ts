@@ -81,8 +81,9 @@ export class AuthService {
       })
       .catch((err: unknown) => {
         // Two registrations racing for one e-mail or slug: the loser gets the same answer as if it came second.
-        if (violatedUniqueConstraint(err) === undefined) throw err;
-        throw emailTaken();
+        const constraint = violatedUniqueConstraint(err);
+        if (constraint === undefined) throw err;
+        throw constraint === 'tenants_slug_unique' ? slugTaken(input.slug) : emailTaken();
       });
     await this.bus
       .publish('user.registered', { user_id: user.id, tenant_id: user.tenant.id, email: user.email, tier: user.subscriptionTier, access_code_id: code.id, cohort: code.cohort })
