@@ -36,7 +36,7 @@ describe.each(MODES)('the command-run budget of the free tier (%s infrastructure
     expect(sixth.status).toBe(429);
     expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
     const body = (await sixth.json()) as any;
-    expect(body.error).toMatchObject({ type: 'RateLimitError', code: 'RATE_LIMITED' });
+    expect(body.error).toMatchObject({ type: 'RateLimitError', code: 'RATE_LIMITED', retry_after: Number(sixth.headers.get('retry-after')) });
     const seventh = await rest();
     expect(seventh.status).toBe(429);
     expect(seventh.body.error.code).toBe('RATE_LIMITED');

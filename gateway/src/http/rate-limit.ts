@@ -37,8 +37,7 @@ export function answerLimits(req: Request, res: Response, results: LimitResult[]
   if (!decisive.rejected) return true;
   const retryAfter = Math.max(1, Math.ceil(decisive.state.msBeforeNext / 1000));
   res.setHeader('Retry-After', String(retryAfter));
-  const body = errorBody(new RateLimitError(`Rate limit exceeded; retry in ${retryAfter} s`, { retry_after: retryAfter }), correlationOf(req));
-  res.status(429).json({ ...body, error: { ...body.error, retry_after: retryAfter } });
+  res.status(429).json(errorBody(new RateLimitError(`Rate limit exceeded; retry in ${retryAfter} s`, { retry_after: retryAfter }), correlationOf(req)));
   return false;
 }
 

@@ -12,12 +12,15 @@ export interface ErrorBody {
     message: string;
     code: string;
     details: Record<string, unknown>;
+    /** Seconds until the refusing limit frees up: on RATE_LIMITED only (Part 1 "Errors", note 2). */
+    retry_after?: number;
     correlation_id: string;
     timestamp: string;
   };
 }
 
 export function errorBody(err: AppError, correlationId: string): ErrorBody {
+  const retryAfter = err.code === 'RATE_LIMITED' ? err.details.retry_after : undefined;
   return {
     success: false,
     error: {
@@ -25,6 +28,7 @@ export function errorBody(err: AppError, correlationId: string): ErrorBody {
       message: err.message,
       code: err.code,
       details: err.details,
+      ...(typeof retryAfter === 'number' ? { retry_after: retryAfter } : {}),
       correlation_id: correlationId,
       timestamp: new Date().toISOString(),
     },
