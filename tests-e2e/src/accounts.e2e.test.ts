@@ -260,6 +260,11 @@ describe.each(MODES)('accounts (%s infrastructure)', (mode) => {
       const free = (await check(bob.token, `nobody-${bob.slug}`)).body.data;
       expect(free.available).toBe(false);
       expect(free.error).toMatch(/create an organization/);
+      for (const reserved of ['admin', 'svc-tools']) {
+        const refused = (await check(bob.token, reserved)).body.data;
+        expect(refused).toMatchObject({ namespace: reserved, available: false });
+        expect(refused.error).toMatch(/reserved/);
+      }
       expectError(await check(bob.token, 'Bad_Name'), 400, 'SLUG_INVALID');
     });
   });

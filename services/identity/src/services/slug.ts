@@ -15,6 +15,10 @@ function slugError(code: 'SLUG_INVALID' | 'SLUG_RESERVED', message: string, slug
   return new AppError({ status: 400, code, type: 'ValidationError', message, details: { field: 'slug', value: slug, issue: message } });
 }
 
+export function isReservedSlug(slug: string): boolean {
+  return RESERVED_SLUGS.has(slug) || slug.startsWith(RESERVED_PREFIX);
+}
+
 /** Throws SLUG_INVALID or SLUG_RESERVED; availability is checked against the database separately. */
 export function assertSlugAllowed(slug: string): void {
   if (slug.length < SLUG_MIN || slug.length > SLUG_MAX) {
@@ -23,7 +27,7 @@ export function assertSlugAllowed(slug: string): void {
   if (!SLUG_PATTERN.test(slug)) {
     throw slugError('SLUG_INVALID', 'Slug may contain only lowercase letters, digits and hyphens, and must not start or end with a hyphen', slug);
   }
-  if (RESERVED_SLUGS.has(slug) || slug.startsWith(RESERVED_PREFIX)) {
+  if (isReservedSlug(slug)) {
     throw slugError('SLUG_RESERVED', `Slug "${slug}" is reserved`, slug);
   }
 }
