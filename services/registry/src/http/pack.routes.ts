@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { requireIdentity } from '@svc/auth';
-import { InstallPackBody, PackIdParam } from '@svc/contracts';
+import { InstallPackBody } from '@svc/contracts';
 import { ok, parseInput } from '@svc/core';
 import type { PackService } from '../services/pack.service.js';
 
@@ -18,7 +18,7 @@ export function packRoutes(packs: PackService): Router {
 
   router.delete('/packs/:packId', async (req, res) => {
     const identity = requireIdentity(req);
-    res.json(ok(await packs.uninstall(identity, parseInput(PackIdParam, req.params.packId, 'pack_id'))));
+    res.json(ok(await packs.uninstall(identity, req.params.packId)));
   });
 
   return router;

@@ -1,6 +1,7 @@
 import semver from 'semver';
 import { tenantIdsOf, type Identity } from '@svc/auth';
 import type { Bus } from '@svc/bus';
+import { PackIdParam } from '@svc/contracts';
 import { NotFoundError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { parsePackRef } from '@svc/pack-sdk';
@@ -94,7 +95,9 @@ export class PackService {
   async uninstall(identity: Identity, packId: string) {
     requireDeveloperMode(identity, 'uninstall packs');
     const packs = new PackRepository(this.db);
-    const { pack, active } = await requireOwnedPack(this.db, identity, await packs.findById(packId), { pack_id: packId }, 'uninstall');
+    // A malformed id names no pack: 404, as for an unknown one.
+    const found = PackIdParam.safeParse(packId).success ? await packs.findById(packId) : undefined;
+    const { pack, active } = await requireOwnedPack(this.db, identity, found, { pack_id: packId }, 'uninstall');
     const versions = await new VersionRepository(this.db).listOf(pack.id);
     const names = active ? await new CommandRepository(this.db).namesOf(active.id) : [];
     if (!(await packs.delete(pack.id))) throw packNotFound({ pack_id: packId });
