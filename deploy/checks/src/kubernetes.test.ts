@@ -8,7 +8,7 @@ const fleet = fleetProcesses();
 const all = manifests();
 const deployments = all.filter((m) => m.doc.kind === 'Deployment' && m.role === 'resource');
 const deploymentPatches = all.filter((m) => m.doc.kind === 'Deployment' && m.role === 'patch');
-const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET'];
+const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'SMTP_URL'];
 
 function inBase(kind: string, name: string) {
   return all.find((m) => m.file.startsWith(`${K8S}/base/${name}/`) && m.doc.kind === kind && m.doc.metadata.name === name);
@@ -182,7 +182,8 @@ describe('every Deployment under k8s/', () => {
         for (const env of container.env ?? []) {
           if (!SECRET_KEYS.includes(env.name)) continue;
           expect(env.value, `${file}: ${env.name}`).toBeUndefined();
-          expect(env.valueFrom?.secretKeyRef, `${file}: ${env.name}`).toEqual({ name: 'svc-secrets', key: env.name });
+          const { optional: _optional, ...ref } = env.valueFrom?.secretKeyRef ?? {};
+          expect(ref, `${file}: ${env.name}`).toEqual({ name: 'svc-secrets', key: env.name });
         }
         if (deploymentPatches.some((p) => p.doc === doc)) continue;
         for (const name of ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL']) {

@@ -1,2 +1,3 @@
 export * from './free-port.js';
 export * from './tcp-proxy.js';
+export * from './smtp-server.js';

@@ -14,6 +14,7 @@ import { organizationRoutes } from './http/organization.routes.js';
 import { accessCodeRoutes } from './http/access-code.routes.js';
 import { authRoutes } from './http/auth.routes.js';
 import { userRoutes } from './http/user.routes.js';
+import { OutboxRelay, type MailSettings } from './mail/outbox-relay.js';
 import { AccessCodeService } from './services/access-code.service.js';
 import { AccountService } from './services/account.service.js';
 import { ApiKeyService } from './services/api-key.service.js';
@@ -33,6 +34,8 @@ export interface IdentityConfig {
   bcryptRounds: number;
   cookieSecure: boolean;
   admin?: AdminBootstrap;
+  /** Where the outbox's e-mails go; without it they stay in `identity.outbox`. */
+  mail?: MailSettings;
   /** Where the SQL migrations are; defaults to this package's `drizzle/`. */
   migrationsFolder?: string;
 }
@@ -62,6 +65,7 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
   const accounts = new AccountService(db, organizations, principals);
   const apiKeys = new ApiKeyService(db, principals);
   const subscriptions: Subscription[] = [];
+  const relay = config.mail ? new OutboxRelay(db, config.mail, log) : undefined;
 
   return {
     routes: [
@@ -79,9 +83,12 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'identity' })));
       subscriptions.push(await consumePackEvents(bus, db));
       subscriptions.push(await consumeApiKeyUse(bus, apiKeys));
+      if (relay) relay.start();
+      else log.info('e-mail delivery is off (no SMTP_URL): e-mails stay in identity.outbox');
     },
     async stop() {
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
+      await relay?.stop();
     },
   };
 }
@@ -95,6 +102,8 @@ export function identityConfigFromEnv(env: {
   SVC_ADMIN_EMAIL?: string;
   SVC_ADMIN_PASSWORD?: string;
   SVC_ADMIN_SLUG: string;
+  SMTP_URL?: string;
+  SVC_MAIL_FROM: string;
 }): IdentityConfig {
   return {
     jwtSecret: env.SVC_JWT_SECRET,
@@ -103,6 +112,7 @@ export function identityConfigFromEnv(env: {
     bcryptRounds: env.SVC_BCRYPT_ROUNDS,
     cookieSecure: env.SVC_COOKIE_SECURE,
     admin: env.SVC_ADMIN_EMAIL && env.SVC_ADMIN_PASSWORD ? { email: env.SVC_ADMIN_EMAIL, password: env.SVC_ADMIN_PASSWORD, slug: env.SVC_ADMIN_SLUG } : undefined,
+    mail: env.SMTP_URL ? { smtpUrl: env.SMTP_URL, from: env.SVC_MAIL_FROM } : undefined,
   };
 }
 

@@ -48,6 +48,8 @@ export interface TestFleetOptions {
   accessTtlSeconds?: number;
   /** `RATE_LIMIT_REQUESTS`/`RATE_LIMIT_WINDOW` of the fleet (the per-user limit of `/api/v1/commands/*`). */
   commandGroupLimit?: { points: number; durationSeconds: number };
+  /** An SMTP relay for identity's outbox (read every 100 ms); without it e-mails stay queued. */
+  smtpUrl?: string;
   /** Off only where a test sends more than any tier allows and the limits are not its subject. */
   rateLimitEnabled?: boolean;
   /** Execution settings that tests shorten (sync wait, result retention, retry backoff). */
@@ -94,6 +96,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       bcryptRounds: 4,
       cookieSecure: true,
       admin: ADMIN,
+      mail: options.smtpUrl ? { smtpUrl: options.smtpUrl, from: 'svc <no-reply@svc.test>', intervalMs: 100 } : undefined,
     },
     execution: {
       syncWaitMs: options.execution?.syncWaitMs ?? 30_000,

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const identity = pgSchema('identity');
@@ -64,16 +65,27 @@ export const accessCodes = identity.table('access_codes', {
   createdAt: createdAt(),
 });
 
-/** Messages to send, written in the same transaction as the change that caused them. */
-export const outbox = identity.table('outbox', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  kind: text('kind', { enum: ['email'] }).notNull(),
-  recipient: text('recipient').notNull(),
-  template: text('template').notNull(),
-  payload: jsonb('payload').notNull().$type<Record<string, unknown>>(),
-  createdAt: createdAt(),
-  sentAt: timestamp('sent_at', { withTimezone: true }),
-});
+/**
+ * Messages to send, written in the same transaction as the change that caused them; the
+ * outbox relay sends them (`attempts` counts the tries begun, `next_attempt_at` is when the
+ * message is due again: after a failure's backoff, or when a relay's lease on it runs out).
+ */
+export const outbox = identity.table(
+  'outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: ['email'] }).notNull(),
+    recipient: text('recipient').notNull(),
+    template: text('template').notNull(),
+    payload: jsonb('payload').notNull().$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+  },
+  (t) => [index('outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.sentAt} is null`)],
+);
 
 /** Membership of an organization tenant; a personal tenant's only member is its user. */
 export const organizationMembers = identity.table(
