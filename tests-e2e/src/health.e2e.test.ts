@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Call } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
-import { startTcpProxy, type TcpProxy } from '@svc/testing';
+import { MODES, startFleetThroughProxy, startTestFleet, type TestFleet } from './support/fleet.js';
+import type { TcpProxy } from '@svc/testing';
 
 async function pollHealth(call: Call, wanted: string, withinMs: number): Promise<{ elapsedMs: number; status: number; body: any }> {
   const started = Date.now();
@@ -19,15 +19,7 @@ describe.runIf(MODES.includes('real'))('health when Postgres goes away (real inf
   let proxy: TcpProxy;
 
   beforeAll(async () => {
-    const target = new URL(process.env.DATABASE_URL!);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    fleet = await startTestFleet('real', {
-      databaseUrl: (scratchUrl) => {
-        const url = new URL(scratchUrl);
-        url.host = `127.0.0.1:${proxy.port}`;
-        return url.toString();
-      },
-    });
+    ({ fleet, proxy } = await startFleetThroughProxy('database'));
     call = client(fleet.url);
   });
 

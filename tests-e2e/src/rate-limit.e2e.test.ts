@@ -6,8 +6,8 @@ import { createGateway, fleetHealthChecks, type Gateway } from '@svc/gateway';
 import { closeServer, listen, openInfrastructure, type Infrastructure } from '@svc/platform';
 import { adminToken, clientAddress, signUp } from './support/accounts.js';
 import { client, type Call, type Reply } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
-import { startTcpProxy, type TcpProxy } from '@svc/testing';
+import { MODES, startFleetThroughProxy, startTestFleet, type TestFleet } from './support/fleet.js';
+import type { TcpProxy } from '@svc/testing';
 
 const header = (reply: Reply, name: string) => (reply.headers.has(name) ? Number(reply.headers.get(name)) : undefined);
 
@@ -143,15 +143,7 @@ describe.runIf(MODES.includes('real'))('rate limits while Redis is away (real in
   let call: Call;
 
   beforeAll(async () => {
-    const target = new URL(process.env.REDIS_URL!);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
-    fleet = await startTestFleet('real', {
-      redisUrl: (url) => {
-        const through = new URL(url);
-        through.host = `127.0.0.1:${proxy.port}`;
-        return through.toString();
-      },
-    });
+    ({ fleet, proxy } = await startFleetThroughProxy('cache'));
     call = client(fleet.url);
   });
 

@@ -2,11 +2,11 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import { withCorrelationId } from '@svc/core';
 import type { Logger } from '@svc/core';
 import type { MessageHandler, RequestHandler } from './bus.js';
-import { errorText } from './async.js';
 import { decodeMessage, settle } from './amqp-message.js';
 import { CORRELATION_HEADER } from './message.js';
 import { hasDeadLetterQueue } from './names.js';
 import { answerRequest, failedReply } from './rpc.js';
+import { settlementAfter } from './settlement.js';
 
 export interface HandlingContext {
   logger: Logger;
@@ -16,7 +16,7 @@ export interface HandlingContext {
 
 /**
  * Events and work: ack when the handler resolves, reject (to the DLQ, or dropped where there is
- * none) when it throws or the body is not JSON.
+ * none) when it throws or the body is not JSON, requeue after a pause when it throws RetryLater.
  */
 export function handleWork(queue: string, handler: MessageHandler, { logger, unprefixed }: HandlingContext) {
   const fate = hasDeadLetterQueue(queue) ? 'dead-lettered' : 'dropped';
@@ -24,14 +24,13 @@ export function handleWork(queue: string, handler: MessageHandler, { logger, unp
     const message = decodeMessage(delivery, unprefixed);
     if (!message) {
       logger.error(`bus message is not JSON; ${fate}`, { queue, message_id: delivery.properties.messageId });
-      return settle(channel, delivery, false);
+      return settle(channel, delivery, 'reject');
     }
     try {
       await withCorrelationId(message.correlationId, () => handler(message));
-      settle(channel, delivery, true);
+      settle(channel, delivery, 'ack');
     } catch (err) {
-      logger.error(`bus handler failed; message ${fate}`, { queue, message_id: message.messageId, error: errorText(err) });
-      settle(channel, delivery, false);
+      settle(channel, delivery, await settlementAfter(err, { queue, messageId: message.messageId, fate, logger }));
     }
   };
 }
@@ -56,6 +55,6 @@ export function handleRequest(queue: string, handler: RequestHandler, { logger, 
         // This channel died: the question is redelivered or the requester times out.
       }
     }
-    settle(channel, delivery, true);
+    settle(channel, delivery, 'ack');
   };
 }

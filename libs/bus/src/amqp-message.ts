@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Channel, ConsumeMessage, Options } from 'amqplib';
 import type { BusMessage } from './bus.js';
 import { CORRELATION_HEADER, NAME_HEADER, publicHeaders, type OutgoingMessage } from './message.js';
+import type { Settlement } from './settlement.js';
 
 /** AMQP properties of an outgoing message; `extra` adds what the kind of message needs. */
 export function propertiesOf(message: OutgoingMessage, extra: Options.Publish = {}): Options.Publish {
@@ -37,13 +38,14 @@ export function decodeMessage(delivery: ConsumeMessage, unprefixed: (name: strin
 }
 
 /**
- * Acks or rejects without requeueing (which dead-letters). A channel that died meanwhile cannot
- * settle anything, and needs not: the broker redelivers what it never saw acknowledged.
+ * Acks, rejects without requeueing (which dead-letters) or requeues. A channel that died
+ * meanwhile cannot settle anything, and needs not: the broker redelivers what it never saw
+ * acknowledged.
  */
-export function settle(channel: Channel, delivery: ConsumeMessage, ack: boolean): void {
+export function settle(channel: Channel, delivery: ConsumeMessage, settlement: Settlement): void {
   try {
-    if (ack) channel.ack(delivery);
-    else channel.nack(delivery, false, false);
+    if (settlement === 'ack') channel.ack(delivery);
+    else channel.nack(delivery, false, settlement === 'requeue');
   } catch {
     // channel closed: see above
   }

@@ -9,7 +9,7 @@ import {
   currentCorrelationId,
   withCorrelationId,
 } from '@svc/core';
-import type { Bus, BusMessage } from './bus.js';
+import { RetryLater, type Bus, type BusMessage } from './bus.js';
 import { ephemeralQueueName } from './names.js';
 import { gate, waitFor } from './testing/wait.js';
 
@@ -139,6 +139,31 @@ export function busContract(adapter: string, harness: BusHarness): void {
         await waitFor(() => dead.received.length === 1, 'the dead letter');
         expect(dead.received[0]).toMatchObject({ name: queue, payload: { job: 1 }, messageId: 'job-1' });
         expect(attempts).toBe(1);
+      });
+
+      it('puts a message whose handler throws RetryLater back on its queue after the pause, marked redelivered', async () => {
+        const bus = await openBus();
+        const queue = name('exec.fast');
+        const seen: Array<{ message: BusMessage; at: number }> = [];
+        await bus.consume(queue, async (message) => {
+          seen.push({ message, at: Date.now() });
+          if (seen.length < 3) throw new RetryLater(100, new Error('database out of reach'));
+        });
+        const dead = recorder();
+        await bus.consume(`${queue}.dlq`, dead.handler);
+
+        await bus.send(queue, { job: 1 }, { messageId: 'job-1' });
+
+        await waitFor(() => seen.length === 3, 'the third delivery');
+        expect(seen.map(({ message }) => [message.messageId, message.payload, message.redelivered])).toEqual([
+          ['job-1', { job: 1 }, false],
+          ['job-1', { job: 1 }, true],
+          ['job-1', { job: 1 }, true],
+        ]);
+        expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(90);
+        await sleep(200);
+        expect(seen).toHaveLength(3);
+        expect(dead.received).toEqual([]);
       });
 
       it('never runs more handlers of a consumer at once than its prefetch', async () => {

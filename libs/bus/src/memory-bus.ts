@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ServiceUnavailableError, createLogger, withCorrelationId } from '@svc/core';
 import type { Logger } from '@svc/core';
 import type { Bus, BusMessage, ConsumeOptions, MessageHandler, RequestHandler, RequestOptions, SendOptions, Subscription } from './bus.js';
-import { errorText } from './async.js';
 import { prepareMessage } from './message.js';
-import { MemoryQueue, type Envelope, type MemoryConsumer } from './memory-queue.js';
+import { MemoryQueue, type Deliver, type Envelope, type MemoryConsumer } from './memory-queue.js';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -19,6 +18,7 @@ import {
   prefetchOf,
 } from './names.js';
 import { PendingRequests, answerRequest } from './rpc.js';
+import { settlementAfter } from './settlement.js';
 import { topicMatches } from './topic.js';
 
 export interface MemoryBusOptions {
@@ -93,7 +93,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     headers: { ...envelope.headers },
   });
 
-  const startConsumer = (queue: MemoryQueue, handle: (envelope: Envelope) => Promise<boolean>, prefetch: number) => {
+  const startConsumer = (queue: MemoryQueue, handle: Deliver, prefetch: number) => {
     const consumer = queue.consume(handle, prefetch, drainTimeoutMs);
     consumers.add(consumer);
     const subscription: Subscription = {
@@ -105,27 +105,26 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     return subscription;
   };
 
-  const worker = (queue: string, handler: MessageHandler) => {
+  const worker = (queue: string, handler: MessageHandler): Deliver => {
     const fate = hasDeadLetterQueue(queue) ? 'dead-lettered' : 'dropped';
     return async (envelope: Envelope) => {
       const message = toMessage(envelope);
       try {
         await withCorrelationId(message.correlationId, () => handler(message));
-        return true;
+        return 'ack';
       } catch (err) {
-        log.error(`bus handler failed; message ${fate}`, { queue, message_id: message.messageId, error: errorText(err) });
-        return false;
+        return settlementAfter(err, { queue, messageId: message.messageId, fate, logger: log });
       }
     };
   };
 
-  const responder = (queue: string, handler: RequestHandler) => async (envelope: Envelope) => {
+  const responder = (queue: string, handler: RequestHandler): Deliver => async (envelope) => {
     const message = toMessage(envelope);
     const reply = await withCorrelationId(message.correlationId, () => answerRequest(queue, handler, message, log));
     const replyTo = envelope.replyTo;
     // Replies travel asynchronously too, like everything else on this bus.
     if (replyTo) setImmediate(() => requests.reply(replyTo, reply));
-    return true;
+    return 'ack';
   };
 
   return {

@@ -1,5 +1,6 @@
 import type { Subscription } from './bus.js';
 import type { OutgoingMessage } from './message.js';
+import type { Settlement } from './settlement.js';
 import { settledWithin } from './async.js';
 
 /** A message as the in-process broker holds it; the body stays a JSON string until delivery. */
@@ -11,8 +12,8 @@ export interface Envelope extends OutgoingMessage {
   replyTo?: string;
 }
 
-/** Handles one delivery; resolves true to ack, false to reject (dead-letter). */
-export type Deliver = (envelope: Envelope) => Promise<boolean>;
+/** Handles one delivery; resolves with what becomes of it. */
+export type Deliver = (envelope: Envelope) => Promise<Settlement>;
 
 /**
  * One durable queue of the in-process broker: messages wait here until a consumer with spare
@@ -112,8 +113,8 @@ export class MemoryConsumer implements Subscription {
   deliver(envelope: Envelope): void {
     const delivery = { ...envelope };
     const done = this.handle(delivery).then(
-      (ok) => this.settle(delivery, ok),
-      () => this.settle(delivery, false),
+      (settlement) => this.settle(delivery, settlement),
+      () => this.settle(delivery, 'reject'),
     );
     this.inFlight.set(delivery, done);
   }
@@ -129,9 +130,10 @@ export class MemoryConsumer implements Subscription {
     if (unacked.length > 0) this.queue.requeue(unacked);
   }
 
-  private settle(delivery: Envelope, ack: boolean): void {
+  private settle(delivery: Envelope, settlement: Settlement): void {
     if (!this.inFlight.delete(delivery)) return;
-    if (!ack) this.queue.reject(delivery);
+    if (settlement === 'reject') this.queue.reject(delivery);
+    if (settlement === 'requeue') this.queue.requeue([delivery]);
     this.queue.schedule();
   }
 }

@@ -1,3 +1,4 @@
 export * from './database.js';
 export * from './scratch.js';
 export * from './unique-violation.js';
+export * from './connection-failure.js';

@@ -1,15 +1,20 @@
 import type { Server } from 'node:http';
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { internalIdentity } from '@svc/auth';
-import { correlationMiddleware, errorHandler, jsonBody, notFoundHandler, refuseNulInUrl, type Logger } from '@svc/core';
+import { correlationMiddleware, errorHandler, jsonBody, notFoundHandler, refuseNulInUrl, ServiceUnavailableError, type Logger } from '@svc/core';
+import { isConnectionFailure } from '@svc/db';
 import { healthProbes, type ReadinessChecks } from './health.js';
+
+/** A request that failed because the database was out of reach: a 503 to try again, not a 500. */
+const databaseAway: ErrorRequestHandler = (err, _req, _res, next) => {
+  next(isConnectionFailure(err) ? new ServiceUnavailableError('The database cannot be reached; try again shortly') : err);
+};
 
 /**
  * The express app every service runs behind the gateway: the orchestrator's probes
  * (`/healthz`, `/readyz`), correlation id, the gateway's identity token, no `%00` in the URL,
- * JSON bodies, the
- * service's routes under `/api/v1` (and any root routes, which parse their own bodies), JSON 404
- * and errors.
+ * JSON bodies, the service's routes under `/api/v1` (and any root routes, which parse their own
+ * bodies), JSON 404 and errors (503 when the database could not be reached).
  */
 export function createServiceApp(options: {
   routes: Router[];
@@ -33,6 +38,7 @@ export function createServiceApp(options: {
   for (const extra of options.extra ?? []) app.use(extra);
   for (const routes of options.routes) app.use('/api/v1', routes);
   app.use(notFoundHandler());
+  app.use(databaseAway);
   app.use(errorHandler(options.log));
   return app;
 }

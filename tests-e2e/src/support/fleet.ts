@@ -9,6 +9,7 @@ import type { GatewayConfig } from '@svc/gateway';
 import { openInfrastructure, type Infrastructure, type InfrastructureEnv } from '@svc/platform';
 import { startFleet } from '@svc/standalone';
 import { destroyBusPrefix } from '@svc/bus';
+import { startTcpProxy, type TcpProxy } from '@svc/testing';
 
 export type Mode = 'embedded' | 'real';
 
@@ -132,4 +133,20 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       }
     },
   };
+}
+
+/**
+ * A real-infrastructure fleet whose Postgres (`database`) or Redis (`cache`) connections go
+ * through a TCP proxy, which a test cuts to play that server going away and resumes.
+ */
+export async function startFleetThroughProxy(server: 'database' | 'cache', options: TestFleetOptions = {}): Promise<{ fleet: TestFleet; proxy: TcpProxy }> {
+  const target = new URL(server === 'database' ? realUrls.database! : realUrls.cache!);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || (server === 'database' ? 5432 : 6379)) });
+  const throughProxy = (url: string) => {
+    const through = new URL(url);
+    through.host = `127.0.0.1:${proxy.port}`;
+    return through.toString();
+  };
+  const fleet = await startTestFleet('real', { ...options, ...(server === 'database' ? { databaseUrl: throughProxy } : { redisUrl: throughProxy }) });
+  return { fleet, proxy };
 }
