@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Channel, ConfirmChannel } from 'amqplib';
 import { AppError, IntegrationError, ServiceUnavailableError, createLogger } from '@svc/core';
 import type { Logger } from '@svc/core';
-import type { Bus, ConsumeOptions, MessageHandler, RequestHandler, RequestOptions, SendOptions } from './bus.js';
+import type { Bus, ConsumeOptions, MessageHandler, RequestHandler, RequestOptions, RetryPolicy, SendOptions } from './bus.js';
 import { errorMessage, withTimeout } from './async.js';
 import { AmqpConnection, REPLY_TO, type AmqpSession, type ReconnectOptions } from './amqp-connection.js';
 import { AmqpConsumer, type ConsumerSpec } from './amqp-consumer.js';
@@ -37,6 +37,8 @@ export interface AmqpBusOptions {
   drainTimeoutMs?: number;
   /** AMQP heartbeat, so that a silent network partition is noticed too. Default 5. */
   heartbeatSeconds?: number;
+  /** Failures of work and event handlers that put the message back on its queue; none by default. */
+  retry?: RetryPolicy;
   /** Shown in the RabbitMQ management UI. Default 'svc'. */
   connectionName?: string;
 }
@@ -91,7 +93,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<Bus> {
     throw new ServiceUnavailableError('Cannot connect to the message bus', { reason: errorMessage(err) }, err);
   }
 
-  const handling = { logger: log, unprefixed: (name: string) => topology.unprefixed(name) };
+  const handling = { logger: log, unprefixed: (name: string) => topology.unprefixed(name), retry: options.retry };
 
   const ensureOpen = () => {
     if (closed) throw new ServiceUnavailableError('Message bus is closed');

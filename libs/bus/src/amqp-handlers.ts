@@ -1,7 +1,7 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { withCorrelationId } from '@svc/core';
 import type { Logger } from '@svc/core';
-import type { MessageHandler, RequestHandler } from './bus.js';
+import type { MessageHandler, RequestHandler, RetryPolicy } from './bus.js';
 import { decodeMessage, settle } from './amqp-message.js';
 import { CORRELATION_HEADER } from './message.js';
 import { hasDeadLetterQueue } from './names.js';
@@ -10,15 +10,17 @@ import { settlementAfter } from './settlement.js';
 
 export interface HandlingContext {
   logger: Logger;
+  retry?: RetryPolicy;
   /** Bus name of a broker name (strips the prefix). */
   unprefixed(name: string): string;
 }
 
 /**
  * Events and work: ack when the handler resolves, reject (to the DLQ, or dropped where there is
- * none) when it throws or the body is not JSON, requeue after a pause when it throws RetryLater.
+ * none) when it throws or the body is not JSON, requeue after a pause when the retry policy
+ * recognises the failure.
  */
-export function handleWork(queue: string, handler: MessageHandler, { logger, unprefixed }: HandlingContext) {
+export function handleWork(queue: string, handler: MessageHandler, { logger, unprefixed, retry }: HandlingContext) {
   const fate = hasDeadLetterQueue(queue) ? 'dead-lettered' : 'dropped';
   return async (delivery: ConsumeMessage, channel: Channel): Promise<void> => {
     const message = decodeMessage(delivery, unprefixed);
@@ -30,7 +32,7 @@ export function handleWork(queue: string, handler: MessageHandler, { logger, unp
       await withCorrelationId(message.correlationId, () => handler(message));
       settle(channel, delivery, 'ack');
     } catch (err) {
-      settle(channel, delivery, await settlementAfter(err, { queue, messageId: message.messageId, fate, logger }));
+      settle(channel, delivery, await settlementAfter(err, { queue, messageId: message.messageId, fate, logger, retry }));
     }
   };
 }

@@ -13,28 +13,22 @@
  *
  * Every delivery is acknowledged manually: a handler that resolves acks; one that throws
  * sends the message to the queue's dead-letter queue (`<queue>.dlq`; an ephemeral queue has
- * none, so the message is logged and dropped), unless it throws `RetryLater`, which puts the
- * message back on its queue after a pause; a consumer that dies
+ * none, so the message is logged and dropped), unless the bus's `RetryPolicy` recognises the
+ * failure as one that passes: then the message goes back on its queue after a pause; a consumer that dies
  * without acking gets the message redelivered (`redelivered: true`) to another consumer.
  * Delivery is therefore at least once: handlers must tolerate seeing a message twice.
  * Payloads travel as JSON in both adapters (a handler gets its own copy; `undefined` becomes `null`).
  */
 
 /**
- * What a work or event handler throws when it cannot do its work for a passing reason (its
- * database is out of reach, say): the message is held for `delayMs`, then goes back to its
- * queue and is delivered again (`redelivered: true`) instead of being dead-lettered. Meanwhile
- * it counts against the consumer's prefetch, which slows the consumer down while the cause lasts.
+ * Failures that pass (a handler's database out of reach, say): a work or event handler that
+ * throws one that `when` recognises has its message held for `delayMs`, then put back on its
+ * queue and delivered again (`redelivered: true`), instead of dead-lettered. Meanwhile the message
+ * counts against the consumer's prefetch, which slows the consumer down while the cause lasts.
  */
-export class RetryLater extends Error {
-  override readonly name = 'RetryLater';
-
-  constructor(
-    readonly delayMs: number,
-    cause: unknown,
-  ) {
-    super(`retry in ${delayMs} ms: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-  }
+export interface RetryPolicy {
+  when(err: unknown): boolean;
+  delayMs: number;
 }
 
 export interface BusMessage<T = unknown> {

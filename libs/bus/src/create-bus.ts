@@ -1,5 +1,5 @@
 import type { Logger } from '@svc/core';
-import type { Bus } from './bus.js';
+import type { Bus, RetryPolicy } from './bus.js';
 import { createAmqpBus } from './amqp-bus.js';
 import { createMemoryBus } from './memory-bus.js';
 
@@ -9,6 +9,7 @@ export interface CreateBusOptions {
   /** AMQP only: put in front of every exchange and queue name. */
   prefix?: string;
   logger?: Logger;
+  retry?: RetryPolicy;
 }
 
 /**
@@ -18,7 +19,7 @@ export interface CreateBusOptions {
  *   const bus = await createBus({ amqpUrl: env.AMQP_URL, logger: log });
  */
 export async function createBus(options: CreateBusOptions = {}): Promise<Bus> {
-  const { amqpUrl, prefix, logger } = options;
-  if (amqpUrl) return createAmqpBus({ url: amqpUrl, prefix, logger });
-  return createMemoryBus({ logger });
+  const { amqpUrl, prefix, logger, retry } = options;
+  if (amqpUrl) return createAmqpBus({ url: amqpUrl, prefix, logger, retry });
+  return createMemoryBus({ logger, retry });
 }

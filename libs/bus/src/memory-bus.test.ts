@@ -7,7 +7,7 @@ import { waitFor } from './testing/wait.js';
 const logger = createLogger({ service: 'bus-test', silent: true });
 
 busContract('memory', {
-  create: async (options) => createMemoryBus({ logger, drainTimeoutMs: options?.drainTimeoutMs ?? 500 }),
+  create: async (options) => createMemoryBus({ logger, drainTimeoutMs: options?.drainTimeoutMs ?? 500, retry: options?.retry }),
 });
 
 describe('memory bus', () => {

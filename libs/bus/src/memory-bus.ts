@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServiceUnavailableError, createLogger, withCorrelationId } from '@svc/core';
 import type { Logger } from '@svc/core';
-import type { Bus, BusMessage, ConsumeOptions, MessageHandler, RequestHandler, RequestOptions, SendOptions, Subscription } from './bus.js';
+import type { Bus, BusMessage, ConsumeOptions, MessageHandler, RequestHandler, RequestOptions, RetryPolicy, SendOptions, Subscription } from './bus.js';
 import { prepareMessage } from './message.js';
 import { MemoryQueue, type Deliver, type Envelope, type MemoryConsumer } from './memory-queue.js';
 import {
@@ -25,6 +25,8 @@ export interface MemoryBusOptions {
   logger?: Logger;
   /** How long `cancel()`/`close()` wait for running handlers before requeueing their messages. Default 10000. */
   drainTimeoutMs?: number;
+  /** Failures of work and event handlers that put the message back on its queue; none by default. */
+  retry?: RetryPolicy;
 }
 
 type QueueKind = 'work' | 'rpc' | 'ephemeral';
@@ -113,7 +115,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
         await withCorrelationId(message.correlationId, () => handler(message));
         return 'ack';
       } catch (err) {
-        return settlementAfter(err, { queue, messageId: message.messageId, fate, logger: log });
+        return settlementAfter(err, { queue, messageId: message.messageId, fate, logger: log, retry: options.retry });
       }
     };
   };

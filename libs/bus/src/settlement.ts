@@ -1,18 +1,28 @@
 import type { Logger } from '@svc/core';
 import { errorText } from './async.js';
-import { RetryLater } from './bus.js';
+import type { RetryPolicy } from './bus.js';
 
 /** What becomes of a delivery: done, dead-lettered (or dropped), or back on its queue. */
 export type Settlement = 'ack' | 'reject' | 'requeue';
 
+/** Where a handler fails: its queue, the message, what becomes of it when dropped, and the bus's retry policy. */
+export interface FailureContext {
+  queue: string;
+  messageId: string;
+  fate: string;
+  logger: Logger;
+  retry?: RetryPolicy;
+}
+
 /**
- * What a failed handler's message comes to: after RetryLater's pause, its queue again; else
- * its dead-letter queue (or nowhere).
+ * What a failed handler's message comes to: its queue again after a pause, when the retry
+ * policy recognises the failure as passing; else its dead-letter queue (or nowhere).
  */
-export async function settlementAfter(err: unknown, at: { queue: string; messageId: string; fate: string; logger: Logger }): Promise<Settlement> {
-  if (err instanceof RetryLater) {
-    at.logger.warn('bus handler cannot work now; message requeued after a pause', { queue: at.queue, message_id: at.messageId, delay_ms: err.delayMs, error: errorText(err.cause) });
-    await new Promise((resolve) => setTimeout(resolve, err.delayMs));
+export async function settlementAfter(err: unknown, at: FailureContext): Promise<Settlement> {
+  if (at.retry?.when(err)) {
+    const { delayMs } = at.retry;
+    at.logger.warn('bus handler cannot work now; message requeued after a pause', { queue: at.queue, message_id: at.messageId, delay_ms: delayMs, error: errorText(err) });
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
     return 'requeue';
   }
   at.logger.error(`bus handler failed; message ${at.fate}`, { queue: at.queue, message_id: at.messageId, error: errorText(err) });

@@ -10,10 +10,7 @@ const DRIVER_MESSAGES = /Connection terminated|connection error|timeout exceeded
  * be reached, rather than that a statement failed: worth trying again once it is back.
  *
  * @example
- *   catch (err) {
- *     if (isConnectionFailure(err)) throw new RetryLater(2000, err);
- *     throw err;
- *   }
+ *   const bus = await createBus({ amqpUrl, retry: { when: isConnectionFailure, delayMs: 2000 } });
  */
 export function isConnectionFailure(err: unknown): boolean {
   for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {

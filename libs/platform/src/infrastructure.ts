@@ -3,8 +3,15 @@ import { mkdirSync } from 'node:fs';
 import { createBus, type Bus } from '@svc/bus';
 import { createCache, type Cache } from '@svc/cache';
 import type { Logger } from '@svc/core';
-import { createDatabase, type Database } from '@svc/db';
+import { createDatabase, isConnectionFailure, type Database } from '@svc/db';
 import type { InfrastructureEnv } from './env.js';
+
+/**
+ * A handler that failed because the database was out of reach has its message put back on its
+ * queue after 2 s, as often as it takes, rather than dead-lettered: a task, an event, a usage
+ * report survive a database outage and are handled once it is back.
+ */
+const DATABASE_AWAY = { when: isConnectionFailure, delayMs: 2000 };
 
 export interface Infrastructure {
   database: Database;
@@ -30,7 +37,7 @@ export async function openInfrastructure(env: InfrastructureEnv, log: Logger, op
     onError: (err) => log.warn('database connection error', { error: err.message }),
   });
   const cache = createCache({ url: env.REDIS_URL, prefix: env.SVC_CACHE_PREFIX });
-  const bus = await createBus({ amqpUrl: env.AMQP_URL, prefix: env.SVC_BUS_PREFIX, logger: log });
+  const bus = await createBus({ amqpUrl: env.AMQP_URL, prefix: env.SVC_BUS_PREFIX, logger: log, retry: DATABASE_AWAY });
   log.info('infrastructure ready', { database: database.kind, cache: cache.kind, bus: bus.kind });
   return {
     database,

@@ -1,7 +1,6 @@
-import { ephemeralQueueName, RetryLater, type Bus, type Subscription } from '@svc/bus';
+import { ephemeralQueueName, type Bus, type Subscription } from '@svc/bus';
 import { PackInstalled, PackUninstalled, TaskRevoked } from '@svc/contracts';
 import { parseInput, type Logger } from '@svc/core';
-import { isConnectionFailure } from '@svc/db';
 import type { ExecJob } from '../services/command-run.service.js';
 import type { InputValidator } from '../services/input-validator.js';
 import type { RunOutcome } from '../services/outcome.js';
@@ -19,23 +18,15 @@ export interface WorkerPrefetch {
   long: number;
 }
 
-/** How long a job waits before it goes back on its queue when the database cannot be reached. */
-export const DATABASE_AWAY_RETRY_MS = 2000;
-
 /**
  * Work: take jobs from the three queues, each with its own bound on jobs in flight. A job whose
  * task could not be read or written because the database was out of reach goes back on its
- * queue (and runs again once it is back: at least once) instead of to the dead-letter queue,
- * where its task would stay pending or started for good.
+ * queue (the fleet's bus retry policy) and runs again once it is back: at least once.
  */
 export async function consumeJobs(bus: Bus, worker: TaskWorker, prefetch: WorkerPrefetch): Promise<Subscription[]> {
-  const handle = (job: ExecJob, redelivered: boolean) =>
-    worker.handle(job, redelivered).catch((err: unknown) => {
-      throw isConnectionFailure(err) ? new RetryLater(DATABASE_AWAY_RETRY_MS, err) : err;
-    });
   return Promise.all(
     (['fast', 'medium', 'long'] as const).map((queue) =>
-      bus.consume(`exec.${queue}`, (message) => handle(message.payload as ExecJob, message.redelivered), { prefetch: prefetch[queue] }),
+      bus.consume(`exec.${queue}`, (message) => worker.handle(message.payload as ExecJob, message.redelivered), { prefetch: prefetch[queue] }),
     ),
   );
 }
