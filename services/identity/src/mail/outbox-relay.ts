@@ -19,7 +19,7 @@ export const MAX_ATTEMPTS = 8;
 /** A message taken for sending is no other relay's for this long; one whose relay died is tried again after it. */
 const LEASE_MS = 5 * 60_000;
 /** 1 min after the first failed try, doubling, at most an hour: some 2 h in all before giving up. */
-export const retryDelayMs = (attempts: number) => Math.min(60_000 * 2 ** (attempts - 1), 3_600_000);
+const retryDelayMs = (attempts: number) => Math.min(60_000 * 2 ** (attempts - 1), 3_600_000);
 
 /**
  * Sends the e-mails of the outbox through an SMTP relay, best effort: every replica may run one,
