@@ -46,6 +46,8 @@ export interface TestFleetOptions {
   databaseUrl?: (scratchUrl: string) => string;
   /** Overrides the Redis URL of real mode (e.g. to route it through a fault proxy). */
   redisUrl?: (realUrl: string) => string;
+  /** Overrides the RabbitMQ URL of real mode (e.g. to route it through a fault proxy). */
+  amqpUrl?: (realUrl: string) => string;
   accessTtlSeconds?: number;
   /** `RATE_LIMIT_REQUESTS`/`RATE_LIMIT_WINDOW` of the fleet (the per-user limit of `/api/v1/commands/*`). */
   commandGroupLimit?: { points: number; durationSeconds: number };
@@ -77,7 +79,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
   const infraEnv: InfrastructureEnv = {
     DATABASE_URL: scratch ? (options.databaseUrl?.(scratch.url) ?? scratch.url) : undefined,
     REDIS_URL: mode === 'real' ? (options.redisUrl?.(realUrls.cache!) ?? realUrls.cache) : undefined,
-    AMQP_URL: mode === 'real' ? realUrls.bus : undefined,
+    AMQP_URL: mode === 'real' ? (options.amqpUrl?.(realUrls.bus!) ?? realUrls.bus) : undefined,
     SVC_DATA_DIR: 'unused-in-memory',
     SVC_BUS_PREFIX: busPrefix,
     SVC_CACHE_PREFIX: cachePrefix,
@@ -135,18 +137,24 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
   };
 }
 
+const PROXIED = {
+  database: { url: () => realUrls.database!, port: 5432, option: 'databaseUrl' },
+  cache: { url: () => realUrls.cache!, port: 6379, option: 'redisUrl' },
+  bus: { url: () => realUrls.bus!, port: 5672, option: 'amqpUrl' },
+} as const;
+
 /**
- * A real-infrastructure fleet whose Postgres (`database`) or Redis (`cache`) connections go
- * through a TCP proxy, which a test cuts to play that server going away and resumes.
+ * A real-infrastructure fleet whose Postgres (`database`), Redis (`cache`) or RabbitMQ (`bus`)
+ * connections go through a TCP proxy, which a test cuts to play that server going away and resumes.
  */
-export async function startFleetThroughProxy(server: 'database' | 'cache', options: TestFleetOptions = {}): Promise<{ fleet: TestFleet; proxy: TcpProxy }> {
-  const target = new URL(server === 'database' ? realUrls.database! : realUrls.cache!);
-  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || (server === 'database' ? 5432 : 6379)) });
+export async function startFleetThroughProxy(server: keyof typeof PROXIED, options: TestFleetOptions = {}): Promise<{ fleet: TestFleet; proxy: TcpProxy }> {
+  const target = new URL(PROXIED[server].url());
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || PROXIED[server].port) });
   const throughProxy = (url: string) => {
     const through = new URL(url);
     through.host = `127.0.0.1:${proxy.port}`;
     return through.toString();
   };
-  const fleet = await startTestFleet('real', { ...options, ...(server === 'database' ? { databaseUrl: throughProxy } : { redisUrl: throughProxy }) });
+  const fleet = await startTestFleet('real', { ...options, [PROXIED[server].option]: throughProxy });
   return { fleet, proxy };
 }

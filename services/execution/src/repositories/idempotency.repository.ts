@@ -23,6 +23,11 @@ export class IdempotencyRepository {
     return inserted.length === 1;
   }
 
+  /** Frees the key a task claimed, for a request that failed before the task could run. */
+  async release(userId: string, key: string, taskId: string): Promise<void> {
+    await this.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.taskId, taskId)));
+  }
+
   async purgeOlderThan(since: Date): Promise<void> {
     await this.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, since));
   }

@@ -170,6 +170,11 @@ export class TaskRepository {
     return row;
   }
 
+  /** Removes a task that never reached a queue (still pending): nobody was given its id. */
+  async discard(id: string): Promise<void> {
+    await this.db.delete(tasks).where(and(eq(tasks.id, id), eq(tasks.status, 'pending')));
+  }
+
   async markAsync(id: string): Promise<void> {
     await this.db.update(tasks).set({ async: true }).where(eq(tasks.id, id));
   }

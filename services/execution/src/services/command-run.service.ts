@@ -116,11 +116,18 @@ export class CommandRunService {
       }
     }
 
+    // A job that could not be queued (the broker away) leaves no task behind: the caller is told
+    // to try again (503), and a retry with the same Idempotency-Key starts afresh.
+    const unqueued = async (err: unknown): Promise<never> => {
+      await tasks.discard(stored.id);
+      if (request.idempotencyKey) await new IdempotencyRepository(this.db).release(identity.userId, request.idempotencyKey, stored.id);
+      throw err;
+    };
     if (!sync) {
-      await this.bus.send(`exec.${command.queue}`, { task_id: stored.id } satisfies ExecJob);
+      await this.bus.send(`exec.${command.queue}`, { task_id: stored.id } satisfies ExecJob).catch(unqueued);
       return { kind: 'task', task: stored, replayed: false };
     }
-    const outcome = await this.sendAndWait({ task_id: stored.id, reply_to: this.settings.replyQueue }, command.queue);
+    const outcome = await this.sendAndWait({ task_id: stored.id, reply_to: this.settings.replyQueue }, command.queue).catch(unqueued);
     if (outcome) return { kind: 'outcome', outcome, replayed: false };
     // Still running past the sync wait: the caller gets a task to poll instead of an error.
     await tasks.markAsync(stored.id);
@@ -141,7 +148,12 @@ export class CommandRunService {
 
   private async sendAndWait(job: ExecJob, queue: string): Promise<RunOutcome | null> {
     const waiting = this.waiters.wait(job.task_id, this.settings.syncWaitMs);
-    await this.bus.send(`exec.${queue}`, job);
+    try {
+      await this.bus.send(`exec.${queue}`, job);
+    } catch (err) {
+      this.waiters.cancel(job.task_id);
+      throw err;
+    }
     return waiting;
   }
 

@@ -22,6 +22,11 @@ export class ReplyWaiters {
     this.settle(outcome.task_id, outcome);
   }
 
+  /** Stops waiting for a task whose job never left (its wait resolves null at once). */
+  cancel(taskId: string): void {
+    this.settle(taskId, null);
+  }
+
   private settle(taskId: string, outcome: RunOutcome | null): void {
     const resolve = this.waiting.get(taskId);
     if (!resolve) return;
