@@ -19,7 +19,7 @@ describe.runIf(MODES.includes('real'))('tasks while Postgres goes away (real inf
     await installPack(fleet.url, call, dev, {
       namespace: dev.slug,
       name: 'tools',
-      commands: [{ name: 'nap' }],
+      commands: [{ name: 'nap' }, { name: 'echo' }],
       files: { 'commands/nap.js': 'export default async (input) => new Promise((resolve) => setTimeout(() => resolve({ n: input.n }), 300));' },
     });
   });
@@ -44,6 +44,8 @@ describe.runIf(MODES.includes('real'))('tasks while Postgres goes away (real inf
     // Meanwhile a task cannot be accepted or read: 503, to be tried again, not a 500.
     expectError(await call(`/api/v1/commands/${dev.slug}/nap?async=true`, { token: dev.token, body: { n: -1 } }), 503, 'SERVICE_UNAVAILABLE');
     expectError(await call(`/api/v1/tasks/${ids[0]}`, { token: dev.token }), 503, 'SERVICE_UNAVAILABLE');
+    // A command not looked up before needs the registry's database: 503 through the bus too.
+    expectError(await call(`/api/v1/commands/${dev.slug}/echo`, { token: dev.token, body: { text: 'x' } }), 503, 'SERVICE_UNAVAILABLE');
     await new Promise((resolve) => setTimeout(resolve, 2000));
     proxy.resume();
 

@@ -38,11 +38,11 @@ export function handleWork(queue: string, handler: MessageHandler, { logger, unp
 }
 
 /** Questions: always answered (a failure is an answer too), then acked. */
-export function handleRequest(queue: string, handler: RequestHandler, { logger, unprefixed }: HandlingContext) {
+export function handleRequest(queue: string, handler: RequestHandler, { logger, unprefixed, retry }: HandlingContext) {
   return async (delivery: ConsumeMessage, channel: Channel): Promise<void> => {
     const message = decodeMessage(delivery, unprefixed);
     let reply = failedReply();
-    if (message) reply = await withCorrelationId(message.correlationId, () => answerRequest(queue, handler, message, logger));
+    if (message) reply = await withCorrelationId(message.correlationId, () => answerRequest(queue, handler, message, logger, retry));
     else logger.error('bus request is not JSON', { queue, message_id: delivery.properties.messageId });
     const { replyTo, correlationId } = delivery.properties;
     if (typeof replyTo === 'string' && replyTo) {

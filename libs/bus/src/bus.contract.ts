@@ -394,6 +394,15 @@ export function busContract(adapter: string, harness: BusHarness): void {
         expect(error).toMatchObject({ status: 409, code: 'SLUG_TAKEN', type: 'ConflictError', message: 'Slug "acme" is taken', details: { slug: 'acme' } });
       });
 
+      it('answers SERVICE_UNAVAILABLE for a responder failure the retry policy knows as passing', async () => {
+        const bus = await openBus({ retry: { when: (err) => (err as Error).message === 'database out of reach', delayMs: 100 } });
+        const queue = name('rpc.away');
+        await bus.respond(queue, async () => {
+          throw new Error('database out of reach');
+        });
+        await expect(bus.request(queue, {})).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+      });
+
       it('hides any other responder failure behind an IntegrationError', async () => {
         const bus = await openBus();
         const queue = name('leaky');

@@ -122,7 +122,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
 
   const responder = (queue: string, handler: RequestHandler): Deliver => async (envelope) => {
     const message = toMessage(envelope);
-    const reply = await withCorrelationId(message.correlationId, () => answerRequest(queue, handler, message, log));
+    const reply = await withCorrelationId(message.correlationId, () => answerRequest(queue, handler, message, log, options.retry));
     const replyTo = envelope.replyTo;
     // Replies travel asynchronously too, like everything else on this bus.
     if (replyTo) setImmediate(() => requests.reply(replyTo, reply));

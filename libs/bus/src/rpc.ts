@@ -1,6 +1,6 @@
-import { AppError, IntegrationError, TimeoutError, appErrorFrom } from '@svc/core';
+import { AppError, IntegrationError, ServiceUnavailableError, TimeoutError, appErrorFrom } from '@svc/core';
 import type { ErrorDetails, Logger } from '@svc/core';
-import type { BusMessage, RequestHandler } from './bus.js';
+import type { BusMessage, RequestHandler, RetryPolicy } from './bus.js';
 import { errorText } from './async.js';
 
 interface SerializedAppError {
@@ -23,10 +23,13 @@ export async function answerRequest(
   handler: RequestHandler,
   message: BusMessage,
   log: Logger,
+  retry?: RetryPolicy,
 ): Promise<string> {
   try {
     return encodeReply({ ok: true, result: await handler(message.payload, message) });
-  } catch (err) {
+  } catch (thrown) {
+    // A failure that passes is the requester's to try again: SERVICE_UNAVAILABLE, not a 502.
+    const err = retry?.when(thrown) ? new ServiceUnavailableError(`${queue} cannot answer now; try again shortly`, { queue }) : thrown;
     if (err instanceof AppError) {
       const { status, code, type, message: text, details } = err;
       return encodeReply({ ok: false, error: { status, code, type, message: text, details } });
