@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
+import { adminToken, createApiKey, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
@@ -21,7 +21,7 @@ describe.each(MODES)('the command-run budget of the free tier (%s infrastructure
 
   it('refuses the 6th run in an hour with 429, counting REST runs and MCP tool calls together', async () => {
     const free = await signUp(call, await adminToken(call), { tier: 'free' });
-    const key = (await call('/api/v1/account/api-keys', { token: free.token, body: { name: 'mcp', scopes: ['commands:execute'] } })).body.data.key;
+    const key = (await createApiKey(call, free, 'mcp')).key;
     const rest = () => call(`/api/v1/commands/${publisher.slug}/echo`, { token: free.token, body: { text: 'x' } });
     const tool = () =>
       describedFetch(`${fleet.url}/mcp`, {

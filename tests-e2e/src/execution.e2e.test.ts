@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusMessage } from '@svc/bus';
-import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
+import { adminToken, createApiKey, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
@@ -274,7 +274,7 @@ describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
   });
 
   it('runs commands and polls tasks with an API key', async () => {
-    const key = (await call('/api/v1/account/api-keys', { token: dev.token, body: { name: 'ci', scopes: ['commands:execute'] } })).body.data.key;
+    const key = (await createApiKey(call, dev, 'ci')).key;
     expect((await run('echo', { text: 'key' }, { token: key })).status).toBe(200);
     const task = await run('echo', { text: 'key' }, { token: key, query: '?async=true' });
     expect((await pollTask(call, key, task.body.data.task_id)).body.data.status).toBe('success');

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '@svc/gateway';
-import type { OperationObject, PathItemObject } from '@svc/openapi';
-import { adminToken, clientAddress, createOrganization, signUp, type TestUser } from './support/accounts.js';
+import { adminToken, clientAddress, createApiKey, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call, type CallOptions } from './support/client.js';
 import { installPack } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { documentedOperations } from './support/openapi.js';
 
 /** Path segments as sent (already percent-encoded where they need it). */
 const SEGMENTS = ['%00', '%ZZ', '%C0%AF', 'a'.repeat(3000), '..%2F..%2Fetc%2Fpasswd', '%F0%9F%92%A9', '00000000-0000-0000-0000-000000000000', '-1', '1e400', "x'%20OR%201=1--"];
@@ -27,22 +26,6 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const STRINGS = ['a\u0000b', '\ud800', 'x'.repeat(100_000), '', ' '];
 /** What every value of a valid body is replaced with, one at a time. */
 const VALUES: unknown[] = [-1, 1e308, 1.5, true, [], {}, null];
-
-interface Operation {
-  method: string;
-  template: string;
-  operation: OperationObject;
-}
-
-function documentedOperations(): Operation[] {
-  const found: Operation[] = [];
-  for (const [template, item] of Object.entries(buildOpenApiDocument().paths ?? {}) as [string, PathItemObject][]) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (typeof operation === 'object' && operation && 'responses' in operation) found.push({ method: method.toUpperCase(), template, operation: operation as OperationObject });
-    }
-  }
-  return found;
-}
 
 /** Every copy of `value` with one leaf (or one object key) replaced by each of `replacements`. */
 function mutations(value: unknown, replacements: (leaf: unknown) => unknown[]): unknown[] {
@@ -75,7 +58,7 @@ describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
     dev = await signUp(call, admin, { tier: 'pro' });
     orgId = (await createOrganization(call, dev)).id;
     await installPack(fleet.url, call, dev, { namespace: dev.slug, name: 'tools', commands: [{ name: 'echo' }] });
-    apiKey = (await call('/api/v1/account/api-keys', { token: dev.token, body: { name: 'sweep', scopes: ['commands:execute'] } })).body.data.key;
+    apiKey = (await createApiKey(call, dev, 'sweep')).key;
     const password = { current_password: 'not-the-password', new_password: 'a-new-password-1' };
     validBodies = {
       'POST /api/v1/auth/register': { email: 'sweep@example.test', password: 'sweep-password-1', slug: 'sweep-user', access_code: 'SVC-AAAA-BBBB', name: 'Sweep' },

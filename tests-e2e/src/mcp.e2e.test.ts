@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
+import { adminToken, createApiKey, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
@@ -24,7 +24,7 @@ describe.each(MODES)('MCP endpoint (%s infrastructure)', (mode) => {
   let key: string;
   let mcp: Client;
 
-  const newKey = async (user: TestUser) => (await call('/api/v1/account/api-keys', { token: user.token, body: { name: 'mcp', scopes: ['commands:execute'] } })).body.data;
+  const newKey = (user: TestUser) => createApiKey(call, user, 'mcp');
   const rawPost = (headers: Record<string, string>, body: string) =>
     describedFetch(`${fleet.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
 
@@ -168,7 +168,7 @@ describe.each(MODES)('MCP tools/list pagination (%s infrastructure)', (mode) => 
       const commands = Array.from({ length: 60 }, (_, i) => ({ name: `${pack}-${i}`, entry: 'commands/run.js' }));
       await installPack(fleet.url, call, dev, { namespace: dev.slug, name: pack, commands, files: { 'commands/run.js': 'export default async () => ({});' } });
     }
-    const key = (await call('/api/v1/account/api-keys', { token: dev.token, body: { name: 'mcp', scopes: ['commands:execute'] } })).body.data.key;
+    const key = (await createApiKey(call, dev, 'mcp')).key;
     const mcp = await connectMcp(fleet.url, key);
     const first = await mcp.listTools();
     expect(first.tools).toHaveLength(100);

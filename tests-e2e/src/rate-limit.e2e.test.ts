@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@svc/core';
 import { createGateway, fleetHealthChecks, type Gateway } from '@svc/gateway';
 import { closeServer, listen, openInfrastructure, type Infrastructure } from '@svc/platform';
-import { adminToken, clientAddress, signUp } from './support/accounts.js';
+import { adminToken, clientAddress, createApiKey, signUp } from './support/accounts.js';
 import { client, type Call, type Reply } from './support/client.js';
 import { MODES, startFleetThroughProxy, startTestFleet, type TestFleet } from './support/fleet.js';
 import type { TcpProxy } from '@svc/testing';
@@ -121,7 +121,7 @@ describe.runIf(MODES.includes('real'))('gateway replicas on one Redis (real infr
 
   it('stops a revoked API key at once on every replica', async () => {
     const user = await signUp(first, admin);
-    const key = (await first('/api/v1/account/api-keys', { token: user.token, body: { name: 'ci', scopes: ['commands:execute'] } })).body.data;
+    const key = await createApiKey(first, user, 'ci');
     // Both replicas know the key (the catalog accepts API keys).
     expect((await first('/api/v1/commands', { token: key.key })).status).toBe(200);
     expect((await second('/api/v1/commands', { token: key.key })).status).toBe(200);

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '@svc/gateway';
-import type { OperationObject, PathItemObject } from '@svc/openapi';
-import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
+import { adminToken, createApiKey, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call, type CallOptions } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { documentedOperations } from './support/openapi.js';
 
 /** Written into Ada's resources, so that any answer to Bob that carries one of them shows. */
 const SECRET = 'ada-secret-7f3c';
@@ -28,12 +27,12 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
     const org = await createOrganization(call, ada, `org-${SECRET}`);
     await createOrganization(call, bob);
     const packId = await installPack(fleet.url, call, ada, { namespace: ada.slug, name: 'vault', visibility: 'private', commands: [{ name: 'reveal' }] });
-    const key = (await call('/api/v1/account/api-keys', { token: ada.token, body: { name: SECRET, scopes: ['commands:execute'] } })).body.data;
+    const key = await createApiKey(call, ada, SECRET);
     const task = (await call(`/api/v1/commands/${ada.slug}/reveal?async=true`, { token: ada.token, body: { text: SECRET } })).body.data.task_id;
     expect((await pollTask(call, ada.token, task)).body.data.status).toBe('success');
     expect((await call('/api/v1/storage/notes', { method: 'PUT', token: ada.token, body: { data: { text: SECRET } } })).status).toBe(201);
     expect((await call(`/api/v1/organizations/${org.id}/invite`, { token: ada.token, body: { email: `${SECRET}@example.test` } })).status).toBe(201);
-    bobKey = (await call('/api/v1/account/api-keys', { token: bob.token, body: { name: 'bob', scopes: ['commands:execute'] } })).body.data.key;
+    bobKey = (await createApiKey(call, bob, 'bob')).key;
     adas = { org_id: org.id, user_id: ada.id, key_id: key.id, pack_id: packId, task_id: task, namespace: ada.slug, name: 'reveal', key: 'notes' };
   }, 120_000);
 
@@ -52,25 +51,22 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
       'POST /api/v1/packs/install': { name: `@${ada.slug}/vault`, version: '1.0.0' },
       'POST /mcp': { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: `${ada.slug}__vault__reveal`, arguments: { text: 'x' } } },
     };
-    for (const [template, item] of Object.entries(buildOpenApiDocument().paths ?? {}) as [string, PathItemObject][]) {
-      for (const [method, operation] of Object.entries(item) as [string, OperationObject][]) {
-        if (typeof operation !== 'object' || !('responses' in operation)) continue;
-        const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-        const key = `${method.toUpperCase()} ${template}`;
-        const touchesAda = names.length > 0 || key in bodies;
-        if (!touchesAda && method !== 'get') continue;
-        const path = names.reduce((p, name) => p.replace(`{${name}}`, encodeURIComponent(adas[name] ?? name)), template);
-        const options: CallOptions = { method: method.toUpperCase(), token: template === '/mcp' ? bobKey : bob.token, headers: { accept: 'application/json, text/event-stream' } };
-        if (bodies[key] !== undefined) options.body = bodies[key];
-        const reply = await call(path, options);
-        const text = JSON.stringify(reply.body ?? '');
-        if (text.includes(SECRET)) leaks.push(`${key} → ${reply.status} shows Ada's data: ${text.slice(0, 200)}`);
-        // Anything done with Ada's ids must be refused (MCP refuses inside a JSON-RPC answer).
-        // Lists, public reads and storage keys, which name an entry of the caller's own, answer
-        // without her data; her storage is checked as she left it below.
-        const refused = reply.status >= 400 || (template === '/mcp' && reply.body?.error !== undefined);
-        if (touchesAda && !refused && !OWN_SPACE.includes(key)) leaks.push(`${key} → ${reply.status}: ${text.slice(0, 200)}`);
-      }
+    for (const { method, template } of documentedOperations()) {
+      const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+      const key = `${method} ${template}`;
+      const touchesAda = names.length > 0 || key in bodies;
+      if (!touchesAda && method !== 'GET') continue;
+      const path = names.reduce((p, name) => p.replace(`{${name}}`, encodeURIComponent(adas[name] ?? name)), template);
+      const options: CallOptions = { method, token: template === '/mcp' ? bobKey : bob.token, headers: { accept: 'application/json, text/event-stream' } };
+      if (bodies[key] !== undefined) options.body = bodies[key];
+      const reply = await call(path, options);
+      const text = JSON.stringify(reply.body ?? '');
+      if (text.includes(SECRET)) leaks.push(`${key} → ${reply.status} shows Ada's data: ${text.slice(0, 200)}`);
+      // Anything done with Ada's ids must be refused (MCP refuses inside a JSON-RPC answer).
+      // Lists, public reads and storage keys, which name an entry of the caller's own, answer
+      // without her data; her storage is checked as she left it below.
+      const refused = reply.status >= 400 || (template === '/mcp' && reply.body?.error !== undefined);
+      if (touchesAda && !refused && !OWN_SPACE.includes(key)) leaks.push(`${key} → ${reply.status}: ${text.slice(0, 200)}`);
     }
     expect(leaks).toEqual([]);
 

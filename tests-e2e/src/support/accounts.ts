@@ -62,6 +62,13 @@ export async function joinOrganization(call: Call, inviter: TestUser, orgId: str
   expect(joined.status, JSON.stringify(joined.body)).toBe(200);
 }
 
+/** Creates an API key of `user` with the one scope there is; returns it as created (`key` included, shown once). */
+export async function createApiKey(call: Call, user: { token: string }, name = 'test'): Promise<{ id: string; key: string; key_prefix: string }> {
+  const reply = await call('/api/v1/account/api-keys', { token: user.token, body: { name, scopes: ['commands:execute'] } });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body.data;
+}
+
 export function expectError(reply: Reply, status: number, code: string): void {
   expect(reply.status, JSON.stringify(reply.body)).toBe(status);
   expect(reply.body.success).toBe(false);

@@ -7,13 +7,28 @@ import type { OpenAPIObject, OperationObject, PathItemObject, ResponseObject } f
 const DOCUMENT_ID = 'urn:svc:openapi';
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
-interface DescribedOperation {
+/** One operation of the document: its method (upper case), path template and description. */
+export interface DocumentedOperation {
   method: string;
   template: string;
+  operation: OperationObject;
+}
+
+/** Every operation the document describes, path by path. */
+export function documentedOperations(document: OpenAPIObject = buildOpenApiDocument()): DocumentedOperation[] {
+  const found: DocumentedOperation[] = [];
+  for (const [template, item] of Object.entries(document.paths ?? {}) as [string, PathItemObject][]) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (typeof operation === 'object' && operation && 'responses' in operation) found.push({ method: method.toUpperCase(), template, operation: operation as OperationObject });
+    }
+  }
+  return found;
+}
+
+interface DescribedOperation extends DocumentedOperation {
   pattern: RegExp;
   /** Templated segments: a literal path wins over a template that also matches. */
   params: number;
-  operation: OperationObject;
 }
 
 const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -33,12 +48,11 @@ export class ResponseChecker {
     // its top-level fields are not JSON Schema keywords, so they are declared as annotations.
     this.ajv.addVocabulary(Object.keys(document));
     this.ajv.addSchema(document as object, DOCUMENT_ID, undefined, false);
-    for (const [template, item] of Object.entries(document.paths ?? {}) as [string, PathItemObject][]) {
+    for (const documented of documentedOperations(document)) {
+      const { template } = documented;
       const params = (template.match(/\{[^}]+\}/g) ?? []).length;
       const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
-      for (const [method, operation] of Object.entries(item)) {
-        if (typeof operation === 'object' && operation && 'responses' in operation) this.operations.push({ method, template, pattern, params, operation: operation as OperationObject });
-      }
+      this.operations.push({ ...documented, pattern, params });
     }
     this.operations.sort((a, b) => a.params - b.params);
   }
@@ -50,7 +64,7 @@ export class ResponseChecker {
     const { path, found } = this.find(method, url);
     const where = `${method.toUpperCase()} ${path} → ${status}`;
     if (!found) return this.validate(`#/components/schemas/Error`, body, `${where} (not in the document, so the error body)`);
-    const operation = `${found.method.toUpperCase()} ${found.template}`;
+    const operation = `${found.method} ${found.template}`;
     const response = this.responseOf(found, status);
     if (!response?.resolved.content?.['application/json']) return `The answer to ${where} is JSON, but the document gives ${operation} no JSON answer for ${status}`;
     return this.validate(`${response.pointer}/content/application~1json/schema`, body, found.template === path ? where : `${where} (${operation})`);
@@ -71,7 +85,7 @@ export class ResponseChecker {
 
   private find(method: string, url: string): { path: string; found?: DescribedOperation } {
     const path = new URL(url, 'http://gateway').pathname.replace(/(.)\/+$/, '$1');
-    return { path, found: this.operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(path)) };
+    return { path, found: this.operations.find((o) => o.method === method.toUpperCase() && o.pattern.test(path)) };
   }
 
   /** The answer the operation documents for `status` (else `4XX`, else `default`), and its JSON pointer. */
@@ -81,7 +95,7 @@ export class ResponseChecker {
     if (!key) return undefined;
     const response = operation.responses?.[key] as ResponseObject | { $ref: string };
     if ('$ref' in response) return { pointer: response.$ref, resolved: this.resolve<ResponseObject>(response.$ref) };
-    return { pointer: `#/paths/${escapePointer(template)}/${method}/responses/${key}`, resolved: response };
+    return { pointer: `#/paths/${escapePointer(template)}/${method.toLowerCase()}/responses/${key}`, resolved: response };
   }
 
   private resolve<T>(ref: string): T {
