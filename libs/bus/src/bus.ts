@@ -14,8 +14,9 @@
  * Every delivery is acknowledged manually: a handler that resolves acks; one that throws
  * sends the message to the queue's dead-letter queue (`<queue>.dlq`; an ephemeral queue has
  * none, so the message is logged and dropped), unless the bus's `RetryPolicy` recognises the
- * failure as one that passes: then the message goes back on its queue after a pause; a consumer that dies
- * without acking gets the message redelivered (`redelivered: true`) to another consumer.
+ * failure as one that passes: then the message goes back on its queue after a pause; a
+ * consumer that dies without acking gets the message redelivered (`redelivered: true`) to
+ * another consumer.
  * Delivery is therefore at least once: handlers must tolerate seeing a message twice.
  * Payloads travel as JSON in both adapters (a handler gets its own copy; `undefined` becomes `null`).
  */

@@ -166,8 +166,8 @@ function checkCommand(raw: RawCommand, index: number, pack: RawManifest['pack'])
 }
 
 /**
- * Parses and validates the text of a `pack.yaml`: YAML syntax, no U+0000 in any text, the manifest's JSON Schema,
- * a real semver version, unique command names, MCP tool-name length, entry paths that stay
+ * Parses and validates the text of a `pack.yaml`: YAML syntax, no U+0000 in any text, the
+ * manifest's JSON Schema, a real semver version, unique command names, MCP tool-name length, entry paths that stay
  * inside the package, timeouts that fit the queue, each `input_schema` (draft 2020-12 or
  * draft-07) and the examples against it. Returns the manifest with every default applied, or
  * throws a PackFormatError whose `details.issues` lists every problem found.

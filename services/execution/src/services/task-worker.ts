@@ -120,7 +120,7 @@ export class TaskWorker {
     // The caller first, then the events: their confirmations need not hold the answer up. A
     // caller whose answer is lost is handed the task when its wait ends, so the task keeps it.
     await this.reply(job, finished, rowless ? () => this.end(job, task, ended) : undefined);
-    await this.announce(finished);
+    await announceEnd(this.bus, this.log, finished);
   }
 
   /**
@@ -139,7 +139,7 @@ export class TaskWorker {
     await this.reply(job, current);
     // Its worker may have died between recording the end and announcing it: announcing again
     // makes the events at least once (a death after announcing repeats them; consumers go by task_id).
-    if (redelivered && current && current.status !== 'revoked' && isTerminal(current)) await this.announce(current);
+    if (redelivered && current && current.status !== 'revoked' && isTerminal(current)) await announceEnd(this.bus, this.log, current);
     return undefined;
   }
 
@@ -164,11 +164,6 @@ export class TaskWorker {
     await new Promise((resolve) => setTimeout(resolve, delay));
     await this.bus.send(`exec.${task.queue}`, job.sync ? { ...job, sync: { ...job.sync, attempt: job.sync.attempt + 1 } } : job);
   }
-
-  private announce(task: TaskRow): Promise<void> {
-    return announceEnd(this.bus, this.log, task);
-  }
-
 
   private async reply(job: ExecJob, task: TaskRow | undefined, onLost?: () => Promise<unknown>): Promise<void> {
     const outcome: RunOutcome | undefined = task && outcomeOf(task);
