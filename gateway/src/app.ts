@@ -1,6 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import type { Bus } from '@svc/bus';
-import type { Cache } from '@svc/cache';
+import { trackedReads, type Cache } from '@svc/cache';
 import { SVC_VERSION } from '@svc/contracts';
 import { correlationMiddleware, errorHandler, JSON_BODY_LIMIT_BYTES, NotFoundError, PayloadTooLargeError, type Logger } from '@svc/core';
 import { ApiKeyUsage } from './auth/api-key-usage.js';
@@ -52,6 +52,13 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
+/**
+ * Principals this replica keeps in memory while Redis vouches for them (see PrincipalResolver):
+ * a few hundred bytes each. Redis reports every change and expiry; the TTL only bounds how long
+ * an entry nobody changes may stay.
+ */
+const PRINCIPAL_READS = { maxEntries: 10_000, ttlSeconds: 60, name: 'svc-gateway-principals' };
+
 /** The public door: routes, authenticates, limits and forwards; owns no business rules. */
 export function createGateway({ cache, bus, log, health, config, inProcess = {} }: GatewayDeps): Gateway {
   const app = express();
@@ -81,7 +88,8 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   });
 
   const usage = new ApiKeyUsage(bus, log, config.apiKeyUsageFlushMs);
-  const policies = authenticator(createPassport(config.jwtSecret, new PrincipalResolver(cache, bus, log)), usage);
+  const principals = trackedReads(cache, PRINCIPAL_READS);
+  const policies = authenticator(createPassport(config.jwtSecret, new PrincipalResolver(principals, bus, log)), usage);
   const byPolicy = { public: policies('public'), jwt: policies('jwt'), 'jwt-or-key': policies('jwt-or-key'), key: policies('key') };
   const authenticate: RequestHandler = (req, res, next) => byPolicy[res.locals.route!.auth](req, res, next);
 
@@ -96,7 +104,13 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
 
   app.use(route, ipLimits, authenticate, userLimits, forward);
   app.use(errorHandler(log));
-  return { app, stop: () => usage.stop() };
+  return {
+    app,
+    async stop() {
+      await usage.stop();
+      await principals.close();
+    },
+  };
 }
 
 export function gatewayConfigFromEnv(env: {

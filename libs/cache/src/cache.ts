@@ -14,6 +14,8 @@ export interface Cache {
   close(): Promise<void>;
   /** The raw client, for libraries that speak Redis themselves (rate limiting). */
   readonly redis?: Redis;
+  /** The server's URL (Redis only), for clients that are not ioredis (`trackedReads`). */
+  readonly url?: string;
   readonly prefix: string;
 }
 
@@ -40,6 +42,7 @@ function createRedisCache(url: string, prefix: string, commandTimeoutMs: number)
   return {
     kind: 'redis',
     redis,
+    url,
     prefix,
     get: (key) => redis.get(key),
     mget: (keys) => (keys.length === 0 ? Promise.resolve([]) : redis.mget(keys)),

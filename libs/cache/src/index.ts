@@ -1,1 +1,2 @@
 export * from './cache.js';
+export * from './tracked-reads.js';

@@ -1,0 +1,50 @@
+import { createClient } from '@redis/client';
+import type { Cache } from './cache.js';
+
+/** Reads of a cache's keys that a process may answer from its own memory. */
+export interface TrackedReads {
+  get(key: string): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+export interface TrackedReadsOptions {
+  /** Values kept in this process at most; the least recently read go first. */
+  maxEntries: number;
+  /** How long a value may be kept without Redis saying anything about it. */
+  ttlSeconds: number;
+  /** How the connection shows in Redis's `CLIENT LIST`. */
+  name: string;
+}
+
+/**
+ * Reads of `cache` served from this process's memory for as long as Redis says they hold
+ * (server-assisted client-side caching, RESP3, by node-redis): Redis tells this client of
+ * every change to a key it has read (set, delete, expiry), and the copy drops it; the whole
+ * copy is dropped whenever the connection fails. A hot key costs no round trip, and a deleted
+ * one is gone here within the time it takes Redis's notice to travel, not after a TTL.
+ *
+ * While Redis is unreachable, reads fail at once (no offline queue), as the cache's own do.
+ * On the memory cache the reads are the cache's own: it already lives in this process.
+ */
+export function trackedReads(cache: Cache, options: TrackedReadsOptions): TrackedReads {
+  if (cache.kind === 'memory' || !cache.url) return { get: (key) => cache.get(key), close: async () => {} };
+  const client = createClient({
+    url: cache.url,
+    RESP: 3,
+    name: options.name,
+    disableOfflineQueue: true,
+    clientSideCache: { maxEntries: options.maxEntries, ttl: options.ttlSeconds * 1000, evictPolicy: 'LRU' },
+    socket: { reconnectStrategy: (attempt) => Math.min(attempt * 200, 2000) },
+  });
+  client.on('error', () => {
+    // Failed reads say so to the caller, which falls back; the client reconnects by itself.
+  });
+  // Reads before the first connection fail like those during an outage.
+  client.connect().catch(() => undefined);
+  return {
+    get: (key) => client.get(cache.prefix + key),
+    async close() {
+      if (client.isOpen) client.destroy();
+    },
+  };
+}
