@@ -105,15 +105,29 @@ async function idleMemory(id: string, fleet: RunningFleet): Promise<{ process: n
   return samples;
 }
 
-async function baseline(): Promise<LoadResult[]> {
+/**
+ * B0, and beside it the same request through a bare express app (`src/express-server.mjs`): the
+ * floor of the stack every service stands on. The two alternate, so that a drift of the machine
+ * touches both alike.
+ */
+async function baseline(): Promise<{ bare: LoadResult[]; express: LoadResult[] }> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-bare-'));
-  const port = await freePort();
-  const server = launch(['bench/src/bare-server.mjs'], { PATH: process.env.PATH, PORT: String(port) }, join(dir, 'bare.log'));
+  const servers = await Promise.all(
+    ['bare-server.mjs', 'express-server.mjs'].map(async (script) => {
+      const port = await freePort();
+      const server = launch([`bench/src/${script}`], { PATH: process.env.PATH, PORT: String(port) }, join(dir, `${script}.log`));
+      return { server, options: echoCall(`http://127.0.0.1:${port}/`, 'unused') };
+    }),
+  );
+  const [bare, express] = servers as [(typeof servers)[number], (typeof servers)[number]];
   try {
-    await waitForHealthy(server, `http://127.0.0.1:${port}/`, 10_000);
-    return await measure('B0', echoCall(`http://127.0.0.1:${port}/`, 'unused'));
+    // The express app answers only POST: any answer to a GET means it listens.
+    for (const { server, options } of servers) await waitForHealthy(server, options.url, 10_000, () => true);
+    for (const { options } of servers) await load({ ...options, durationSeconds: WARM_SECONDS });
+    const pairs = await repeat('B0', async () => ({ bare: await load(bare.options), express: await load(express.options) }), (p) => `bare ${showLoad(p.bare)}; express ${showLoad(p.express)}`);
+    return { bare: pairs.map((p) => p.bare), express: pairs.map((p) => p.express) };
   } finally {
-    await server.stop();
+    await Promise.all(servers.map(({ server }) => server.stop()));
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -201,7 +215,7 @@ async function onProcessFleet() {
 const rps = (results: LoadResult[]) => results.map((r) => r.rps);
 const pct = (a: number, b: number) => `${fmt((100 * a) / b)} % of`;
 
-const b0 = await baseline();
+const { bare: b0, express: b0Express } = await baseline();
 const real = await onRealStandalone();
 const embedded = await onEmbeddedStandalone();
 const fleet = await onProcessFleet();
@@ -218,6 +232,7 @@ const lost = tasks((r) => r.tasks - r.succeeded).reduce((a, b) => a + b, 0);
 
 rows.push(
   { id: 'B0', what: 'bare Node `http`, small JSON body', unit: 'req/s', runs: rps(b0), target: 'baseline' },
+  { id: '(B0)', what: 'the same request through an express app that only parses the body and sends it back (the floor of every service)', unit: 'req/s', runs: rps(b0Express), ratio: `${pct(median(rps(b0Express)), base)} B0`, target: '' },
   { id: 'B1', what: '`POST /api/v1/commands/{ns}/echo`, gateway, standalone on real infra', unit: 'req/s', runs: rps(real.b1), ratio: `${pct(b1, base)} B0`, target: '≥ 20 % of B0', met: b1 >= 0.2 * base },
   { id: 'B1', what: '… its p99 latency', unit: 'ms', runs: real.b1.map((r) => r.p99Ms), target: '≤ 25 ms', met: median(real.b1.map((r) => r.p99Ms)) <= 25 },
   { id: 'B2', what: 'the same on the embedded standalone', unit: 'req/s', runs: rps(embedded.b2), ratio: `${pct(b2, base)} B0`, target: '≥ 25 % of B0', met: b2 >= 0.25 * base },
@@ -236,7 +251,7 @@ rows.push(
   { id: '(B1)', what: 'B1 on the fleet of separate processes, for comparison', unit: 'req/s', runs: rps(fleet.b1), ratio: `${pct(median(rps(fleet.b1)), base)} B0`, target: '' },
   { id: '(B1)', what: '… its p99 latency', unit: 'ms', runs: fleet.b1.map((r) => r.p99Ms), target: '' },
 );
-for (const [id, results] of [['B0', b0], ['B1', real.b1], ['B2', embedded.b2], ['B3', real.b3], ['(B3)', real.b3NodeFetch]] as const) noteFailures(id, results);
+for (const [id, results] of [['B0', b0], ['(B0)', b0Express], ['B1', real.b1], ['B2', embedded.b2], ['B3', real.b3], ['(B3)', real.b3NodeFetch]] as const) noteFailures(id, results);
 details.push(
   `CPU of the load generator per answered request (median of the runs; it shares the two cores with the fleet): B1 autocannon ${fmt(median(real.b1.map((r) => r.clientCpuMs)))} ms, B3 MCP SDK client ${fmt(median(real.b3.map((r) => r.clientCpuMs)))} ms, on Node's fetch ${fmt(median(real.b3NodeFetch.map((r) => r.clientCpuMs)))} ms.`,
 );
