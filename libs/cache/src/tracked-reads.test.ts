@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTcpProxy } from '@svc/testing';
 import { createCache, deleteCachePrefix } from './cache.js';
 import { trackedReads } from './tracked-reads.js';
 
@@ -80,6 +81,25 @@ describe.runIf(process.env.REDIS_URL)('tracked reads on Redis', () => {
     // No notice reaches a dropped connection: only forgetting everything keeps this honest.
     await cache.set('during-outage', 'v2');
     await readsSoon(() => reads.get('during-outage').catch(() => 'reconnecting'), 'v2');
+  });
+
+  it('answer a held key while Redis stalls, and fail a read that has to wait for it', async () => {
+    const { hostname, port } = new URL(url);
+    const proxy = await startTcpProxy({ host: hostname, port: Number(port) });
+    const stalling = trackedReads({ ...cache, url: `redis://127.0.0.1:${proxy.port}` }, { ...OPTIONS, name: `${name}-stalling`, commandTimeoutMs: 200 });
+    try {
+      await readsSoon(() => stalling.get('absent').catch(() => 'not connected yet'), null);
+      await cache.set('held', 'v1');
+      expect(await stalling.get('held')).toBe('v1');
+      proxy.hold();
+      expect(await stalling.get('held')).toBe('v1');
+      await expect(stalling.get('never-read')).rejects.toThrow(/did not answer within 200 ms/);
+      proxy.release();
+      await readsSoon(() => stalling.get('never-read').catch(() => 'stalled'), null);
+    } finally {
+      await stalling.close();
+      await proxy.close();
+    }
   });
 
   it('fail at once while Redis is unreachable', async () => {

@@ -14,6 +14,8 @@ export interface TrackedReadsOptions {
   ttlSeconds: number;
   /** How the connection shows in Redis's `CLIENT LIST`. */
   name: string;
+  /** How long a read that goes to Redis may take before it fails (default 500 ms, as the cache's). */
+  commandTimeoutMs?: number;
 }
 
 /**
@@ -23,7 +25,8 @@ export interface TrackedReadsOptions {
  * copy is dropped whenever the connection fails. A hot key costs no round trip, and a deleted
  * one is gone here within the time it takes Redis's notice to travel, not after a TTL.
  *
- * While Redis is unreachable, reads fail at once (no offline queue), as the cache's own do.
+ * While Redis is unreachable, reads fail at once (no offline queue), and a read Redis does not
+ * answer in time fails, as the cache's own do.
  * On the memory cache the reads are the cache's own: it already lives in this process.
  */
 export function trackedReads(cache: Cache, options: TrackedReadsOptions): TrackedReads {
@@ -41,8 +44,24 @@ export function trackedReads(cache: Cache, options: TrackedReadsOptions): Tracke
   });
   // Reads before the first connection fail like those during an outage.
   client.connect().catch(() => undefined);
+  const timeoutMs = options.commandTimeoutMs ?? 500;
   return {
-    get: (key) => client.get(cache.prefix + key),
+    // node-redis times out only commands not yet written: a stalled Redis is timed here, so
+    // that the read fails, as the cache's own does, and the caller falls back.
+    get: (key) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+        client.get(cache.prefix + key).then(
+          (value) => {
+            clearTimeout(timer);
+            resolve(value);
+          },
+          (err: unknown) => {
+            clearTimeout(timer);
+            reject(err);
+          },
+        );
+      }),
     async close() {
       if (client.isOpen) client.destroy();
     },

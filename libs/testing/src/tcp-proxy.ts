@@ -1,11 +1,15 @@
 import net from 'node:net';
 
-/** A TCP forwarder whose connections a test can cut, to play a broker going away and back. */
+/** A TCP forwarder whose connections a test can cut or hold, to play a server going away or stalling. */
 export interface TcpProxy {
   readonly port: number;
   /** Destroys every proxied connection and refuses new ones until `resume()`. */
   cut(): void;
   resume(): void;
+  /** Forwards nothing more, keeping every connection open: a server that has stalled. */
+  hold(): void;
+  /** Forwards again what `hold()` held back. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -41,6 +45,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     resume() {
       accepting = true;
+    },
+    hold() {
+      for (const socket of sockets) socket.pause();
+    },
+    release() {
+      for (const socket of sockets) socket.resume();
     },
     async close() {
       for (const socket of sockets) socket.destroy();
