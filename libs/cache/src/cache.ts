@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { DEFAULT_COMMAND_TIMEOUT_MS, reconnectDelayMs } from './redis-settings.js';
 
 /**
  * A small key-value cache with expiry: Redis when a URL is given, process memory
@@ -33,7 +34,7 @@ function createRedisCache(url: string, prefix: string, commandTimeoutMs: number)
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: commandTimeoutMs,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    retryStrategy: reconnectDelayMs,
     lazyConnect: false,
   });
   redis.on('error', () => {
@@ -108,7 +109,7 @@ function createMemoryCache(prefix: string): Cache {
  */
 export function createCache(options: CacheOptions = {}): Cache {
   const prefix = options.prefix ?? 'svc:';
-  return options.url ? createRedisCache(options.url, prefix, options.commandTimeoutMs ?? 500) : createMemoryCache(prefix);
+  return options.url ? createRedisCache(options.url, prefix, options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS) : createMemoryCache(prefix);
 }
 
 /** Deletes every key under `prefix`: test and CI clean-up of a run's namespace. */

@@ -1,5 +1,6 @@
 import { createClient } from '@redis/client';
 import type { Cache } from './cache.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS, reconnectDelayMs } from './redis-settings.js';
 
 /** Reads of a cache's keys that a process may answer from its own memory. */
 export interface TrackedReads {
@@ -37,14 +38,14 @@ export function trackedReads(cache: Cache, options: TrackedReadsOptions): Tracke
     name: options.name,
     disableOfflineQueue: true,
     clientSideCache: { maxEntries: options.maxEntries, ttl: options.ttlSeconds * 1000, evictPolicy: 'LRU' },
-    socket: { reconnectStrategy: (attempt) => Math.min(attempt * 200, 2000) },
+    socket: { reconnectStrategy: reconnectDelayMs },
   });
   client.on('error', () => {
     // Failed reads say so to the caller, which falls back; the client reconnects by itself.
   });
   // Reads before the first connection fail like those during an outage.
   client.connect().catch(() => undefined);
-  const timeoutMs = options.commandTimeoutMs ?? 500;
+  const timeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   return {
     // node-redis times out only commands not yet written: a stalled Redis is timed here, so
     // that the read fails, as the cache's own does, and the caller falls back.
