@@ -14,13 +14,15 @@ import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const TASKS = 200;
+/** Jobs the worker the test kills may hold at once. */
+const KILLED_WORKER_PREFETCH = 64;
 
 /** A worker process of its own on the fleet's infrastructure, that the test can kill -9. */
 function startWorker(infraEnv: InfrastructureEnv, dataDir: string): Promise<ChildProcess> {
   const env = Object.fromEntries(Object.entries(infraEnv).filter(([, v]) => v !== undefined)) as Record<string, string>;
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/execution/src/worker.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH, ...env, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'info', SVC_PREFETCH_FAST: '64' },
+    env: { PATH: process.env.PATH, ...env, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'info', SVC_PREFETCH_FAST: String(KILLED_WORKER_PREFETCH) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -70,7 +72,7 @@ describe.runIf(MODES.includes('real'))('a worker killed with SIGKILL in the midd
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('loses nothing: every task reaches exactly one terminal state', async () => {
+  it('loses nothing: every task reaches exactly one terminal state, and its events at least once', async () => {
     child = await startWorker(fleet.infraEnv, dataDir);
     const ids: string[] = [];
     for (let i = 0; i < TASKS; i += 1) {
@@ -100,7 +102,11 @@ describe.runIf(MODES.includes('real'))('a worker killed with SIGKILL in the midd
       if (ids.every((id) => executed.has(id)) || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(ids.filter((id) => executed.get(id) !== 1)).toEqual([]);
+    // Events are at least once (execution README): none may be missing, and only a task whose
+    // job the killed worker held may be announced twice, once by it and once on redelivery.
+    const counts = ids.map((id) => [id, executed.get(id) ?? 0] as const);
+    expect(Object.fromEntries(counts.filter(([, n]) => n !== 1 && n !== 2))).toEqual({});
+    expect(counts.filter(([, n]) => n === 2).length).toBeLessThanOrEqual(KILLED_WORKER_PREFETCH);
     const redelivered = await db.execute(sql`select count(*)::int as n from execution.tasks where attempts > 1`);
     // Some tasks were taken again after the kill: the test did interrupt work in flight.
     expect((redelivered as unknown as { rows: { n: number }[] }).rows[0]!.n).toBeGreaterThan(0);
