@@ -9,7 +9,7 @@ import { PrincipalResolver } from './auth/principal-resolver.js';
 import { healthRoutes, type HealthChecks } from './http/health.routes.js';
 import { createIdentitySigner } from './http/identity-signer.js';
 import { handTo } from './http/hand-over.js';
-import { forwardTo } from './http/proxy.js';
+import { forwardTo, type Forwarder } from './http/proxy.js';
 import type { CommandGroupLimit } from './http/limits.js';
 import { createRequestLimits } from './http/request-limits.js';
 import { buildOpenApiDocument } from './openapi/document.js';
@@ -94,13 +94,17 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   const authenticate: RequestHandler = (req, res, next) => byPolicy[res.locals.route!.auth](req, res, next);
 
   const sign = createIdentitySigner(config.internalSecret);
-  const proxies = Object.fromEntries(
+  const forwarders: Forwarder[] = [];
+  const toService = Object.fromEntries(
     (Object.entries(config.services) as [ServiceName, string][]).map(([name, target]) => {
       const local = inProcess[name];
-      return [name, local ? handTo(local, sign) : forwardTo(name, target, sign, log)];
+      if (local) return [name, handTo(local, sign)];
+      const forwarder = forwardTo(name, target, sign, log);
+      forwarders.push(forwarder);
+      return [name, forwarder.handle];
     }),
   ) as Record<ServiceName, RequestHandler>;
-  const forward: RequestHandler = (req, res, next) => proxies[res.locals.route!.service](req, res, next);
+  const forward: RequestHandler = (req, res, next) => toService[res.locals.route!.service](req, res, next);
 
   app.use(route, ipLimits, authenticate, userLimits, forward);
   app.use(errorHandler(log));
@@ -109,6 +113,7 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
     async stop() {
       await usage.stop();
       await principals.close();
+      await Promise.all(forwarders.map((forwarder) => forwarder.close()));
     },
   };
 }

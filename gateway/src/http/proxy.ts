@@ -1,37 +1,103 @@
-import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { Pool } from 'undici';
 import { INTERNAL_IDENTITY_HEADER, type Identity } from '@svc/auth';
 import { errorBody, ServiceUnavailableError, type Logger, REQUEST_ID_HEADER } from '@svc/core';
 
-/** Kept-alive connections to each service: a new TCP handshake per request costs more than the hop. */
-const agent = new Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 10_000 });
+/** How long a service may take to start its answer, and then between two chunks of it. */
+const SERVICE_TIMEOUT_MS = 120_000;
+
+/** Connections kept to each service. */
+const CONNECTIONS_PER_SERVICE = 512;
 
 /**
- * Forwards a request to one service unchanged, with the gateway-signed identity (or none)
- * replacing whatever a client put in the internal header.
+ * Headers that belong to one connection (RFC 9110 §7.6.1), and `expect`: Node's server has
+ * already answered `100-continue` to the client, and undici refuses the header.
  */
-export function forwardTo(service: string, target: string, sign: (identity: Identity) => string, log: Logger): RequestHandler {
-  return createProxyMiddleware<IncomingMessage & { identity?: Identity }, ServerResponse>({
-    target,
-    agent,
-    xfwd: true,
-    proxyTimeout: 120_000,
-    on: {
-      proxyReq(proxyReq, req) {
-        proxyReq.removeHeader(INTERNAL_IDENTITY_HEADER);
-        if (req.identity) proxyReq.setHeader(INTERNAL_IDENTITY_HEADER, sign(req.identity));
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
+
+/**
+ * The client's headers for the service: hop-by-hop ones (and any the client's `Connection`
+ * names) and the client's internal identity dropped, the gateway's own added, `X-Forwarded-*`
+ * appended to.
+ */
+function outgoingHeaders(req: IncomingMessage, identityToken: string | undefined): Record<string, string | string[]> {
+  const named = req.headers.connection?.toLowerCase().split(',').map((name) => name.trim());
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || name === INTERNAL_IDENTITY_HEADER || named?.includes(name)) continue;
+    headers[name] = value;
+  }
+  if (identityToken) headers[INTERNAL_IDENTITY_HEADER] = identityToken;
+  const append = (name: string, value: string) => {
+    const before = req.headers[name];
+    headers[name] = before ? `${String(before)},${value}` : value;
+  };
+  append('x-forwarded-for', req.socket.remoteAddress ?? '');
+  append('x-forwarded-port', String(req.socket.localPort ?? ''));
+  append('x-forwarded-proto', 'http');
+  return headers;
+}
+
+/** The service's headers for the client, without those of the gateway's connection to it. */
+function incomingHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const kept: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) kept[name] = value;
+  return kept;
+}
+
+/** A request has a body when it says how long it is or that it comes in chunks. */
+const hasBody = (req: IncomingMessage) => req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+
+export interface Forwarder {
+  handle: RequestHandler;
+  /** Closes the kept connections; requests in flight finish first. */
+  close(): Promise<void>;
+}
+
+/**
+ * Forwards requests to one service unchanged, with the gateway-signed identity (or none)
+ * replacing whatever a client put in the internal header. undici keeps the connections to the
+ * service and streams its answer straight into the client's response; a client that leaves
+ * cancels the request to the service.
+ */
+export function forwardTo(service: string, target: string, sign: (identity: Identity) => string, log: Logger): Forwarder {
+  const pool = new Pool(target, { connections: CONNECTIONS_PER_SERVICE, headersTimeout: SERVICE_TIMEOUT_MS, bodyTimeout: SERVICE_TIMEOUT_MS });
+  const handle: RequestHandler = (req, res) => {
+    const { identity } = req as typeof req & { identity?: Identity };
+    const cancel = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) cancel.abort();
+    };
+    res.once('close', onClose);
+    pool.stream(
+      {
+        path: req.originalUrl,
+        method: req.method as 'GET',
+        headers: outgoingHeaders(req, identity && sign(identity)),
+        body: hasBody(req) ? req : null,
+        signal: cancel.signal,
       },
-      error(err, req, res) {
-        const correlationId = String(req.headers[REQUEST_ID_HEADER] ?? '');
-        log.error('service unreachable', { service, error: err.message, correlation_id: correlationId });
-        if (!('writeHead' in res)) return (res as Socket).destroy();
-        if (res.headersSent) return res.end();
-        const body = errorBody(new ServiceUnavailableError(`The ${service} service is unavailable`, { service }), correlationId);
-        res.writeHead(503, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify(body));
+      ({ statusCode, headers }) => {
+        res.writeHead(statusCode, incomingHeaders(headers as IncomingHttpHeaders));
+        return res;
       },
-    },
-  }) as unknown as RequestHandler;
+      (err) => {
+        res.off('close', onClose);
+        if (err) unreachable(service, err, req, res, log);
+      },
+    );
+  };
+  return { handle, close: () => pool.close() };
+}
+
+/** 503 in the error format, or a cut connection once the service's answer has begun. */
+function unreachable(service: string, err: Error, req: IncomingMessage, res: ServerResponse, log: Logger): void {
+  if (res.destroyed) return; // the client left: there is no one to tell
+  const correlationId = String(req.headers[REQUEST_ID_HEADER] ?? '');
+  log.error('service unreachable', { service, error: err.message, correlation_id: correlationId });
+  if (res.headersSent) return void res.destroy();
+  const body = errorBody(new ServiceUnavailableError(`The ${service} service is unavailable`, { service }), correlationId);
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
 }
