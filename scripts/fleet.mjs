@@ -1,6 +1,7 @@
 // `npm run fleet`: every service as its own process against real Postgres, Redis and RabbitMQ,
 // the way a deployment runs them. Build first (`npm run build`).
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { PROCESS_NODE_FLAGS } from './node-flags.mjs';
 
 const missing = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET'].filter((n) => !process.env[n]);
@@ -28,8 +29,11 @@ const processes = [
   { name: 'gateway', entry: 'gateway/dist/main.js', env: { PORT: process.env.PORT ?? '8080', ...serviceUrls } },
 ];
 
+// SVC_CPU_PROF_DIR: every process writes a CPU profile into a folder of its own name when it exits.
+const profiling = (name) => (process.env.SVC_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.SVC_CPU_PROF_DIR, name)}`] : []);
+
 const children = processes.map(({ name, entry, env }) => {
-  const child = spawn(process.execPath, [...PROCESS_NODE_FLAGS, entry], { stdio: 'inherit', env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...PROCESS_NODE_FLAGS, ...profiling(name), entry], { stdio: 'inherit', env: { ...process.env, ...env } });
   child.on('exit', (code, signal) => {
     console.error(`${name} exited (${signal ?? code}); stopping the fleet`);
     shutdown(code ?? 1);

@@ -73,13 +73,20 @@ async function started(kind: string, args: string[], extraEnv: (dataDir: string)
 }
 
 /**
+ * `BENCH_CPU_PROF_DIR`: every process under test writes a CPU profile when it stops, into
+ * `<dir>/<kind>` (for the separate-process fleet `<dir>/fleet/<process>`).
+ */
+const PROFILES = process.env.BENCH_CPU_PROF_DIR;
+
+/**
  * Every service in one process (the standalone launcher), embedded or on the real services.
- * `BENCH_NODE_ARGS` adds Node flags to it, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (Node
- * refuses `--cpu-prof` in NODE_OPTIONS).
+ * `BENCH_NODE_ARGS` adds Node flags to it (Node refuses `--cpu-prof` in NODE_OPTIONS).
  */
 export function startStandalone(real: boolean, reuseDataDir?: string): Promise<RunningFleet> {
+  const kind = real ? 'standalone-real' : 'standalone-embedded';
   const flags = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return started(real ? 'standalone-real' : 'standalone-embedded', [...PROCESS_NODE_FLAGS, ...flags, 'deploy/standalone/dist/main.js'], async () => ({}), real, reuseDataDir);
+  const profiling = PROFILES ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILES, kind)}`] : [];
+  return started(kind, [...PROCESS_NODE_FLAGS, ...flags, ...profiling, 'deploy/standalone/dist/main.js'], async () => ({}), real, reuseDataDir);
 }
 
 /** Every service as its own process (`scripts/fleet.mjs`) on the real services, as deployed. */
@@ -88,7 +95,7 @@ export function startProcessFleet(): Promise<RunningFleet> {
     'fleet',
     ['scripts/fleet.mjs'],
     async () => {
-      const env: Record<string, string> = {};
+      const env: Record<string, string> = PROFILES ? { SVC_CPU_PROF_DIR: join(PROFILES, 'fleet') } : {};
       for (const service of ['identity', 'registry', 'execution', 'storage', 'admin']) {
         const port = String(await freePort());
         env[`SVC_${service.toUpperCase()}_PORT`] = port;

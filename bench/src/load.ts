@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuMsOf } from './processes.js';
 
 export interface LoadOptions {
   url: string;
@@ -7,9 +8,13 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds: number;
+  /** Processes of the system under test (name → pid) whose CPU per answered request to report. */
+  watch?: Record<string, number>;
 }
 
 export interface LoadResult {
+  /** Successful (2xx) answers. */
+  answered: number;
   /** Successful (2xx) answers per second. */
   rps: number;
   p50Ms: number;
@@ -18,6 +23,19 @@ export interface LoadResult {
   failures: number;
   /** CPU this load generator spent per successful request (it shares the machine's cores). */
   clientCpuMs: number;
+  /** CPU each watched process spent per successful request (ms, from `/proc`). */
+  serverCpuMs: Record<string, number>;
+}
+
+/**
+ * Runs `fn` and reports, beside its result, the CPU each of `watch` spent meanwhile per answer it
+ * counts (`answered` of the result).
+ */
+export async function watchingCpu<T extends { answered: number }>(watch: Record<string, number> = {}, fn: () => Promise<T>): Promise<T & { serverCpuMs: Record<string, number> }> {
+  const before = Object.entries(watch).map(([name, pid]) => [name, pid, cpuMsOf(pid)] as const);
+  const result = await fn();
+  const serverCpuMs = Object.fromEntries(before.map(([name, pid, ms]) => [name, (cpuMsOf(pid) - ms) / Math.max(1, result.answered)]));
+  return { ...result, serverCpuMs };
 }
 
 /** CPU (ms) this process spent per request since `since`. */
@@ -28,20 +46,23 @@ export function cpuPerRequest(since: NodeJS.CpuUsage, requests: number): number 
 
 /** One autocannon run: keep-alive connections, each with one request in flight. */
 export async function load(options: LoadOptions): Promise<LoadResult> {
-  const cpu = process.cpuUsage();
-  const result = await autocannon({
-    url: options.url,
-    method: options.method ?? 'GET',
-    headers: options.headers,
-    body: options.body,
-    connections: options.connections ?? 32,
-    duration: options.durationSeconds,
+  return watchingCpu(options.watch, async () => {
+    const cpu = process.cpuUsage();
+    const result = await autocannon({
+      url: options.url,
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      body: options.body,
+      connections: options.connections ?? 32,
+      duration: options.durationSeconds,
+    });
+    return {
+      answered: result['2xx'],
+      rps: result['2xx'] / result.duration,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      failures: result.non2xx + result.errors + result.timeouts,
+      clientCpuMs: cpuPerRequest(cpu, result['2xx']),
+    };
   });
-  return {
-    rps: result['2xx'] / result.duration,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
-    clientCpuMs: cpuPerRequest(cpu, result['2xx']),
-  };
 }

@@ -14,7 +14,7 @@ import { load, type LoadOptions, type LoadResult } from './load.js';
 import { machineFacts } from './machine.js';
 import { connectMcp, loadMcp } from './mcp.js';
 import { freePort } from '@svc/testing';
-import { launch, ROOT, treeMemory, waitForHealthy, type ProcessMemory } from './processes.js';
+import { launch, processIds, ROOT, treeMemory, waitForHealthy, type ProcessMemory } from './processes.js';
 import { fmt, writeReport, type Row } from './report.js';
 import { median, percentile, sleep } from './stats.js';
 import { runTasks, type TaskRunResult } from './tasks.js';
@@ -52,9 +52,10 @@ async function measure(label: string, options: LoadOptions): Promise<LoadResult[
   return repeat(label, () => load(options), showLoad);
 }
 
-/** The B1 request: the echo command run synchronously with an API key. */
-function echoCall(url: string, apiKey: string): LoadOptions {
+/** The B1 request: the echo command run synchronously with an API key; `watch`: see LoadOptions. */
+function echoCall(url: string, apiKey: string, watch?: Record<string, number>): LoadOptions {
   return {
+    watch,
     url,
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
@@ -136,14 +137,15 @@ async function onRealStandalone() {
   const fleet = await startStandalone(true);
   try {
     const developer = await prepareDeveloper(fleet.url);
-    const b1 = await measure('B1', echoCall(`${fleet.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey));
+    const watch = { standalone: fleet.process.pid };
+    const b1 = await measure('B1', echoCall(`${fleet.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey, watch));
     const mcpRuns = (label: string, connections?: number) =>
       repeat(
         label,
         async (run) => {
           const mcp = await connectMcp(fleet.url, developer.apiKey, connections);
           if (run === 0) await loadMcp(mcp, WARM_SECONDS, CONNECTIONS);
-          const result = await loadMcp(mcp, SECONDS, CONNECTIONS);
+          const result = await loadMcp(mcp, SECONDS, CONNECTIONS, watch);
           await mcp.client.close();
           return result;
         },
@@ -174,7 +176,7 @@ async function onEmbeddedStandalone() {
   let b7First: { process: number[]; tree: number[] };
   try {
     developer = await prepareDeveloper(first.url);
-    b2 = await measure('B2', echoCall(`${first.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey));
+    b2 = await measure('B2', echoCall(`${first.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey, { standalone: first.process.pid }));
     b7First = await idleMemory('B7 standalone, first start', first);
   } finally {
     await first.stop({ keepData: true });
@@ -197,15 +199,23 @@ async function onProcessFleet() {
   const fleet = await startProcessFleet();
   try {
     const developer = await prepareDeveloper(fleet.url);
+    const pids = processIds(fleet.process.pid);
+    const pidOf = (script: string) => {
+      const pid = pids[script];
+      if (pid === undefined) throw new Error(`the fleet has no ${script} process`);
+      return pid;
+    };
+    const gateway = pidOf('gateway/dist/main.js');
+    const storage = pidOf('services/storage/dist/main.js');
     await expectCall(201, fleet.url, '/api/v1/storage/bench', { method: 'PUT', token: developer.token, body: { data: { text: 'bench', n: 1 } } });
-    const viaGateway: LoadOptions = { url: `${fleet.url}/api/v1/storage/bench`, headers: { authorization: `Bearer ${developer.token}` }, connections: CONNECTIONS, durationSeconds: SECONDS };
+    const viaGateway: LoadOptions = { url: `${fleet.url}/api/v1/storage/bench`, headers: { authorization: `Bearer ${developer.token}` }, connections: CONNECTIONS, durationSeconds: SECONDS, watch: { gateway, storage } };
     // The internal token lives 60 s: signed anew for every run.
-    const direct = (): LoadOptions => ({ url: `${fleet.storageUrl}/api/v1/storage/bench`, headers: { 'x-svc-identity': signInternalIdentity(identityOf(developer), fleet.internalSecret) }, connections: CONNECTIONS, durationSeconds: SECONDS });
+    const direct = (): LoadOptions => ({ url: `${fleet.storageUrl}/api/v1/storage/bench`, headers: { 'x-svc-identity': signInternalIdentity(identityOf(developer), fleet.internalSecret) }, connections: CONNECTIONS, durationSeconds: SECONDS, watch: { storage } });
     await load({ ...viaGateway, durationSeconds: WARM_SECONDS });
     await load({ ...direct(), durationSeconds: WARM_SECONDS });
     // Alternating, so that a drift of the machine touches both alike.
     const pairs = await repeat('B6', async () => ({ gateway: await load(viaGateway), direct: await load(direct()) }), (p) => `gateway ${showLoad(p.gateway)}; direct ${showLoad(p.direct)}`);
-    const b1 = await measure('B1 (separate processes)', echoCall(`${fleet.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey));
+    const b1 = await measure('B1 (separate processes)', echoCall(`${fleet.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey, { gateway, execution: pidOf('services/execution/dist/main.js'), worker: pidOf('services/execution/dist/worker.js') }));
     return { b6: pairs, b1, b7: await idleMemory('B7 fleet', fleet) };
   } finally {
     details.push(...(await fleet.stop()).map((l) => `Left behind: ${l}`));
@@ -254,6 +264,14 @@ rows.push(
 for (const [id, results] of [['B0', b0], ['(B0)', b0Express], ['B1', real.b1], ['B2', embedded.b2], ['B3', real.b3], ['(B3)', real.b3NodeFetch]] as const) noteFailures(id, results);
 details.push(
   `CPU of the load generator per answered request (median of the runs; it shares the two cores with the fleet): B1 autocannon ${fmt(median(real.b1.map((r) => r.clientCpuMs)))} ms, B3 MCP SDK client ${fmt(median(real.b3.map((r) => r.clientCpuMs)))} ms, on Node's fetch ${fmt(median(real.b3NodeFetch.map((r) => r.clientCpuMs)))} ms.`,
+);
+/** "gateway 0.55 ms, storage 0.50 ms": each watched process's CPU per answer, median of the runs. */
+const serverCpu = (results: LoadResult[]) =>
+  Object.keys(results[0]?.serverCpuMs ?? {})
+    .map((name) => `${name} ${median(results.map((r) => r.serverCpuMs[name]!)).toFixed(2)} ms`)
+    .join(', ');
+details.push(
+  `CPU per answered request of the processes under test (from \`/proc\`, all their threads; median of the runs): B1: ${serverCpu(real.b1)}. B2: ${serverCpu(embedded.b2)}. B3: ${serverCpu(real.b3)}. B6 through the gateway: ${serverCpu(fleet.b6.map((p) => p.gateway))}; straight: ${serverCpu(fleet.b6.map((p) => p.direct))}. (B1) on separate processes: ${serverCpu(fleet.b1)}.`,
 );
 details.push(`1-minute load average as each figure started (2 cores; the suite itself adds about 2 while it runs): ${loadAtStart.join(', ')}.`);
 details.unshift(

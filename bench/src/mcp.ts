@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { leanFetch } from './lean-fetch.js';
 import { percentile } from './stats.js';
-import { cpuPerRequest, type LoadResult } from './load.js';
+import { cpuPerRequest, watchingCpu, type LoadResult } from './load.js';
 
 export interface McpTarget {
   client: Client;
@@ -46,27 +46,31 @@ export async function connectMcp(url: string, apiKey: string, connections?: numb
 
 /**
  * `tools/call` of the echo tool for `durationSeconds`, with `inFlight` calls outstanding at
- * every moment (each lane starts its next call when the last one answers).
+ * every moment (each lane starts its next call when the last one answers); the CPU of the
+ * `watch`ed processes per call beside it.
  */
-export async function loadMcp({ client, tool }: McpTarget, durationSeconds: number, inFlight = 32): Promise<LoadResult> {
-  const latencies: number[] = [];
-  let failures = 0;
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  const until = started + durationSeconds * 1000;
-  const lane = async () => {
-    while (performance.now() < until) {
-      const t0 = performance.now();
-      try {
-        const result = await client.callTool({ name: tool, arguments: { text: 'bench' } });
-        if (result.isError) failures += 1;
-        else latencies.push(performance.now() - t0);
-      } catch {
-        failures += 1;
+export function loadMcp({ client, tool }: McpTarget, durationSeconds: number, inFlight = 32, watch?: Record<string, number>): Promise<LoadResult> {
+  return watchingCpu(watch, async () => {
+    const latencies: number[] = [];
+    let failures = 0;
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const until = started + durationSeconds * 1000;
+    const lane = async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        try {
+          const result = await client.callTool({ name: tool, arguments: { text: 'bench' } });
+          if (result.isError) failures += 1;
+          else latencies.push(performance.now() - t0);
+        } catch {
+          failures += 1;
+        }
       }
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, lane));
-  const seconds = (performance.now() - started) / 1000;
-  return { rps: latencies.length / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), failures, clientCpuMs: cpuPerRequest(cpu, latencies.length) };
+    };
+    await Promise.all(Array.from({ length: inFlight }, lane));
+    const seconds = (performance.now() - started) / 1000;
+    const answered = latencies.length;
+    return { answered, rps: answered / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), failures, clientCpuMs: cpuPerRequest(cpu, answered) };
+  });
 }

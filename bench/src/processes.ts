@@ -61,14 +61,28 @@ export interface ProcessMemory {
   pssMiB: number;
 }
 
+/** The fields of `/proc/<pid>/stat` after the command name, from the state on (`proc(5)`'s third field is [0]). */
+function statFields(pid: number | string): string[] {
+  // The command name may hold spaces and parentheses: the fields after its closing one are fixed.
+  const stat = readFileSync(join('/proc', String(pid), 'stat'), 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 function parentOf(pid: string): number | undefined {
   try {
-    // The command name may hold spaces and parentheses: the fields after its closing one are fixed.
-    const stat = readFileSync(join('/proc', pid, 'stat'), 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number(statFields(pid)[1]);
   } catch {
     return undefined; // gone meanwhile
   }
+}
+
+/** Linux's USER_HZ, the unit of CPU times in `/proc`: 100 a second on every mainstream architecture. */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (ms, user and system, all its threads) the process has used so far. */
+export function cpuMsOf(pid: number): number {
+  const fields = statFields(pid);
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
 function memoryOf(pid: number): ProcessMemory | undefined {
@@ -96,4 +110,9 @@ export function treeMemory(rootPid: number): ProcessMemory[] {
   const pids = [rootPid];
   for (let i = 0; i < pids.length; i++) pids.push(...(children.get(pids[i]!) ?? []));
   return pids.map(memoryOf).filter((m): m is ProcessMemory => m !== undefined);
+}
+
+/** The process ids of `rootPid` and its descendants by script (`gateway/dist/main.js`, …). */
+export function processIds(rootPid: number): Record<string, number> {
+  return Object.fromEntries(treeMemory(rootPid).map((p) => [p.command, p.pid]));
 }
