@@ -79,13 +79,18 @@ const MB = (mib: number) => (mib * 2 ** 20) / 1e6;
  */
 const IDLE_SECONDS = 45;
 const EARLY_SECONDS = 5;
+/**
+ * A last look at the fleet, for the details: its memory reducer may wait up to 100 s after the
+ * last full GC (V8's watchdog), and in some runs a process still held its busy heap at 45 s.
+ */
+const LATE_SECONDS = 90;
 
 /**
  * Resident memory (MB) of the launched process alone and with all its descendants, once it has
  * been left alone for IDLE_SECONDS, sampled once a second; the reading after EARLY_SECONDS goes
  * into the details.
  */
-async function idleMemory(id: string, fleet: RunningFleet): Promise<{ process: number[]; tree: number[]; treePss: number[] }> {
+async function idleMemory(id: string, fleet: RunningFleet, late = false): Promise<{ process: number[]; tree: number[]; treePss: number[] }> {
   const sumOf = (processes: ProcessMemory[]) => MB(processes.reduce((sum, p) => sum + p.rssMiB, 0));
   await sleep(EARLY_SECONDS * 1000);
   const early = treeMemory(fleet.process.pid);
@@ -103,6 +108,11 @@ async function idleMemory(id: string, fleet: RunningFleet): Promise<{ process: n
     `${id}, by process (last sample, MB, resident / proportional): ${last.map((p) => `${p.command} ${fmt(MB(p.rssMiB))} / ${fmt(MB(p.pssMiB))}`).join('; ')}. ` +
       `${EARLY_SECONDS} s after the last request, before V8 gave memory back: ${fmt(MB(early[0]?.rssMiB ?? Number.NaN))} MB the launched process, ${fmt(sumOf(early))} MB with its descendants.`,
   );
+  if (late) {
+    await sleep((LATE_SECONDS - IDLE_SECONDS - RUNS + 1) * 1000);
+    const later = treeMemory(fleet.process.pid);
+    details.push(`${id}, ${LATE_SECONDS} s after the last request: ${fmt(sumOf(later))} MB resident, ${fmt(MB(later.reduce((sum, p) => sum + p.pssMiB, 0)))} MB proportional (${later.map((p) => `${p.command} ${fmt(MB(p.rssMiB))}`).join('; ')}).`);
+  }
   return samples;
 }
 
@@ -216,7 +226,7 @@ async function onProcessFleet() {
     // Alternating, so that a drift of the machine touches both alike.
     const pairs = await repeat('B6', async () => ({ gateway: await load(viaGateway), direct: await load(direct()) }), (p) => `gateway ${showLoad(p.gateway)}; direct ${showLoad(p.direct)}`);
     const b1 = await measure('B1 (separate processes)', echoCall(`${fleet.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey, { gateway, execution: pidOf('services/execution/dist/main.js'), worker: pidOf('services/execution/dist/worker.js') }));
-    return { b6: pairs, b1, b7: await idleMemory('B7 fleet', fleet) };
+    return { b6: pairs, b1, b7: await idleMemory('B7 fleet', fleet, true) };
   } finally {
     details.push(...(await fleet.stop()).map((l) => `Left behind: ${l}`));
   }
