@@ -2,11 +2,15 @@
 // prints where the busy time went (self time by package and by function) and writes the folded
 // stacks beside it (`<name>.folded`) for a flame graph (speedscope, inferno, flamegraph.pl).
 // The `.cpuprofile` itself opens as a flame chart in Chrome DevTools' Performance panel.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { summarize, type CpuProfile, type Share } from './profile-summary.js';
 
 function profilesUnder(path: string): string[] {
+  if (!existsSync(path)) {
+    console.error(`No such file or folder: ${path}`);
+    process.exit(2);
+  }
   if (!statSync(path).isDirectory()) return [path];
   return readdirSync(path, { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.cpuprofile'))
