@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel, ConfirmChannel } from 'amqplib';
-import { AppError, IntegrationError, ServiceUnavailableError, createLogger } from '@svc/core';
+import { AppError, IntegrationError, ServiceUnavailableError, createLogger, withTimeout } from '@svc/core';
 import type { Logger } from '@svc/core';
 import type { Bus, ConsumeOptions, MessageHandler, RequestHandler, RequestOptions, RetryPolicy, SendOptions } from './bus.js';
-import { errorMessage, withTimeout } from './async.js';
+import { errorMessage } from './async.js';
 import { AmqpConnection, REPLY_TO, type AmqpSession, type ReconnectOptions } from './amqp-connection.js';
 import { AmqpConsumer, type ConsumerSpec } from './amqp-consumer.js';
 import { handleRequest, handleWork } from './amqp-handlers.js';

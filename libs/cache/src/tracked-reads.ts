@@ -1,4 +1,5 @@
 import { createClient } from '@redis/client';
+import { withTimeout } from '@svc/core';
 import type { Cache } from './cache.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, reconnectDelayMs } from './redis-settings.js';
 
@@ -49,20 +50,7 @@ export function trackedReads(cache: Cache, options: TrackedReadsOptions): Tracke
   return {
     // node-redis times out only commands not yet written: a stalled Redis is timed here, so
     // that the read fails, as the cache's own does, and the caller falls back.
-    get: (key) =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
-        client.get(cache.prefix + key).then(
-          (value) => {
-            clearTimeout(timer);
-            resolve(value);
-          },
-          (err: unknown) => {
-            clearTimeout(timer);
-            reject(err);
-          },
-        );
-      }),
+    get: (key) => withTimeout(client.get(cache.prefix + key), timeoutMs, () => new Error(`Redis did not answer within ${timeoutMs} ms`)),
     async close() {
       if (client.isOpen) client.destroy();
     },

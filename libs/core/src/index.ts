@@ -5,3 +5,4 @@ export * from './logger.js';
 export * from './config.js';
 export * from './validation.js';
 export * from './http.js';
+export * from './timeout.js';

@@ -6,6 +6,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { withTimeout } from '@svc/core';
 import { initPgliteDataDir, PGLITE_CONF } from './pglite-init.js';
 
 /** Drizzle over either driver; repositories are written against this one type. */
@@ -48,22 +49,10 @@ function unlockKey(schema: string) {
   return sql`select pg_advisory_unlock(hashtext(${`svc-migrate:${schema}`}))`;
 }
 
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** True when `query` succeeds within the health timeout. */
 async function answers(query: () => Promise<unknown>): Promise<boolean> {
   try {
-    await withTimeout(query(), HEALTH_TIMEOUT_MS);
+    await withTimeout(query(), HEALTH_TIMEOUT_MS, () => new Error(`timed out after ${HEALTH_TIMEOUT_MS} ms`));
     return true;
   } catch {
     return false;
