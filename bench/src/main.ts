@@ -92,6 +92,7 @@ const LATE_SECONDS = 90;
  */
 async function idleMemory(id: string, fleet: RunningFleet, late = false): Promise<{ process: number[]; tree: number[]; treePss: number[] }> {
   const sumOf = (processes: ProcessMemory[]) => MB(processes.reduce((sum, p) => sum + p.rssMiB, 0));
+  const pssOf = (processes: ProcessMemory[]) => MB(processes.reduce((sum, p) => sum + p.pssMiB, 0));
   await sleep(EARLY_SECONDS * 1000);
   const early = treeMemory(fleet.process.pid);
   await sleep((IDLE_SECONDS - EARLY_SECONDS) * 1000);
@@ -102,7 +103,7 @@ async function idleMemory(id: string, fleet: RunningFleet, late = false): Promis
     last = treeMemory(fleet.process.pid);
     samples.process.push(MB(last[0]?.rssMiB ?? Number.NaN));
     samples.tree.push(sumOf(last));
-    samples.treePss.push(MB(last.reduce((sum, p) => sum + p.pssMiB, 0)));
+    samples.treePss.push(pssOf(last));
   }
   details.push(
     `${id}, by process (last sample, MB, resident / proportional): ${last.map((p) => `${p.command} ${fmt(MB(p.rssMiB))} / ${fmt(MB(p.pssMiB))}`).join('; ')}. ` +
@@ -111,7 +112,7 @@ async function idleMemory(id: string, fleet: RunningFleet, late = false): Promis
   if (late) {
     await sleep((LATE_SECONDS - IDLE_SECONDS - RUNS + 1) * 1000);
     const later = treeMemory(fleet.process.pid);
-    details.push(`${id}, ${LATE_SECONDS} s after the last request: ${fmt(sumOf(later))} MB resident, ${fmt(MB(later.reduce((sum, p) => sum + p.pssMiB, 0)))} MB proportional (${later.map((p) => `${p.command} ${fmt(MB(p.rssMiB))}`).join('; ')}).`);
+    details.push(`${id}, ${LATE_SECONDS} s after the last request: ${fmt(sumOf(later))} MB resident, ${fmt(pssOf(later))} MB proportional (${later.map((p) => `${p.command} ${fmt(MB(p.rssMiB))}`).join('; ')}).`);
   }
   return samples;
 }
