@@ -2,3 +2,4 @@ export * from './database.js';
 export * from './scratch.js';
 export * from './unique-violation.js';
 export * from './connection-failure.js';
+export * from './statement-batcher.js';

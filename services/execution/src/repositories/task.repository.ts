@@ -1,5 +1,6 @@
-import { and, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '@svc/db';
+import { randomUUID } from 'node:crypto';
+import { and, eq, getTableColumns, inArray, is, lt, SQL, sql, type Column } from 'drizzle-orm';
+import { statementBatcher, type Db } from '@svc/db';
 import { tasks, type TaskError, type TaskStatus } from '../db/schema.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
@@ -37,44 +38,141 @@ export function endingColumns(ending: TaskEnding) {
   };
 }
 
+/** The columns a batch of new tasks is given, one array each: the id is made here, to match rows to callers. */
+const BATCH_COLUMNS = ['id', ...NEW_TASK_COLUMNS] as const;
+
+/** A column's default as SQL (cast: a select list's bare parameter or null would be text). */
+function defaultOf(column: Column): SQL {
+  const type = sql.raw(column.getSQLType());
+  if (column.default === undefined) return sql`null::${type}`;
+  return is(column.default, SQL) ? column.default : sql`${column.default}::${type}`;
+}
+
 /**
- * The statements every run executes, built once per database: drizzle builds a query's SQL
- * anew on each call, which costs more CPU than Postgres spends on these.
+ * New tasks as rows of `new_task`, from one array per given column, with every other column at
+ * its default: drizzle's insert-select takes all the table's columns, in its order.
+ */
+function newTaskRows(): SQL {
+  const given = new Set<string>(BATCH_COLUMNS);
+  const arrays = BATCH_COLUMNS.map((key) => sql`${sql.placeholder(key)}::${sql.raw(tasks[key].getSQLType())}[]`);
+  const names = BATCH_COLUMNS.map((key) => sql.identifier(tasks[key].name));
+  const selected = Object.entries(getTableColumns(tasks)).map(([key, column]) => (given.has(key) ? sql`new_task.${sql.identifier(column.name)}` : defaultOf(column)));
+  return sql`select ${sql.join(selected, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as new_task(${sql.join(names, sql`, `)})`;
+}
+
+/**
+ * The statements every run executes, built once per database (drizzle builds a query's SQL anew
+ * on each call, which costs more CPU than Postgres spends on these). Each takes arrays, the rows
+ * of many runs at once (see `statementsOn`).
  */
 function prepareStatements(db: Db) {
-  const newTask = Object.fromEntries(NEW_TASK_COLUMNS.map((column) => [column, sql.placeholder(column)])) as Record<keyof NewTask, ReturnType<typeof sql.placeholder>>;
   return {
-    insert: db.insert(tasks).values(newTask).returning().prepare('execution_task_insert'),
-    find: db.select().from(tasks).where(eq(tasks.id, sql.placeholder('id'))).prepare('execution_task_find'),
+    insert: db.insert(tasks).select(newTaskRows()).returning().prepare('execution_task_insert'),
+    find: db
+      .select()
+      .from(tasks)
+      .where(sql`${tasks.id} = any(${sql.placeholder('ids')}::uuid[])`)
+      .prepare('execution_task_find'),
     claim: db
       .update(tasks)
       .set({ status: 'started', startedAt: sql`now()`, attempts: sql`${tasks.attempts} + 1` })
-      .where(and(eq(tasks.id, sql.placeholder('id')), inArray(tasks.status, LIVE)))
+      .where(and(sql`${tasks.id} = any(${sql.placeholder('ids')}::uuid[])`, inArray(tasks.status, LIVE)))
       .returning()
       .prepare('execution_task_claim'),
+    // Each ending is a row of `ending`, from one array per column.
     finish: db
       .update(tasks)
       .set({
-        status: sql`${sql.placeholder('status')}`,
-        result: sql`${sql.placeholder('result')}::json`,
-        error: sql`${sql.placeholder('error')}::json`,
-        durationMs: sql`${sql.placeholder('durationMs')}::integer`,
-        completedAt: sql`${sql.placeholder('completedAt')}::timestamptz`,
-        resultExpiresAt: sql`${sql.placeholder('resultExpiresAt')}::timestamptz`,
+        status: sql`ending.status`,
+        result: sql`ending.result`,
+        error: sql`ending.error`,
+        durationMs: sql`ending.duration_ms`,
+        completedAt: sql`ending.completed_at`,
+        resultExpiresAt: sql`ending.result_expires_at`,
       })
-      .where(and(eq(tasks.id, sql.placeholder('id')), eq(tasks.status, 'started')))
+      .from(
+        sql`unnest(${sql.placeholder('ids')}::uuid[], ${sql.placeholder('statuses')}::text[], ${sql.placeholder('results')}::json[], ${sql.placeholder('errors')}::json[], ${sql.placeholder('durations')}::integer[], ${sql.placeholder('completedAt')}::timestamptz[], ${sql.placeholder('expiresAt')}::timestamptz[]) as ending(id, status, result, error, duration_ms, completed_at, result_expires_at)`,
+      )
+      .where(and(eq(tasks.id, sql`ending.id`), eq(tasks.status, 'started')))
       .returning()
       .prepare('execution_task_finish'),
   };
 }
 
-const prepared = new WeakMap<Db, ReturnType<typeof prepareStatements>>();
+/** The rows of `ids`, in their order; undefined where a statement took none. */
+function rowsOf(ids: string[], rows: TaskRow[]): (TaskRow | undefined)[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id));
+}
 
-function statementsFor(db: Db): ReturnType<typeof prepareStatements> {
-  let statements = prepared.get(db);
+/** JSON bound as text and cast in SQL: a prepared statement's parameters skip the column mappers. */
+const jsonText = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
+
+/** A new task, its input already as the text it is stored as. */
+interface Making {
+  task: UnstoredTask;
+  input: string;
+}
+
+/** The columns a run's ending writes, JSON as text. */
+interface Finishing {
+  id: string;
+  columns: ReturnType<typeof endingColumns>;
+  result: string | null;
+  error: string | null;
+}
+
+/** Inputs and results may each be 1 MB and more: a few of those are enough for one statement. */
+const MAX_BATCH_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What runs do to their rows, each batched: under load, requests arrive and a worker's jobs
+ * start and end together, and one statement for all of them saves a round trip (and for a
+ * write, a commit) for each.
+ */
+function statementsOn(db: Db) {
+  const prepared = prepareStatements(db);
+  const byId = { rowOf: (id: string) => id };
+  return {
+    insert: statementBatcher(
+      async (making: Making[]) => {
+        const columns = Object.fromEntries(BATCH_COLUMNS.map((key) => [key, making.map((m) => (key === 'input' ? m.input : m.task[key]))]));
+        return rowsOf(
+          making.map((m) => m.task.id),
+          await prepared.insert.execute(columns),
+        );
+      },
+      { rowOf: (m) => m.task.id, sizeOf: (m) => m.input.length, maxBatchBytes: MAX_BATCH_BYTES },
+    ),
+    find: statementBatcher(async (ids: string[]) => rowsOf(ids, await prepared.find.execute({ ids })), byId),
+    claim: statementBatcher(async (ids: string[]) => rowsOf(ids, await prepared.claim.execute({ ids })), byId),
+    finish: statementBatcher(
+      async (finishing: Finishing[]) => {
+        const ids = finishing.map((f) => f.id);
+        const rows = await prepared.finish.execute({
+          ids,
+          statuses: finishing.map((f) => f.columns.status),
+          results: finishing.map((f) => f.result),
+          errors: finishing.map((f) => f.error),
+          durations: finishing.map((f) => f.columns.durationMs),
+          completedAt: finishing.map((f) => f.columns.completedAt.toISOString()),
+          expiresAt: finishing.map((f) => f.columns.resultExpiresAt.toISOString()),
+        });
+        // drizzle does not type the rows of an update joined to an SQL source; they are the table's own.
+        return rowsOf(ids, rows as TaskRow[]);
+      },
+      { rowOf: (f) => f.id, sizeOf: (f) => (f.result?.length ?? 0) + (f.error?.length ?? 0), maxBatchBytes: MAX_BATCH_BYTES },
+    ),
+  };
+}
+
+const statementsByDb = new WeakMap<Db, ReturnType<typeof statementsOn>>();
+
+function statementsFor(db: Db): ReturnType<typeof statementsOn> {
+  let statements = statementsByDb.get(db);
   if (!statements) {
-    statements = prepareStatements(db);
-    prepared.set(db, statements);
+    statements = statementsOn(db);
+    statementsByDb.set(db, statements);
   }
   return statements;
 }
@@ -83,35 +181,22 @@ export class TaskRepository {
   constructor(private readonly db: Db) {}
 
   async insert(task: NewTask): Promise<TaskRow> {
-    const [row] = await statementsFor(this.db).insert.execute(task);
-    return row!;
+    return (await statementsFor(this.db).insert({ task: { id: randomUUID(), ...task }, input: JSON.stringify(task.input) }))!;
   }
 
-  async find(id: string): Promise<TaskRow | undefined> {
-    const [row] = await statementsFor(this.db).find.execute({ id });
-    return row;
+  find(id: string): Promise<TaskRow | undefined> {
+    return statementsFor(this.db).find(id);
   }
 
   /** Takes a task for a run: pending (or started, after a worker died) becomes started. */
-  async claim(id: string): Promise<TaskRow | undefined> {
-    const [row] = await statementsFor(this.db).claim.execute({ id });
-    return row;
+  claim(id: string): Promise<TaskRow | undefined> {
+    return statementsFor(this.db).claim(id);
   }
 
   /** Records the end of a run; undefined when the task was revoked meanwhile. */
-  async finish(id: string, ending: TaskEnding): Promise<TaskRow | undefined> {
+  finish(id: string, ending: TaskEnding): Promise<TaskRow | undefined> {
     const columns = endingColumns(ending);
-    // Bound as text and cast in SQL: a prepared statement's parameters skip the column mappers.
-    const [row] = await statementsFor(this.db).finish.execute({
-      id,
-      status: columns.status,
-      result: columns.result === null ? null : JSON.stringify(columns.result),
-      error: columns.error === null ? null : JSON.stringify(columns.error),
-      durationMs: columns.durationMs,
-      completedAt: columns.completedAt.toISOString(),
-      resultExpiresAt: columns.resultExpiresAt.toISOString(),
-    });
-    return row;
+    return statementsFor(this.db).finish({ id, columns, result: jsonText(columns.result), error: jsonText(columns.error) });
   }
 
   /**
