@@ -2,7 +2,7 @@ import { createLogger } from '@svc/core';
 import { executionConfigFromEnv } from '@svc/execution';
 import { identityConfigFromEnv } from '@svc/identity';
 import { storageConfigFromEnv } from '@svc/storage';
-import { onShutdown, openInfrastructure } from '@svc/platform';
+import { onShutdown, openInfrastructure, releaseMemoryWhenIdle } from '@svc/platform';
 import { loadStandaloneEnv } from './env.js';
 import { startFleet } from './fleet.js';
 import { loadOrCreateSecrets } from './secrets.js';
@@ -29,6 +29,7 @@ const fleet = await startFleet({
   commandGroupLimit: { points: env.RATE_LIMIT_REQUESTS, durationSeconds: env.RATE_LIMIT_WINDOW },
 });
 log.info('svc is up', { url: fleet.url, database: infra.database.kind, cache: infra.cache.kind, bus: infra.bus.kind });
+releaseMemoryWhenIdle();
 
 onShutdown(async () => {
   await fleet.stop();

@@ -3,3 +3,4 @@ export * from './infrastructure.js';
 export * from './health.js';
 export * from './http.js';
 export * from './run-service.js';
+export * from './idle-memory.js';

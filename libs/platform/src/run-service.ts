@@ -3,6 +3,7 @@ import { createLogger, type Logger } from '@svc/core';
 import type { InfrastructureEnv } from './env.js';
 import { infrastructureReadiness } from './health.js';
 import { closeServer, createServiceApp, listen, onShutdown } from './http.js';
+import { releaseMemoryWhenIdle } from './idle-memory.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 
 /** What every service factory returns. */
@@ -18,8 +19,8 @@ export interface ServiceModule {
 
 /**
  * The whole life of a service process: open its infrastructure, build and start the service,
- * listen on `PORT` (with `/readyz` checking its database and bus), and stop in order on SIGTERM
- * (stop accepting, stop the service, close pools).
+ * listen on `PORT` (with `/readyz` checking its database and bus), give a busy spell's memory
+ * back once idle, and stop in order on SIGTERM (stop accepting, stop the service, close pools).
  *
  * @example
  *   const env = loadRegistryEnv(process.env);
@@ -43,6 +44,7 @@ export async function runService(
   });
   const server = await listen(app, env.PORT);
   log.info(`${name} listening`, { port: env.PORT });
+  releaseMemoryWhenIdle();
   onShutdown(async () => {
     await closeServer(server);
     await service.stop();

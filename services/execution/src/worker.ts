@@ -1,5 +1,5 @@
 import { createLogger } from '@svc/core';
-import { closeServer, infrastructureReadiness, listenForProbes, onShutdown, openInfrastructure } from '@svc/platform';
+import { closeServer, infrastructureReadiness, listenForProbes, onShutdown, openInfrastructure, releaseMemoryWhenIdle } from '@svc/platform';
 import { createExecutionWorker, executionConfigFromEnv } from './app.js';
 import { loadExecutionWorkerEnv } from './env.js';
 
@@ -11,6 +11,7 @@ await worker.start();
 // No HTTP of its own: a small listener answers /healthz and /readyz for the orchestrator.
 const probes = await listenForProbes(env.SVC_HEALTH_PORT, infrastructureReadiness(infra), log);
 log.info('execution worker taking jobs');
+releaseMemoryWhenIdle();
 
 // Stop taking jobs, let running ones finish (bounded by the bus's drain timeout), then close.
 // The probes answer until the jobs have drained.

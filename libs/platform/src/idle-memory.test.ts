@@ -1,0 +1,68 @@
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { releaseMemoryWhenIdle } from './idle-memory.js';
+
+/** Full collections asked for (`gc()`), as Node reports them. */
+function forcedCollections() {
+  const seen: PerformanceEntry[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const { kind, flags } = (entry as PerformanceEntry & { detail: { kind: number; flags: number } }).detail;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR && flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) seen.push(entry);
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { count: () => seen.length, stop: () => observer.disconnect() };
+}
+
+/** Keeps the event loop busy for `ms`, as a burst of requests would. */
+function busyFor(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+const EVERY_MS = 200;
+
+describe('releaseMemoryWhenIdle', () => {
+  let stopReleasing: () => void;
+  let collections: ReturnType<typeof forcedCollections>;
+  beforeEach(() => {
+    collections = forcedCollections();
+    stopReleasing = releaseMemoryWhenIdle({ everyMs: EVERY_MS });
+  });
+  afterEach(() => {
+    stopReleasing();
+    collections.stop();
+  });
+
+  it('collects twice once started, at the first two looks that find the process idle', async () => {
+    await sleep(3 * EVERY_MS + 100);
+    expect(collections.count()).toBe(2);
+  });
+
+  it('collects twice more once the heap has grown and the process has gone idle', async () => {
+    await sleep(3 * EVERY_MS + 100);
+    let junk: { i: number; text: string }[] | undefined = Array.from({ length: 1_000_000 }, (_, i) => ({ i, text: `item ${i}` }));
+    busyFor(3 * EVERY_MS);
+    const grown = process.memoryUsage().heapUsed;
+    expect(junk.length).toBe(1_000_000);
+    junk = undefined;
+    await sleep(6 * EVERY_MS);
+    expect(collections.count()).toBe(4);
+    expect(process.memoryUsage().heapUsed).toBeLessThan(grown - 30_000_000);
+  });
+
+  it('leaves a process whose heap has not grown alone', async () => {
+    await sleep(8 * EVERY_MS);
+    expect(collections.count()).toBe(2);
+  });
+
+  it('waits while the process stays busy', async () => {
+    for (let i = 0; i < 5; i++) {
+      busyFor(EVERY_MS);
+      await sleep(10);
+    }
+    expect(collections.count()).toBe(0);
+  });
+});
