@@ -27,10 +27,10 @@ const heapSize = () => process.memoryUsage().heapTotal;
  * does so on its own, but may wait up to 100 s, and an idle fleet meanwhile holds a third more
  * than it needs (BENCHMARKS.md, sixth and seventh rounds). Here, once the process has started
  * and whenever later its heap has grown past `growthBytes`, two full collections run at the
- * next two looks that find the event loop idle: the first frees the objects, the second moves what lives on the pages the
- * first left sparse and gives those pages back (one alone left the worker's old space at 63 MB
- * instead of 35). Each takes some tens of milliseconds, while nothing else runs. Returns a
- * function that stops it.
+ * next two looks that find the event loop idle: the first frees the objects, the second moves
+ * what lives on the pages the first left sparse and gives those pages back (one alone left the
+ * worker's old space at 63 MB instead of 35). Each takes some tens of milliseconds, while
+ * nothing else runs. Returns a function that stops it.
  *
  * @example
  *   const stopReleasing = releaseMemoryWhenIdle();
