@@ -14,6 +14,14 @@ function recordingWrite(bad?: string) {
 
 const rowOf = (key: string) => key;
 
+/** Asks for `key` after `awaits` settled promises, as a handler does after reading what is in memory. */
+function askedAfter(batched: (key: string) => Promise<string>) {
+  return async (key: string, awaits: number) => {
+    for (let i = 0; i < awaits; i++) await Promise.resolve();
+    return batched(key);
+  };
+}
+
 describe('statementBatcher', () => {
   it('runs the keys asked for in one turn as one statement, each caller getting its own value', async () => {
     const { statements, write } = recordingWrite();
@@ -30,16 +38,10 @@ describe('statementBatcher', () => {
     expect(statements).toEqual([['a'], ['b']]);
   });
 
-  it('gathers keys asked for in different I/O callbacks of the same turn', async () => {
+  it('gathers keys asked for after awaits that settle within the same turn', async () => {
     const { statements, write } = recordingWrite();
-    const batched = statementBatcher(write, { rowOf });
-    const asked: Promise<string>[] = [];
-    await new Promise<void>((resolve) => {
-      // Timers due together run in one timers phase, before the check phase where the batch goes.
-      for (const key of ['a', 'b']) setTimeout(() => asked.push(batched(key)), 0);
-      setTimeout(resolve, 0);
-    });
-    await expect(Promise.all(asked)).resolves.toEqual(['aa', 'bb']);
+    const batched = askedAfter(statementBatcher(write, { rowOf }));
+    await expect(Promise.all([batched('a', 1), batched('b', 3)])).resolves.toEqual(['aa', 'bb']);
     expect(statements).toEqual([['a', 'b']]);
   });
 
