@@ -16,17 +16,16 @@ export interface StatementBatcherOptions<K> {
  * the bound (a key alone may exceed it), a row's later keys always in later statements.
  */
 function statementsOf<K>(keys: readonly K[], options: StatementBatcherOptions<K>): number[][] {
-  const statements: { rows: Set<string>; bytes: number; indexes: number[] }[] = [];
+  const statements: { bytes: number; indexes: number[] }[] = [];
   const lastStatementOf = new Map<string, number>();
   const maxBytes = options.maxBatchBytes ?? Infinity;
   keys.forEach((key, index) => {
     const row = options.rowOf(key);
     const bytes = options.sizeOf?.(key) ?? 0;
     let at = (lastStatementOf.get(row) ?? -1) + 1;
-    while (at < statements.length && statements[at]!.indexes.length > 0 && statements[at]!.bytes + bytes > maxBytes) at++;
-    if (at === statements.length) statements.push({ rows: new Set(), bytes: 0, indexes: [] });
+    while (at < statements.length && statements[at]!.bytes + bytes > maxBytes) at++;
+    if (at === statements.length) statements.push({ bytes: 0, indexes: [] });
     const statement = statements[at]!;
-    statement.rows.add(row);
     statement.bytes += bytes;
     statement.indexes.push(index);
     lastStatementOf.set(row, at);
