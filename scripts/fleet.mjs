@@ -2,7 +2,7 @@
 // the way a deployment runs them. Build first (`npm run build`).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { PROCESS_NODE_FLAGS } from './node-flags.mjs';
+import { cpuProfileFlags, PROCESS_NODE_FLAGS } from './node-flags.mjs';
 
 const missing = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET'].filter((n) => !process.env[n]);
 if (missing.length > 0) {
@@ -30,7 +30,7 @@ const processes = [
 ];
 
 // SVC_CPU_PROF_DIR: every process writes a CPU profile into a folder of its own name when it exits.
-const profiling = (name) => (process.env.SVC_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.SVC_CPU_PROF_DIR, name)}`] : []);
+const profiling = (name) => (process.env.SVC_CPU_PROF_DIR ? cpuProfileFlags(join(process.env.SVC_CPU_PROF_DIR, name)) : []);
 
 const children = processes.map(({ name, entry, env }) => {
   const child = spawn(process.execPath, [...PROCESS_NODE_FLAGS, ...profiling(name), entry], { stdio: 'inherit', env: { ...process.env, ...env } });

@@ -10,3 +10,6 @@
  * (BENCHMARKS.md, sixth and seventh rounds).
  */
 export const PROCESS_NODE_FLAGS = ['--enable-source-maps'];
+
+/** The flags that make a process write a V8 CPU profile into `dir` when it exits. */
+export const cpuProfileFlags = (dir) => ['--cpu-prof', `--cpu-prof-dir=${dir}`];

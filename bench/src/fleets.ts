@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROCESS_NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { cpuProfileFlags, PROCESS_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { realInfra, type RealInfra } from './infra.js';
 import { freePort } from '@svc/testing';
 import { launch, waitForHealthy, type Launched } from './processes.js';
@@ -85,7 +85,7 @@ const PROFILES = process.env.BENCH_CPU_PROF_DIR;
 export function startStandalone(real: boolean, reuseDataDir?: string): Promise<RunningFleet> {
   const kind = real ? 'standalone-real' : 'standalone-embedded';
   const flags = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const profiling = PROFILES ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILES, kind)}`] : [];
+  const profiling = PROFILES ? cpuProfileFlags(join(PROFILES, kind)) : [];
   return started(kind, [...PROCESS_NODE_FLAGS, ...flags, ...profiling, 'deploy/standalone/dist/main.js'], async () => ({}), real, reuseDataDir);
 }
 
