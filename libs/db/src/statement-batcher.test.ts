@@ -52,6 +52,13 @@ describe('statementBatcher', () => {
     expect(statements).toEqual([['a', 'b'], ['a'], ['a']]);
   });
 
+  it('runs reads (no rowOf) of one row asked for in one turn in the same statement', async () => {
+    const { statements, write: read } = recordingWrite();
+    const batched = statementBatcher(read, {});
+    await expect(Promise.all(['a', 'b', 'a', 'a'].map(batched))).resolves.toEqual(['aa', 'bb', 'aa', 'aa']);
+    expect(statements).toEqual([['a', 'b', 'a', 'a']]);
+  });
+
   it('puts no more keys in one statement than maxBatchSize', async () => {
     const { statements, write } = recordingWrite();
     const batched = statementBatcher(write, { rowOf, maxBatchSize: 2 });

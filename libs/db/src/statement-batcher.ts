@@ -2,8 +2,11 @@ import DataLoader from 'dataloader';
 import { isConnectionFailure } from './connection-failure.js';
 
 export interface StatementBatcherOptions<K> {
-  /** The row a key reads or writes: one statement never takes a row twice. */
-  rowOf(key: K): string;
+  /**
+   * The row a key writes: one statement never takes a row twice. Without it keys only read,
+   * and reads of one row share a statement (`run` gets the key once for each).
+   */
+  rowOf?(key: K): string;
   /** Most keys one statement takes (default 100). */
   maxBatchSize?: number;
   /** The bytes a key adds to a statement, and how many one may carry (default: no bound). */
@@ -20,15 +23,15 @@ function statementsOf<K>(keys: readonly K[], options: StatementBatcherOptions<K>
   const lastStatementOf = new Map<string, number>();
   const maxBytes = options.maxBatchBytes ?? Infinity;
   keys.forEach((key, index) => {
-    const row = options.rowOf(key);
+    const row = options.rowOf?.(key);
     const bytes = options.sizeOf?.(key) ?? 0;
-    let at = (lastStatementOf.get(row) ?? -1) + 1;
+    let at = row === undefined ? 0 : (lastStatementOf.get(row) ?? -1) + 1;
     while (at < statements.length && statements[at]!.bytes + bytes > maxBytes) at++;
     if (at === statements.length) statements.push({ bytes: 0, indexes: [] });
     const statement = statements[at]!;
     statement.bytes += bytes;
     statement.indexes.push(index);
-    lastStatementOf.set(row, at);
+    if (row !== undefined) lastStatementOf.set(row, at);
   });
   return statements.map((s) => s.indexes);
 }
@@ -39,8 +42,8 @@ function statementsOf<K>(keys: readonly K[], options: StatementBatcherOptions<K>
  * checkout and, for a write, a WAL flush of its own. Under load, concurrent requests and jobs
  * reach the database in the same turn; a key asked for alone waits for no one.
  *
- * `run` gets keys and answers one value per key, in their order. A key whose row comes twice in
- * a turn goes in a later statement, as it would have waited for the first. When a statement
+ * `run` gets keys and answers one value per key, in their order. A write whose row comes twice
+ * in a turn goes in a later statement, as it would have waited for the first. When a statement
  * fails for anything but a lost connection, its keys are each run again on their own, so that
  * one bad row cannot fail the others.
  *

@@ -64,6 +64,15 @@ describe.each(testDatabaseKinds())('new tasks, claims and endings written togeth
     expect(claimed.map((row) => row?.status)).toEqual(['started', undefined, undefined, undefined]);
   });
 
+  it('answers every reader of a task in one turn, the same task asked for several times included', async () => {
+    const [a, b] = await Promise.all(['read a', 'read b'].map((text) => tasks.insert(newTask(text))));
+    const unknown = randomUUID();
+    const read = await Promise.all([a!.id, b!.id, a!.id, unknown, a!.id].map((id) => tasks.find(id)));
+    expect(read.map((row) => row?.id)).toEqual([a!.id, b!.id, a!.id, undefined, a!.id]);
+    expect(read[0]).toEqual(a);
+    expect(read[1]).toEqual(b);
+  });
+
   it('counts a task claimed twice in one turn as two attempts, as one after the other would', async () => {
     const task = await tasks.insert(newTask('twice'));
     const claimed = await Promise.all([tasks.claim(task.id), tasks.claim(task.id)]);

@@ -144,7 +144,8 @@ function statementsOn(db: Db) {
       },
       { rowOf: (m) => m.task.id, sizeOf: (m) => m.input.length, maxBatchBytes: MAX_BATCH_BYTES },
     ),
-    find: statementBatcher(async (ids: string[]) => rowsOf(ids, await prepared.find.execute({ ids })), byId),
+    // Reads: pollers of one task in one turn share a statement and its row, which readers leave as it is.
+    find: statementBatcher(async (ids: string[]) => rowsOf(ids, await prepared.find.execute({ ids })), {}),
     claim: statementBatcher(async (ids: string[]) => rowsOf(ids, await prepared.claim.execute({ ids })), byId),
     finish: statementBatcher(
       async (finishing: Finishing[]) => {
