@@ -9,7 +9,8 @@ export const API_KEY_USAGE_FLUSH_MS = 30_000;
  * so `last_used_at` stays current without a database write on every request.
  */
 export class ApiKeyUsage {
-  private seen = new Map<string, string>();
+  /** Key id → when it was last seen (ms since the epoch): formatted only when reported. */
+  private seen = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -22,14 +23,14 @@ export class ApiKeyUsage {
   }
 
   record(keyId: string): void {
-    this.seen.set(keyId, new Date().toISOString());
+    this.seen.set(keyId, Date.now());
   }
 
   async flush(): Promise<void> {
     if (this.seen.size === 0) return;
     const batch = this.seen;
     this.seen = new Map();
-    const keys = [...batch].map(([id, at]) => ({ id, at }));
+    const keys = [...batch].map(([id, at]) => ({ id, at: new Date(at).toISOString() }));
     await this.bus.publish('api-key.used', { keys }).catch((err: Error) => {
       this.log.warn('api key usage not reported', { error: err.message, keys: keys.length });
     });

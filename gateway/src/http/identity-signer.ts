@@ -1,23 +1,23 @@
 import { signInternalIdentity, INTERNAL_TOKEN_TTL_SECONDS, type Identity } from '@svc/auth';
 
-const MAX_ENTRIES = 10_000;
 /** Reuse a signed token for half its life, so a forwarded request always has time left. */
 const REUSE_MS = (INTERNAL_TOKEN_TTL_SECONDS * 1000) / 2;
 
 /**
  * Signs the internal identity token for a forwarded request, reusing a recent signature for
- * the same identity: signing on every request is measurable on the hot path.
+ * the same identity: signing on every request is measurable on the hot path. Tokens are kept
+ * by the identity object, which the principal resolver shares between a caller's requests
+ * (serializing it to find its token cost as much as a tenth of the signing); a token goes
+ * with the object it was signed for.
  */
 export function createIdentitySigner(secret: string): (identity: Identity) => string {
-  const recent = new Map<string, { token: string; until: number }>();
+  const recent = new WeakMap<Identity, { token: string; until: number }>();
   return (identity) => {
-    const key = JSON.stringify(identity);
     const now = Date.now();
-    const hit = recent.get(key);
+    const hit = recent.get(identity);
     if (hit && hit.until > now) return hit.token;
-    if (recent.size >= MAX_ENTRIES) recent.clear();
     const token = signInternalIdentity(identity, secret);
-    recent.set(key, { token, until: now + REUSE_MS });
+    recent.set(identity, { token, until: now + REUSE_MS });
     return token;
   };
 }

@@ -24,11 +24,15 @@ export function acceptCorrelationId(candidate: unknown): string {
 
 /**
  * Accepts `X-Request-Id` or generates one, echoes it on the response and makes it the
- * correlation id of everything done for this request.
+ * correlation id of everything done for this request. A request the gateway hands to a
+ * service in the same process (the standalone) arrives with both done: it goes on as it is,
+ * since entering the same context again would only cost time.
  */
 export function correlationMiddleware(): RequestHandler {
   return (req, res, next) => {
-    const id = acceptCorrelationId(req.headers[REQUEST_ID_HEADER]);
+    const given = req.headers[REQUEST_ID_HEADER];
+    if (given !== undefined && given === currentCorrelationId()) return next();
+    const id = acceptCorrelationId(given);
     req.headers[REQUEST_ID_HEADER] = id;
     res.setHeader('X-Request-Id', id);
     withCorrelationId(id, next);
