@@ -11,11 +11,11 @@ import { prepareDeveloper, type Developer } from './accounts.js';
 import { coldStarts } from './cold-start.js';
 import { startProcessFleet, startStandalone, type RunningFleet } from './fleets.js';
 import { load, type LoadOptions, type LoadResult } from './load.js';
-import { machineFacts } from './machine.js';
+import { cpuTimes, machineFacts, stolenShare } from './machine.js';
 import { connectMcp, loadMcp } from './mcp.js';
 import { freePort } from '@svc/testing';
 import { launch, processIds, ROOT, treeMemory, waitForHealthy, type ProcessMemory } from './processes.js';
-import { fmt, writeReport, type Row } from './report.js';
+import { fmt, percentOrUnknown, writeReport, type Row } from './report.js';
 import { median, percentile, sleep } from './stats.js';
 import { runTasks, type TaskRunResult } from './tasks.js';
 
@@ -28,19 +28,24 @@ const CONNECTIONS = 32;
 
 const startedAt = Date.now();
 const loadBefore = loadavg();
+const cpuBefore = cpuTimes();
 const rows: Row[] = [];
 const details: string[] = [];
 
 /** The machine's 1-minute load average as each figure started: other work on it shows here. */
 const loadAtStart: string[] = [];
+/** The share of CPU time the hypervisor gave other guests while each figure ran: a slow host shows here. */
+const stolenDuring: string[] = [];
 
 async function repeat<T>(label: string, fn: (run: number) => Promise<T>, show: (result: T) => string): Promise<T[]> {
   loadAtStart.push(`${label} ${loadavg()[0]!.toFixed(1)}`);
+  const cpu = cpuTimes();
   const results: T[] = [];
   for (let run = 0; run < RUNS; run++) {
     results.push(await fn(run));
     console.log(`${label} run ${run + 1}/${RUNS}: ${show(results[run]!)}`);
   }
+  stolenDuring.push(`${label} ${percentOrUnknown(stolenShare(cpu))}`);
   return results;
 }
 
@@ -285,6 +290,7 @@ details.push(
   `CPU per answered request of the processes under test (from \`/proc\`, all their threads; median of the runs): B1: ${serverCpu(real.b1)}. B2: ${serverCpu(embedded.b2)}. B3: ${serverCpu(real.b3)}. B6 through the gateway: ${serverCpu(fleet.b6.map((p) => p.gateway))}; straight: ${serverCpu(fleet.b6.map((p) => p.direct))}. (B1) on separate processes: ${serverCpu(fleet.b1)}.`,
 );
 details.push(`1-minute load average as each figure started (2 cores; the suite itself adds about 2 while it runs): ${loadAtStart.join(', ')}.`);
+details.push(`CPU time the hypervisor gave to other guests while each figure ran (\`steal\` of /proc/stat, share of the machine's): ${stolenDuring.join(', ')}.`);
 details.unshift(
   `B4 per run: ${real.b4.map((r) => `${fmt(r.seconds)} s end to end, submitted in ${fmt(r.submitSeconds)} s, ${r.failed} failed, ${r.lost} lost`).join('; ')}.`,
   `B5 first calls (ms): ${real.b5.map((t) => t.map(fmt).join(', ')).join(' | ')}.`,
@@ -295,6 +301,7 @@ writeReport(join(ROOT, 'BENCHMARKS.md'), {
   command: 'npm run bench',
   settings: `${RUNS} runs of ${SECONDS} s per load figure after a ${WARM_SECONDS} s warm-up, ${CONNECTIONS} connections (autocannon, one request in flight each), rate limits off (\`RATE_LIMIT_ENABLED=false\`), bcrypt cost 4 for the set-up's sign-ins, default log level. Every fleet runs in processes of its own; the load generator is this one Node process. Memory is read from /proc, in MB of 10⁶ bytes, ${IDLE_SECONDS} s after the last request (V8 gives a busy heap's memory back only after some seconds of rest; the reading at ${EARLY_SECONDS} s is in the details): the resident set of the launched process, and of it with all its descendants; for the fleet also the sum of proportional sets, which counts pages the processes share (the node binary's) once.`,
   loadAverage: { before: loadBefore, after: loadavg() },
+  stolen: stolenShare(cpuBefore),
   minutes: (Date.now() - startedAt) / 60_000,
   rows,
   details,

@@ -77,7 +77,7 @@ function parentOf(pid: string): number | undefined {
 }
 
 /** Linux's USER_HZ, the unit of CPU times in `/proc`: 100 a second on every mainstream architecture. */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
 /** CPU time (ms, user and system, all its threads) the process has used so far. */
 export function cpuMsOf(pid: number): number {

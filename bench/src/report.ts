@@ -20,6 +20,8 @@ export interface Report {
   command: string;
   settings: string;
   loadAverage: { before: number[]; after: number[] };
+  /** Share of the machine's CPU time the hypervisor gave other guests during the run (undefined where not known). */
+  stolen?: number;
   minutes: number;
   rows: Row[];
   /** Further facts per benchmark (breakdowns, failures), one line each. */
@@ -33,6 +35,11 @@ export function fmt(value: number): string {
   if (!Number.isFinite(value)) return '–';
   if (Math.abs(value) >= 100 || Number.isInteger(value)) return Math.round(value).toLocaleString('en-US');
   return value.toFixed(1);
+}
+
+/** A share (0-1) as a percentage, or 'not known'. */
+export function percentOrUnknown(share: number | undefined): string {
+  return share === undefined ? 'not known' : `${fmt(100 * share)} %`;
 }
 
 function line(row: Row): string {
@@ -58,6 +65,7 @@ function render(report: Report, notes: string): string {
     `| Node | ${machine.node} |`,
     `| Date | ${machine.date} |`,
     `| Load average (1/5/15 min) | before ${load(report.loadAverage.before)}; after ${load(report.loadAverage.after)} |`,
+    `| CPU time taken by the hypervisor for other guests during the run (steal) | ${percentOrUnknown(report.stolen)} |`,
     '',
     `Settings: ${report.settings}`,
     '',
