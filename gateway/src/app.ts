@@ -14,7 +14,7 @@ import type { CommandGroupLimit } from './http/limits.js';
 import { createRequestLimits } from './http/request-limits.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { docsRoutes } from './openapi/docs.routes.js';
-import { findRoute, type RouteRule, type ServiceName } from './routing/route-table.js';
+import { findRoute, mayChangeCaller, type RouteRule, type ServiceName } from './routing/route-table.js';
 
 export interface GatewayConfig {
   jwtSecret: string;
@@ -89,9 +89,17 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
 
   const usage = new ApiKeyUsage(bus, log, config.apiKeyUsageFlushMs);
   const principals = trackedReads(cache, PRINCIPAL_READS);
-  const policies = authenticator(createPassport(config.jwtSecret, new PrincipalResolver(principals, bus, log)), usage);
+  const resolver = new PrincipalResolver(principals, bus, log);
+  const policies = authenticator(createPassport(config.jwtSecret, resolver), usage);
   const byPolicy = { public: policies('public'), jwt: policies('jwt'), 'jwt-or-key': policies('jwt-or-key'), key: policies('key') };
   const authenticate: RequestHandler = (req, res, next) => byPolicy[res.locals.route!.auth](req, res, next);
+  // A caller's next request sees the change it just made to its account, whether or not Redis's
+  // notice of it has been read by then ('close' comes before this process reads anything more).
+  const rereadAfterChange: RequestHandler = (req, res, next) => {
+    const { identity } = req;
+    if (identity && mayChangeCaller(res.locals.route!, req.method)) res.once('close', () => resolver.forgetCopyOf(identity));
+    next();
+  };
 
   const sign = createIdentitySigner(config.internalSecret);
   const forwarders: Forwarder[] = [];
@@ -106,7 +114,7 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   ) as Record<ServiceName, RequestHandler>;
   const forward: RequestHandler = (req, res, next) => toService[res.locals.route!.service](req, res, next);
 
-  app.use(route, ipLimits, authenticate, userLimits, forward);
+  app.use(route, ipLimits, authenticate, rereadAfterChange, userLimits, forward);
   app.use(errorHandler(log));
   return {
     app,

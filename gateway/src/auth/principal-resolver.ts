@@ -30,6 +30,16 @@ export class PrincipalResolver {
     return this.resolve(principalCacheKey(sessionId), { sessionId });
   }
 
+  /**
+   * After a request of this caller changed its account through identity: the next request
+   * reads the principal from Redis, where identity already deleted it, instead of a copy whose
+   * notice of change may still be on its way. Only access tokens can change their own account
+   * (identity refuses API keys there).
+   */
+  forgetCopyOf(identity: Identity): void {
+    if (identity.sessionId) this.reads.forget(principalCacheKey(identity.sessionId));
+  }
+
   /** `keyHash` is the SHA-256 (hex) of the presented key; the key itself never leaves the gateway. */
   forApiKey(keyHash: string): Promise<Identity | null> {
     return this.resolve(apiKeyPrincipalCacheKey(keyHash), { apiKeyHash: keyHash });

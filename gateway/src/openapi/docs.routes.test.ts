@@ -7,6 +7,7 @@ import { createLogger } from '@svc/core';
 import { closeServer, listen } from '@svc/platform';
 import { SVC_VERSION } from '@svc/contracts';
 import { createGateway, type Gateway } from '../app.js';
+import { testGatewaySettings } from '../testing/test-gateway.js';
 import { buildOpenApiDocument } from './document.js';
 
 const SECRET = 'docs-routes-secret-0123456789abcdef0123';
@@ -21,23 +22,7 @@ describe('GET /openapi.json and GET /docs', () => {
   beforeAll(async () => {
     cache = createCache({});
     bus = await createBus({});
-    const unreachable = 'http://127.0.0.1:1';
-    gateway = createGateway({
-      cache,
-      bus,
-      log: createLogger({ service: 'docs-test', level: 'error', silent: true }),
-      health: { database: async () => true, cache: async () => true, worker: async () => true },
-      config: {
-        jwtSecret: SECRET,
-        internalSecret: SECRET,
-        services: { identity: unreachable, registry: unreachable, execution: unreachable, storage: unreachable, admin: unreachable },
-        rateLimitEnabled: true,
-        rateLimitStorage: 'memory',
-        commandGroupLimit: { points: 100, durationSeconds: 60 },
-        trustProxy: 'loopback',
-        version: SVC_VERSION,
-      },
-    });
+    gateway = createGateway({ cache, bus, log: createLogger({ service: 'docs-test', level: 'error', silent: true }), ...testGatewaySettings(SECRET, { rateLimitEnabled: true }) });
     server = await listen(gateway.app, 0, '127.0.0.1');
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

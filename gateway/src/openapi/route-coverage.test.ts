@@ -13,6 +13,7 @@ import { createRegistryService, registryConfigFromEnv } from '@svc/registry';
 import { createStorageService, storageConfigFromEnv } from '@svc/storage';
 import { SVC_VERSION } from '@svc/contracts';
 import { createGateway } from '../app.js';
+import { testGatewaySettings } from '../testing/test-gateway.js';
 import { ROUTES, type ServiceName } from '../routing/route-table.js';
 import { buildOpenApiDocument, OPENAPI_FRAGMENTS, operationsOf, routeOf, schemesOf } from './document.js';
 import { registeredRoutes, type RegisteredRoute } from './registered-routes.js';
@@ -60,20 +61,7 @@ describe('the OpenAPI document against the routes the fleet registers', () => {
       // The same app the fleet runs for each service: its routes under /api/v1, root routes at /.
       routesOf[name] = registeredRoutes(createServiceApp({ routes: service.routes, rootRoutes: service.rootRoutes, internalSecret: SECRET, log }));
     }
-    const gateway = createGateway({
-      ...deps,
-      health: { database: async () => true, cache: async () => true, worker: async () => true },
-      config: {
-        jwtSecret: SECRET,
-        internalSecret: SECRET,
-        services: { identity: 'http://127.0.0.1:1', registry: 'http://127.0.0.1:1', execution: 'http://127.0.0.1:1', storage: 'http://127.0.0.1:1', admin: 'http://127.0.0.1:1' },
-        rateLimitEnabled: false,
-        rateLimitStorage: 'memory',
-        commandGroupLimit: { points: 100, durationSeconds: 60 },
-        trustProxy: 'loopback',
-        version: SVC_VERSION,
-      },
-    });
+    const gateway = createGateway({ ...deps, ...testGatewaySettings(SECRET) });
     routesOf.gateway = registeredRoutes(gateway.app);
     await gateway.stop();
   });

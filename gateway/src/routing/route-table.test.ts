@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES, findRoute } from './route-table.js';
+import { ROUTES, findRoute, mayChangeCaller } from './route-table.js';
 
 describe('route table', () => {
   it('gives every public route a per-client-IP limit', () => {
@@ -13,5 +13,16 @@ describe('route table', () => {
     expect(findRoute('GET', '/api/v1/storagex')).toBeUndefined();
     expect(findRoute('POST', '/api/v1/telemetry')).toMatchObject({ service: 'admin', auth: 'public', ipLimit: 'telemetry' });
     expect(findRoute('GET', '/api/v1/telemetry')).toBeUndefined();
+  });
+
+  it("counts every signed-in write to identity, and nothing else, as a possible change to the caller's account", () => {
+    const changes = (method: string, path: string) => mayChangeCaller(findRoute(method, path)!, method);
+    expect(changes('POST', '/api/v1/account/developer-mode')).toBe(true);
+    expect(changes('DELETE', '/api/v1/organizations/x/members/y')).toBe(true);
+    expect(changes('POST', '/api/v1/auth/logout')).toBe(true);
+    expect(changes('GET', '/api/v1/auth/me')).toBe(false);
+    expect(changes('POST', '/api/v1/auth/login')).toBe(false);
+    expect(changes('PUT', '/api/v1/storage/k')).toBe(false);
+    expect(changes('POST', '/api/v1/commands/acme/echo')).toBe(false);
   });
 });

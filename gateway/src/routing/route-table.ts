@@ -57,6 +57,13 @@ function matches(rule: RouteRule, method: string, path: string): boolean {
   return path === rule.path || path.startsWith(`${rule.path}/`);
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether a request may change its caller's own account (and so its principal): any signed-in write to identity. */
+export function mayChangeCaller(rule: RouteRule, method: string): boolean {
+  return rule.service === 'identity' && rule.auth !== 'public' && !SAFE_METHODS.has(method);
+}
+
 /** First matching rule, most specific first as listed. */
 export function findRoute(method: string, path: string, routes: RouteRule[] = ROUTES): RouteRule | undefined {
   return routes.find((rule) => matches(rule, method, path));

@@ -25,6 +25,7 @@ describe('tracked reads on the memory cache', () => {
     expect(await reads.get('k')).toBe('v1');
     await cache.del('k');
     expect(await reads.get('k')).toBeNull();
+    reads.forget('k');
     await reads.close();
     await cache.close();
   });
@@ -98,6 +99,32 @@ describe.runIf(process.env.REDIS_URL)('tracked reads on Redis', () => {
       await readsSoon(() => stalling.get('never-read').catch(() => 'stalled'), null);
     } finally {
       await stalling.close();
+      await proxy.close();
+    }
+  });
+
+  it('ask Redis again for a key forgotten here, even before Redis tells of its change', async () => {
+    const { hostname, port } = new URL(url);
+    const proxy = await startTcpProxy({ host: hostname, port: Number(port) });
+    const delayed = trackedReads({ ...cache, url: `redis://127.0.0.1:${proxy.port}` }, { ...OPTIONS, name: `${name}-delayed` });
+    try {
+      await readsSoon(() => delayed.get('absent').catch(() => 'not connected yet'), null);
+      await cache.set('mine', 'v1');
+      expect(await delayed.get('mine')).toBe('v1');
+      // Redis's notice of the change is held on the way: the copy here still answers v1.
+      proxy.hold();
+      await cache.set('mine', 'v2');
+      expect(await delayed.get('mine')).toBe('v1');
+      delayed.forget('mine');
+      let answer: string | null | undefined;
+      const read = delayed.get('mine').then((value) => (answer = value));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(answer).toBeUndefined();
+      proxy.release();
+      await read;
+      expect(answer).toBe('v2');
+    } finally {
+      await delayed.close();
       await proxy.close();
     }
   });

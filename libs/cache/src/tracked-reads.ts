@@ -6,6 +6,11 @@ import { DEFAULT_COMMAND_TIMEOUT_MS, reconnectDelayMs } from './redis-settings.j
 /** Reads of a cache's keys that a process may answer from its own memory. */
 export interface TrackedReads {
   get(key: string): Promise<string | null>;
+  /**
+   * Drops this process's copy of `key`, so that the next read asks Redis: for a change this
+   * process knows was made, whose notice from Redis may not have been read yet.
+   */
+  forget(key: string): void;
   close(): Promise<void>;
 }
 
@@ -32,7 +37,7 @@ export interface TrackedReadsOptions {
  * On the memory cache the reads are the cache's own: it already lives in this process.
  */
 export function trackedReads(cache: Cache, options: TrackedReadsOptions): TrackedReads {
-  if (cache.kind === 'memory' || !cache.url) return { get: (key) => cache.get(key), close: async () => {} };
+  if (cache.kind === 'memory' || !cache.url) return { get: (key) => cache.get(key), forget: () => undefined, close: async () => {} };
   const client = createClient({
     url: cache.url,
     RESP: 3,
@@ -51,6 +56,8 @@ export function trackedReads(cache: Cache, options: TrackedReadsOptions): Tracke
     // node-redis times out only commands not yet written: a stalled Redis is timed here, so
     // that the read fails, as the cache's own does, and the caller falls back.
     get: (key) => withTimeout(client.get(cache.prefix + key), timeoutMs, () => new Error(`Redis did not answer within ${timeoutMs} ms`)),
+    // A read already on its way is dropped too: its answer is not kept.
+    forget: (key) => client.clientSideCache?.invalidate(cache.prefix + key),
     async close() {
       if (client.isOpen) client.destroy();
     },
