@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Cache } from '@svc/cache';
 import type { Identity, Membership } from '@svc/auth';
 import { apiKeyPrincipalCacheKey, principalCacheKey } from '@svc/contracts';
@@ -10,6 +11,13 @@ import { UserRepository, type UserWithTenant } from '../repositories/user.reposi
 
 /** How long the gateway may serve a principal from cache before asking again. */
 export const PRINCIPAL_CACHE_SECONDS = 300;
+
+/**
+ * Beside each principal entry, a mark that every forgetting of it changes. A resolve notes the
+ * mark before it reads the database and checks it after writing the entry: a change forgotten
+ * meanwhile may have been overwritten by what the resolve read, so the entry is withdrawn.
+ */
+const changeMarkOf = (key: string) => `${key}:changed`;
 
 type Credential = { authKind: 'jwt'; sessionId: string } | { authKind: 'api_key'; apiKeyId: string; scopes: string[] };
 
@@ -46,17 +54,21 @@ export class PrincipalService {
   }
 
   async resolveSession(sessionId: string): Promise<Identity | null> {
+    const cacheKey = principalCacheKey(sessionId);
+    const mark = await this.markOf(cacheKey);
     const user = await new UserRepository(this.db).findBySessionFamily(sessionId);
     if (!user) return null;
-    return this.remember(principalCacheKey(sessionId), await this.identityOf(user, { authKind: 'jwt', sessionId }));
+    return this.remember(cacheKey, mark, await this.identityOf(user, { authKind: 'jwt', sessionId }));
   }
 
   async resolveApiKey(keyHash: string): Promise<Identity | null> {
+    const cacheKey = apiKeyPrincipalCacheKey(keyHash);
+    const mark = await this.markOf(cacheKey);
     const key = await new ApiKeyRepository(this.db).findLiveByHash(keyHash);
     if (!key) return null;
     const user = await new UserRepository(this.db).findById(key.userId);
     if (!user) return null;
-    return this.remember(apiKeyPrincipalCacheKey(keyHash), await this.identityOf(user, { authKind: 'api_key', apiKeyId: key.id, scopes: key.scopes }));
+    return this.remember(cacheKey, mark, await this.identityOf(user, { authKind: 'api_key', apiKeyId: key.id, scopes: key.scopes }));
   }
 
   async forgetSessions(sessionIds: string[]): Promise<void> {
@@ -73,16 +85,27 @@ export class PrincipalService {
     await this.forget([...sessions.map(principalCacheKey), ...keys.map(apiKeyPrincipalCacheKey)]);
   }
 
-  private async remember(key: string, identity: Identity): Promise<Identity> {
-    await this.cache.set(key, JSON.stringify(identity), PRINCIPAL_CACHE_SECONDS).catch((err: Error) => {
-      this.log.warn('principal cache write failed', { error: err.message });
-    });
+  /** The change mark of a principal entry; undefined when the cache cannot say (nothing is then kept). */
+  private markOf(key: string): Promise<string | null | undefined> {
+    return this.cache.get(changeMarkOf(key)).catch(() => undefined);
+  }
+
+  /** `mark`: the entry's change mark as it was before the database was read. */
+  private async remember(key: string, mark: string | null | undefined, identity: Identity): Promise<Identity> {
+    try {
+      await this.cache.set(key, JSON.stringify(identity), PRINCIPAL_CACHE_SECONDS);
+      if (mark === undefined || (await this.cache.get(changeMarkOf(key))) !== mark) await this.cache.del(key);
+    } catch (err) {
+      this.log.warn('principal cache write failed', { error: (err as Error).message });
+    }
     return identity;
   }
 
   private async forget(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
     try {
+      // The marks first: a resolve still reading the database before this change then sees them moved.
+      await Promise.all(keys.map((key) => this.cache.set(changeMarkOf(key), randomUUID(), PRINCIPAL_CACHE_SECONDS)));
       await this.cache.del(...keys);
     } catch (err) {
       // The gateway falls back to asking identity when its cache is away; entries expire anyway.
