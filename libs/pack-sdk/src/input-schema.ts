@@ -1,6 +1,7 @@
 import Ajv07 from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { issuesFromAjv, type SchemaIssue } from './ajv-issues.js';
 
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
@@ -72,9 +73,27 @@ function dialectOf(schema: Record<string, unknown>): Dialect {
 
 /**
  * Compiles a command's `input_schema` (JSON Schema draft 2020-12, or draft-07 when `$schema`
- * says so) into a validator, or throws InputSchemaError. The root must be `type: object`:
- * command inputs are JSON objects, and MCP tools require it. Each call uses its own ajv
- * instance, so schemas of different packs never share `$id`s.
+ * says so) into ajv's validate function, whose `errors` point into the input, or throws
+ * InputSchemaError. The root must be `type: object`: command inputs are JSON objects, and MCP
+ * tools require it. Each call uses its own ajv instance, so schemas of different packs, or
+ * versions of one, never share `$id`s. What the registry accepts at publish is what the
+ * execution service checks inputs with.
+ */
+export function compileInputSchemaFunction(schema: Record<string, unknown>): ValidateFunction {
+  if (schema.type !== 'object') throw new InputSchemaError('the root of input_schema must have type: object');
+  const dialect = dialectOf(schema);
+  const canonical = { ...schema, $schema: dialect === 'draft-07' ? DRAFT_07 : DRAFT_2020_12 };
+  const checker = metaChecker(dialect);
+  if (!checker.validateSchema(canonical)) throw new InputSchemaError(`schema is invalid: ${checker.errorsText(checker.errors)}`);
+  try {
+    return newAjv(dialect, { validateSchema: false }).compile(canonical);
+  } catch (err) {
+    throw new InputSchemaError((err as Error).message);
+  }
+}
+
+/**
+ * `compileInputSchemaFunction` with its answers as issues by field.
  *
  * @example
  *   const validate = compileInputSchema({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
@@ -82,17 +101,6 @@ function dialectOf(schema: Record<string, unknown>): Dialect {
  *   validate({});             // [{ field: 'text', message: 'is required' }]
  */
 export function compileInputSchema(schema: Record<string, unknown>): InputValidator {
-  if (schema.type !== 'object') throw new InputSchemaError('the root of input_schema must have type: object');
-  const dialect = dialectOf(schema);
-  const canonical = { ...schema, $schema: dialect === 'draft-07' ? DRAFT_07 : DRAFT_2020_12 };
-  const checker = metaChecker(dialect);
-  if (!checker.validateSchema(canonical)) throw new InputSchemaError(`schema is invalid: ${checker.errorsText(checker.errors)}`);
-  const ajv = newAjv(dialect, { validateSchema: false });
-  let validate: ReturnType<typeof ajv.compile>;
-  try {
-    validate = ajv.compile(canonical);
-  } catch (err) {
-    throw new InputSchemaError((err as Error).message);
-  }
+  const validate = compileInputSchemaFunction(schema);
   return (input) => (validate(input) ? [] : issuesFromAjv(validate.errors));
 }

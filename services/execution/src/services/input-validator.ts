@@ -1,7 +1,6 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { echoedValue, ValidationError } from '@svc/core';
+import { compileInputSchemaFunction } from '@svc/pack-sdk';
 
 /** Where a JSON pointer points inside `data`. */
 function valueAt(data: unknown, pointer: string): unknown {
@@ -22,12 +21,12 @@ function describe(error: ErrorObject, input: unknown) {
 }
 
 /**
- * Validates command input against the command's `input_schema` (JSON Schema draft 2020-12 when
- * the schema says so, draft-07 otherwise), compiling each schema once per pack version.
+ * Validates command input against the command's `input_schema` as the registry read it at
+ * publish (`compileInputSchemaFunction` of `@svc/pack-sdk`: draft 2020-12 unless `$schema`
+ * names draft-07, each schema on its own so that `$id`s of different packs and versions never
+ * meet), compiling each schema once per pack version.
  */
 export class InputValidator {
-  private readonly draft07 = addFormats.default(new Ajv({ allErrors: true, strict: false }));
-  private readonly draft2020 = addFormats.default(new Ajv2020({ allErrors: true, strict: false }));
   private readonly compiled = new Map<string, ValidateFunction>();
 
   validate(cacheKey: string, schema: Record<string, unknown>, input: unknown): void {
@@ -39,8 +38,7 @@ export class InputValidator {
   }
 
   private compile(cacheKey: string, schema: Record<string, unknown>): ValidateFunction {
-    const ajv = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12') ? this.draft2020 : this.draft07;
-    const validate = ajv.compile(schema);
+    const validate = compileInputSchemaFunction(schema);
     this.compiled.set(cacheKey, validate);
     return validate;
   }
