@@ -7,7 +7,7 @@ import { FLEET_PING_RPC, SVC_VERSION } from '@svc/contracts';
 import { CommandRunQuota } from '@svc/rate-limit';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
-import { consumeBroadcasts, consumeJobs, consumeReplies, replyQueueName, type WorkerPrefetch } from './events/execution.consumer.js';
+import { consumeBroadcasts, consumeJobs, consumePackChanges, consumeReplies, replyQueueName, type WorkerPrefetch } from './events/execution.consumer.js';
 import { commandRoutes } from './http/command.routes.js';
 import { mcpRoutes } from './http/mcp.routes.js';
 import { taskRoutes } from './http/task.routes.js';
@@ -68,7 +68,9 @@ export function createExecutionService(deps: ExecutionDeps): { routes: Router[];
   const { database, bus, config } = deps;
   const waiters = new ReplyWaiters();
   const replyQueue = replyQueueName();
-  const runs = new CommandRunService(database.db, bus, new RegistryCatalog(bus), new InputValidator(), waiters, { syncWaitMs: config.syncWaitMs, replyQueue }, deps.log);
+  const catalog = new RegistryCatalog(bus);
+  const validator = new InputValidator();
+  const runs = new CommandRunService(database.db, bus, catalog, validator, waiters, { syncWaitMs: config.syncWaitMs, replyQueue }, deps.log);
   const subscriptions: Subscription[] = [];
   return {
     routes: [commandRoutes(runs), taskRoutes(new TaskService(database.db, bus, config.retentionMs))],
@@ -76,6 +78,7 @@ export function createExecutionService(deps: ExecutionDeps): { routes: Router[];
     async start() {
       await migrate(deps);
       subscriptions.push(await consumeReplies(bus, replyQueue, waiters));
+      subscriptions.push(await consumePackChanges(bus, { catalog, validator }));
     },
     async stop() {
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
@@ -104,7 +107,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
   return {
     async start() {
       await migrate(deps);
-      subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs, catalog: new RegistryCatalog(bus), validator: new InputValidator() }, log));
+      subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs }, log));
       subscriptions.push(...(await consumeJobs(bus, worker, config.prefetch)));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'execution-worker' })));
       purge = setInterval(() => {

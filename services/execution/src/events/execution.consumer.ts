@@ -41,15 +41,11 @@ export function consumeReplies(bus: Bus, queue: string, waiters: ReplyWaiters): 
 }
 
 /**
- * Broadcasts every instance must see: a revoked task is stopped wherever it runs, a newly
- * installed pack version is unpacked ahead of its first call (which then only starts a runner),
- * and an uninstalled pack loses its runners, cached files and cached resolutions everywhere.
+ * Broadcasts every worker must see: a revoked task is stopped wherever it runs, a newly
+ * installed pack version is unpacked ahead of its first call (which then only starts a
+ * runner), and an uninstalled pack loses its runners and cached files everywhere.
  */
-export function consumeBroadcasts(
-  bus: Bus,
-  parts: { worker: TaskWorker; pool: RunnerPool; packs: PackCache; catalog: RegistryCatalog; validator: InputValidator },
-  log: Logger,
-): Promise<Subscription> {
+export function consumeBroadcasts(bus: Bus, parts: { worker: TaskWorker; pool: RunnerPool; packs: PackCache }, log: Logger): Promise<Subscription> {
   return bus.subscribe(
     ephemeralQueueName('execution.broadcasts'),
     ['task.revoked', 'pack.installed', 'pack.uninstalled'],
@@ -66,11 +62,31 @@ export function consumeBroadcasts(
         return;
       }
       const { pack_id: packId } = parseInput(PackUninstalled, message.payload, 'pack.uninstalled');
-      parts.catalog.forgetPack(packId);
-      parts.validator.forget(`${packId}/`);
       await parts.pool.evict(`${packId}/`);
       await parts.packs.forget(packId);
       log.info('uninstalled pack forgotten', { pack_id: packId });
+    },
+    { ephemeral: true },
+  );
+}
+
+/**
+ * What every API instance must hear of: an install or uninstall drops the namespace's cached
+ * resolutions, so the next call runs the version now installed (or finds none), and an
+ * uninstall drops the pack's compiled input schemas.
+ */
+export function consumePackChanges(bus: Bus, parts: { catalog: RegistryCatalog; validator: InputValidator }): Promise<Subscription> {
+  return bus.subscribe(
+    ephemeralQueueName('execution.pack-changes'),
+    ['pack.installed', 'pack.uninstalled'],
+    async (message) => {
+      if (message.name === 'pack.installed') {
+        parts.catalog.forgetNamespace(parseInput(PackInstalled, message.payload, 'pack.installed').namespace);
+        return;
+      }
+      const { pack_id: packId, namespace } = parseInput(PackUninstalled, message.payload, 'pack.uninstalled');
+      parts.catalog.forgetNamespace(namespace);
+      parts.validator.forget(`${packId}/`);
     },
     { ephemeral: true },
   );

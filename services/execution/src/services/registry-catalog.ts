@@ -11,7 +11,9 @@ const RESOLVE_TIMEOUT_MS = 3000;
 /**
  * Asks the registry, which owns visibility, whether the caller may run a command and what it
  * is. Answers are reused for a moment: every call of a hot command would otherwise cost a
- * round trip, and uninstalls clear the cache at once (`forgetPack`).
+ * round trip. Installs and uninstalls clear a namespace's answers, found or not, as soon as
+ * their event arrives (`forgetNamespace`): a new version or a new pack is run from the next
+ * call, not after the moment is over.
  */
 export class RegistryCatalog implements CommandCatalog {
   private readonly recent = new Map<string, { command: ResolvedCommand | null; until: number }>();
@@ -37,7 +39,8 @@ export class RegistryCatalog implements CommandCatalog {
     return command;
   }
 
-  forgetPack(packId: string): void {
-    for (const [key, entry] of this.recent) if (entry.command?.pack.id === packId) this.recent.delete(key);
+  forgetNamespace(namespace: string): void {
+    const prefix = `${namespace}/`;
+    for (const key of this.recent.keys()) if (key.startsWith(prefix)) this.recent.delete(key);
   }
 }
