@@ -76,12 +76,25 @@ export const StorageChanged = z.object({
   version: z.number().int().min(1),
 });
 
+/** A tenant was granted, or lost, access to an organization pack. */
+export const PackGrantChanged = z.object({
+  pack_id: z.string(),
+  /** The owning tenant. */
+  tenant_id: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+  grantee_tenant_id: z.string(),
+  granted: z.boolean(),
+  user_id: z.string(),
+});
+
 export const EVENTS = {
   'user.registered': UserRegistered,
   'password.changed': PasswordChanged,
   'pack.published': PackPublished,
   'pack.installed': PackInstalled,
   'pack.uninstalled': PackUninstalled,
+  'pack.grant.changed': PackGrantChanged,
   'api-key.used': ApiKeysUsed,
   'task.revoked': TaskRevoked,
   'storage.changed': StorageChanged,

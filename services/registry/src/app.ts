@@ -57,7 +57,7 @@ export function createRegistryService({ database, bus, log, config }: RegistryDe
       publishRoutes(new PublishService(db, blobs, bus, log)),
       packRoutes(new PackService(db, blobs, bus, log)),
       commandRoutes(catalog),
-      grantRoutes(new GrantService(db)),
+      grantRoutes(new GrantService(db, bus, log)),
     ],
     async start() {
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? REGISTRY_MIGRATIONS, schema: REGISTRY_SCHEMA });

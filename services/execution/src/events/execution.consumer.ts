@@ -1,5 +1,5 @@
 import { ephemeralQueueName, type Bus, type Subscription } from '@svc/bus';
-import { PackInstalled, PackUninstalled, TaskRevoked } from '@svc/contracts';
+import { PackGrantChanged, PackInstalled, PackUninstalled, TaskRevoked } from '@svc/contracts';
 import { parseInput, type Logger } from '@svc/core';
 import type { ExecJob } from '../services/command-run.service.js';
 import type { InputValidator } from '../services/input-validator.js';
@@ -71,17 +71,22 @@ export function consumeBroadcasts(bus: Bus, parts: { worker: TaskWorker; pool: R
 }
 
 /**
- * What every API instance must hear of: an install or uninstall drops the namespace's cached
- * resolutions, so the next call runs the version now installed (or finds none), and an
- * uninstall drops the pack's compiled input schemas.
+ * What every API instance must hear of: an install, an uninstall or a grant given or taken
+ * drops the namespace's cached resolutions, so the next call runs the version now installed
+ * for whoever may now reach it (or finds none), and an uninstall drops the pack's compiled
+ * input schemas.
  */
 export function consumePackChanges(bus: Bus, parts: { catalog: RegistryCatalog; validator: InputValidator }): Promise<Subscription> {
   return bus.subscribe(
     ephemeralQueueName('execution.pack-changes'),
-    ['pack.installed', 'pack.uninstalled'],
+    ['pack.installed', 'pack.uninstalled', 'pack.grant.changed'],
     async (message) => {
       if (message.name === 'pack.installed') {
         parts.catalog.forgetNamespace(parseInput(PackInstalled, message.payload, 'pack.installed').namespace);
+        return;
+      }
+      if (message.name === 'pack.grant.changed') {
+        parts.catalog.forgetNamespace(parseInput(PackGrantChanged, message.payload, 'pack.grant.changed').namespace);
         return;
       }
       const { pack_id: packId, namespace } = parseInput(PackUninstalled, message.payload, 'pack.uninstalled');

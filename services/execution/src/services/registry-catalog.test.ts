@@ -38,8 +38,8 @@ describe('resolved commands, and the installs and uninstalls that change them', 
   let installed: string | null = '1.0.0';
   let asked = 0;
 
-  const event = (name: 'pack.installed' | 'pack.uninstalled', namespace: string) =>
-    bus.publish(name, { pack_id: packId, tenant_id: caller.tenantId, namespace, name: 'tools', user_id: caller.userId, version: installed, version_id: `v-${installed}`, previous_version: null, visibility: 'public', commands: ['echo'] });
+  const event = (name: 'pack.installed' | 'pack.uninstalled' | 'pack.grant.changed', namespace: string) =>
+    bus.publish(name, { pack_id: packId, tenant_id: caller.tenantId, namespace, name: 'tools', user_id: caller.userId, version: installed, version_id: `v-${installed}`, previous_version: null, visibility: 'public', commands: ['echo'], grantee_tenant_id: caller.tenantId, granted: installed !== null });
   const versionNow = async () => (await catalog.resolve(caller, { namespace: 'acme', name: 'echo' }))?.pack.version ?? null;
 
   beforeAll(async () => {
@@ -70,13 +70,18 @@ describe('resolved commands, and the installs and uninstalls that change them', 
     await expect.poll(versionNow, { timeout: 1000, interval: 20 }).toBe('2.0.0');
   });
 
-  it('finds no command once its pack is uninstalled, and a new one once installed, each as soon as heard of', async () => {
-    expect(await versionNow()).toBe('2.0.0');
-    installed = null;
-    await event('pack.uninstalled', 'acme');
-    await expect.poll(versionNow, { timeout: 1000, interval: 20 }).toBeNull();
+  it.each([
+    ['an uninstall', 'pack.uninstalled', 'a new install', 'pack.installed'],
+    ['a grant taken', 'pack.grant.changed', 'given again', 'pack.grant.changed'],
+  ] as const)('finds no command after %s, and finds it after %s, each as soon as heard of', async (_taken, takenEvent, _given, givenEvent) => {
     installed = '3.0.0';
     await event('pack.installed', 'acme');
+    await expect.poll(versionNow, { timeout: 1000, interval: 20 }).toBe('3.0.0');
+    installed = null;
+    await event(takenEvent, 'acme');
+    await expect.poll(versionNow, { timeout: 1000, interval: 20 }).toBeNull();
+    installed = '3.0.0';
+    await event(givenEvent, 'acme');
     await expect.poll(versionNow, { timeout: 1000, interval: 20 }).toBe('3.0.0');
   });
 });

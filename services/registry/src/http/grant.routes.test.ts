@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Identity } from '@svc/auth';
+import { ephemeralQueueName } from '@svc/bus';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
 import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
 
@@ -43,6 +44,22 @@ describe('/api/v1/registry/grants', () => {
     expect(revoked.body.data).toEqual({ revoked: true, timestamp: expect.any(String) });
     expect((await h.http(gina).get('/api/v1/commands/acme/restricted')).status).toBe(404);
     expect((await h.http(ada).delete('/api/v1/registry/grants').send(body('restricted'))).body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('announces each grant given or taken, so that cached answers about the pack end at once', async () => {
+    const heard: { name: string; payload: unknown }[] = [];
+    const subscription = await h.bus.subscribe(ephemeralQueueName('registry-test.grants'), ['pack.grant.changed'], async (message) => {
+      heard.push({ name: message.name, payload: message.payload });
+    }, { ephemeral: true });
+    try {
+      expect((await h.http(ada).post('/api/v1/registry/grants').send(body('restricted', sam.tenantId))).status).toBe(200);
+      expect((await h.http(ada).delete('/api/v1/registry/grants').send(body('restricted', sam.tenantId))).status).toBe(200);
+      expect((await h.http(ada).delete('/api/v1/registry/grants').send(body('restricted', sam.tenantId))).status).toBe(404);
+      const change = (granted: boolean) => ({ name: 'pack.grant.changed', payload: { pack_id: expect.any(String), tenant_id: acme.tenantId, namespace: 'acme', name: 'restricted', grantee_tenant_id: sam.tenantId, granted, user_id: ada.userId } });
+      await expect.poll(() => heard).toEqual([change(true), change(false)]);
+    } finally {
+      await subscription.cancel();
+    }
   });
 
   it('does not open a private pack: grants count for organization visibility only', async () => {
