@@ -97,6 +97,8 @@ export class PrincipalService {
       if (mark === undefined || (await this.cache.get(changeMarkOf(key))) !== mark) await this.cache.del(key);
     } catch (err) {
       this.log.warn('principal cache write failed', { error: (err as Error).message });
+      // The entry may have been written without its mark being checked: not kept.
+      await this.cache.del(key).catch(() => undefined);
     }
     return identity;
   }
