@@ -1,7 +1,6 @@
-import Ajv07 from 'ajv';
+import Ajv07, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { ValidateFunction } from 'ajv';
 import { issuesFromAjv, type SchemaIssue } from './ajv-issues.js';
 
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';

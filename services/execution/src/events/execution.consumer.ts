@@ -1,5 +1,5 @@
 import { ephemeralQueueName, type Bus, type Subscription } from '@svc/bus';
-import { PackGrantChanged, PackInstalled, PackUninstalled, TaskRevoked } from '@svc/contracts';
+import { EVENTS, PackInstalled, PackUninstalled, TaskRevoked } from '@svc/contracts';
 import { parseInput, type Logger } from '@svc/core';
 import type { ExecJob } from '../services/command-run.service.js';
 import type { InputValidator } from '../services/input-validator.js';
@@ -77,21 +77,15 @@ export function consumeBroadcasts(bus: Bus, parts: { worker: TaskWorker; pool: R
  * input schemas.
  */
 export function consumePackChanges(bus: Bus, parts: { catalog: RegistryCatalog; validator: InputValidator }): Promise<Subscription> {
+  const changes = ['pack.installed', 'pack.uninstalled', 'pack.grant.changed'] as const;
   return bus.subscribe(
     ephemeralQueueName('execution.pack-changes'),
-    ['pack.installed', 'pack.uninstalled', 'pack.grant.changed'],
+    [...changes],
     async (message) => {
-      if (message.name === 'pack.installed') {
-        parts.catalog.forgetNamespace(parseInput(PackInstalled, message.payload, 'pack.installed').namespace);
-        return;
-      }
-      if (message.name === 'pack.grant.changed') {
-        parts.catalog.forgetNamespace(parseInput(PackGrantChanged, message.payload, 'pack.grant.changed').namespace);
-        return;
-      }
-      const { pack_id: packId, namespace } = parseInput(PackUninstalled, message.payload, 'pack.uninstalled');
+      const name = message.name as (typeof changes)[number];
+      const { pack_id: packId, namespace } = parseInput(EVENTS[name], message.payload, name);
       parts.catalog.forgetNamespace(namespace);
-      parts.validator.forget(`${packId}/`);
+      if (name === 'pack.uninstalled') parts.validator.forget(`${packId}/`);
     },
     { ephemeral: true },
   );
