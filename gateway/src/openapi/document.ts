@@ -107,7 +107,7 @@ function mergeFragment(document: OpenAPIObject, fragment: OpenApiFragment, route
 }
 
 /**
- * The public OpenAPI 3.1 document: every fragment merged, the shared components added, and
+ * The public OpenAPI 3.0 document: every fragment merged, the shared components added, and
  * each operation's security taken from the gateway's route table, so the two cannot disagree.
  *
  * @example
@@ -115,7 +115,7 @@ function mergeFragment(document: OpenAPIObject, fragment: OpenApiFragment, route
  */
 export function buildOpenApiDocument(fragments: OpenApiFragment[] = OPENAPI_FRAGMENTS, routes: RouteRule[] = ROUTES): OpenAPIObject {
   const document: OpenAPIObject = {
-    openapi: '3.1.0',
+    openapi: '3.0.3',
     info: { title: 'svc API', version: SVC_VERSION, description: DESCRIPTION },
     servers: [{ url: '/', description: 'The gateway that serves this document' }],
     security: [],

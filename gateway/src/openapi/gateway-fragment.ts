@@ -38,7 +38,7 @@ export const gatewayOpenApi: OpenApiFragment = {
         operationId: 'getOpenApiDocument',
         summary: 'This OpenAPI document',
         tags: ['Documentation'],
-        responses: { 200: jsonResponse('The OpenAPI 3.1 document of every public endpoint.', freeObject('An OpenAPI 3.1 document.')) },
+        responses: { 200: jsonResponse('The OpenAPI 3.0 document of every public endpoint.', freeObject('An OpenAPI 3.0 document.')) },
       },
     },
     '/docs': {

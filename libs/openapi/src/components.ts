@@ -1,4 +1,4 @@
-import type { ComponentsObject, HeaderObject, ResponseObject, SchemaObject, SecuritySchemeObject } from 'openapi3-ts/oas31';
+import type { ComponentsObject, HeaderObject, ResponseObject, SchemaObject, SecuritySchemeObject } from 'openapi3-ts/oas30';
 import { constant, dateTime, freeObject, integer, object, ref, string } from './schema.js';
 
 /** The two credentials the gateway accepts; both travel as `Authorization: Bearer …`. */

@@ -1,4 +1,4 @@
-import type { PathsObject, SchemaObject, TagObject } from 'openapi3-ts/oas31';
+import type { PathsObject, SchemaObject, TagObject } from 'openapi3-ts/oas30';
 
 /**
  * One service's part of the public OpenAPI document: the paths it serves (as clients see them,

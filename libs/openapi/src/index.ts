@@ -2,7 +2,7 @@ export * from './schema.js';
 export * from './components.js';
 export * from './operation.js';
 export * from './fragment.js';
-// The OpenAPI 3.1 object types, so fragments and the gateway need no other import.
+// The OpenAPI 3.0 object types, so fragments and the gateway need no other import.
 export type {
   OpenAPIObject,
   OperationObject,
@@ -14,4 +14,4 @@ export type {
   SchemaObject,
   SecurityRequirementObject,
   TagObject,
-} from 'openapi3-ts/oas31';
+} from 'openapi3-ts/oas30';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { HeaderObject, ParameterObject, ReferenceObject, RequestBodyObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
-import { object, ref, type Schema } from './schema.js';
+import type { HeaderObject, ParameterObject, ReferenceObject, RequestBodyObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas30';
+import { fromZod, object, ref, type Schema } from './schema.js';
 
 type Headers = Record<string, HeaderObject | ReferenceObject>;
 
@@ -44,7 +44,7 @@ export function headerParameter(name: string, schema: Schema, description: strin
  * document lists exactly what the endpoint reads.
  */
 export function queryParameters(schema: z.ZodObject, descriptions: Record<string, string> = {}): ParameterObject[] {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, SchemaObject>; required?: string[] };
+  const json = fromZod(schema) as { properties?: Record<string, SchemaObject>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => ({
     name,
     in: 'query',

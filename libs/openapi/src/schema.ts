@@ -1,44 +1,48 @@
 import { z } from 'zod';
-import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
+import type { ReferenceObject, SchemaObject, SchemaObjectType } from 'openapi3-ts/oas30';
 
-/** A schema or a `$ref` to one, as OpenAPI 3.1 accepts them anywhere. */
+/** A schema or a `$ref` to one, as OpenAPI 3.0 accepts them. */
 export type Schema = SchemaObject | ReferenceObject;
 
+/** A schema that names its `type`, which OpenAPI 3.0's `nullable` needs beside it. */
+export type TypedSchema = SchemaObject & { type: Exclude<SchemaObjectType, 'null'> };
+
 /**
- * The JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of a zod schema from
- * `@svc/contracts`, so that a request is described by the same schema that validates it.
- * `io: 'input'` describes what a client may send (defaults make fields optional);
- * refinements zod cannot express (byte lengths, custom checks) are left to the server.
+ * The OpenAPI 3.0 Schema Object of a zod schema from `@svc/contracts` (zod's own translation:
+ * `nullable: true` for a null branch, `enum` for a literal), so that a request is described by
+ * the same schema that validates it. `io: 'input'` describes what a client may send (defaults
+ * make fields optional); refinements zod cannot express (byte lengths, custom checks) and what
+ * 3.0 has no keyword for (constraints on a record's keys) are left to the server.
  *
  * @example
  *   requestBody: jsonBody(fromZod(RegisterBody))
  */
 export function fromZod(schema: z.ZodType, io: 'input' | 'output' = 'input'): SchemaObject {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, target: 'openapi-3.0', unrepresentable: 'any' });
   return json as SchemaObject;
 }
 
-export const string = (extra: SchemaObject = {}): SchemaObject => ({ type: 'string', ...extra });
-export const integer = (extra: SchemaObject = {}): SchemaObject => ({ type: 'integer', ...extra });
-export const boolean = (extra: SchemaObject = {}): SchemaObject => ({ type: 'boolean', ...extra });
-export const uuid: SchemaObject = { type: 'string', format: 'uuid' };
-export const dateTime: SchemaObject = { type: 'string', format: 'date-time' };
+export const string = (extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'string' });
+export const integer = (extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'integer' });
+export const boolean = (extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'boolean' });
+export const uuid: TypedSchema = { type: 'string', format: 'uuid' };
+export const dateTime: TypedSchema = { type: 'string', format: 'date-time' };
 
-/** Exactly `value` (a fixed `status`, `success: true`). */
-export const constant = (value: string | number | boolean, extra: SchemaObject = {}): SchemaObject => ({ const: value, ...extra });
+/** Exactly `value` (a fixed `status`, `success: true`): a one-value `enum`, as 3.0 has no `const`. */
+export const constant = (value: string | boolean, extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: typeof value as 'string' | 'boolean', enum: [value] });
 
-export const enumOf = (values: readonly string[], extra: SchemaObject = {}): SchemaObject => ({ type: 'string', enum: [...values], ...extra });
+export const enumOf = (values: readonly string[], extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'string', enum: [...values] });
 
-export const arrayOf = (items: Schema, extra: SchemaObject = {}): SchemaObject => ({ type: 'array', items, ...extra });
+export const arrayOf = (items: Schema, extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'array', items });
 
 /** `schema` or `null`. */
-export const nullable = (schema: Schema): SchemaObject => ({ anyOf: [schema, { type: 'null' }] });
+export const nullable = (schema: TypedSchema): SchemaObject => ({ ...schema, nullable: true });
 
 /** Any JSON value (a command's result, pack-defined input). */
 export const anyValue = (description: string): SchemaObject => ({ description });
 
 /** A JSON object whose properties are not described here (a JSON Schema, stored data). */
-export const freeObject = (description: string): SchemaObject => ({ type: 'object', description, additionalProperties: true });
+export const freeObject = (description: string): TypedSchema => ({ type: 'object', description, additionalProperties: true });
 
 export const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
 
@@ -50,7 +54,7 @@ export const ref = (name: string): ReferenceObject => ({ $ref: `#/components/sch
  * @example
  *   object({ key: string(), expires_at: nullable(dateTime) })
  */
-export function object(properties: Record<string, Schema>, options: { optional?: string[]; description?: string } = {}): SchemaObject {
+export function object(properties: Record<string, Schema>, options: { optional?: string[]; description?: string } = {}): TypedSchema {
   const optional = new Set(options.optional ?? []);
   const required = Object.keys(properties).filter((name) => !optional.has(name));
   return {

@@ -26,7 +26,9 @@ import { IDEMPOTENCY_KEY_MAX } from './http/command.routes.js';
 
 const replayed = { 'Idempotent-Replayed': { description: '`true` when this is the stored outcome of an earlier call with the same `Idempotency-Key`.', schema: constant('true') } };
 const taskId = pathParameter('task_id', string(), 'The task\'s id.');
-const jsonRpcId: SchemaObject = { type: ['string', 'integer'] };
+const jsonRpcId: SchemaObject = { anyOf: [string(), integer()] };
+/** An error answer's id is null when the request's own could not be read. */
+const jsonRpcIdOrNull: SchemaObject = { anyOf: [nullable(string()), integer()] };
 /** A request, notification or response; the MCP SDK checks the rest. */
 const jsonRpcMessage: SchemaObject = { type: 'object', properties: { jsonrpc: constant('2.0'), method: string() }, required: ['jsonrpc'] };
 
@@ -46,7 +48,7 @@ const schemas = {
       object({ jsonrpc: constant('2.0'), id: jsonRpcId, result: { type: 'object' } }),
       object({
         jsonrpc: constant('2.0'),
-        id: nullable(jsonRpcId),
+        id: jsonRpcIdOrNull,
         error: object({ code: integer(), message: string(), data: anyValue('More about the error.') }, { optional: ['data'] }),
       }),
     ],

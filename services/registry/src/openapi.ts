@@ -95,7 +95,8 @@ export const registryOpenApi: OpenApiFragment = {
           required: true,
           content: {
             'multipart/form-data': {
-              schema: object({ [PACKAGE_FIELD]: string({ contentMediaType: 'application/gzip', description: `The package: a .tar.gz with pack.yaml at its root, at most ${MAX_PACKAGE_BYTES} bytes.` }) }),
+              schema: object({ [PACKAGE_FIELD]: string({ format: 'binary', description: `The package: a .tar.gz with pack.yaml at its root, at most ${MAX_PACKAGE_BYTES} bytes.` }) }),
+              encoding: { [PACKAGE_FIELD]: { contentType: 'application/gzip' } },
             },
           },
         },
@@ -157,6 +158,7 @@ export const registryOpenApi: OpenApiFragment = {
       delete: {
         operationId: 'revokePackAccess',
         summary: 'Take a grant back',
+        description: 'The body is JSON, the same as the grant\'s: `pack_namespace`, `pack_name`, `grantee_tenant_id`.',
         tags: ['Packs'],
         requestBody: grantBody,
         responses: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { responseChecker } from './openapi.js';
+import { documentedOperations, responseChecker } from './openapi.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const user = { id: '6f1c2a3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b', email: 'ada@example.test', name: '', role: 'member', developerMode: false, subscriptionTier: 'pro', createdAt: '2025-01-02T03:04:05.000Z' };
@@ -23,6 +23,24 @@ describe('the response checks of the end-to-end client', () => {
   it('refuses a body of the wrong shape, and a success body under a status the operation does not list', () => {
     expect(check('GET', '/health', 200, { status: 'fine' })).toMatch(/does not match/);
     expect(check('POST', '/api/v1/auth/register', 200, signedIn)).toMatch(/does not match/);
+  });
+
+  it('reads OpenAPI 3.0: null where a field is nullable, and a fixed value as a one-value enum', () => {
+    const task = { task_id: user.id, status: 'pending', result: null, error: null, started_at: null, completed_at: null, correlation_id: 'abc' };
+    expect(check('GET', `/api/v1/tasks/${user.id}`, 200, { success: true, data: task })).toBeUndefined();
+    expect(check('GET', `/api/v1/tasks/${user.id}`, 200, { success: true, data: { ...task, started_at: 5 } })).toMatch(/started_at must be string/);
+    expect(check('GET', `/api/v1/tasks/${user.id}`, 200, { success: false, data: task })).toMatch(/success must be equal to one of the allowed values/);
+  });
+
+  it('compiles the schema of every JSON answer the document describes (a `nullable` always beside its `type`)', () => {
+    let compiled = 0;
+    for (const { method, template, operation } of documentedOperations()) {
+      for (const status of Object.keys(operation.responses ?? {}).filter((key) => /^\d{3}$/.test(key))) {
+        expect(() => check(method, template.replace(/\{[^}]+\}/g, 'x'), Number(status), {}), `${method} ${template} → ${status}`).not.toThrow();
+        compiled++;
+      }
+    }
+    expect(compiled).toBeGreaterThan(100);
   });
 
   it('holds unknown paths and methods to the error body', () => {

@@ -1,4 +1,5 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import Ajv04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '@svc/gateway';
 import type { OpenAPIObject, OperationObject, PathItemObject, ResponseObject } from '@svc/openapi';
@@ -39,7 +40,8 @@ const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, 
  * the fleet's error body.
  */
 export class ResponseChecker {
-  private readonly ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false });
+  // OpenAPI 3.0's Schema Object extends draft 04 (boolean `exclusiveMinimum`); ajv reads its `nullable`.
+  private readonly ajv = new Ajv04({ allErrors: true, strict: true, strictTypes: false, strictTuples: false });
   private readonly operations: DescribedOperation[] = [];
 
   constructor(private readonly document: OpenAPIObject) {
