@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { samplePath } from '@svc/gateway/src/openapi/document.js';
 import { documentedOperations, responseChecker } from './openapi.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -36,7 +37,7 @@ describe('the response checks of the end-to-end client', () => {
     let compiled = 0;
     for (const { method, template, operation } of documentedOperations()) {
       for (const status of Object.keys(operation.responses ?? {}).filter((key) => /^\d{3}$/.test(key))) {
-        expect(() => check(method, template.replace(/\{[^}]+\}/g, 'x'), Number(status), {}), `${method} ${template} → ${status}`).not.toThrow();
+        expect(() => check(method, samplePath(template), Number(status), {}), `${method} ${template} → ${status}`).not.toThrow();
         compiled++;
       }
     }
