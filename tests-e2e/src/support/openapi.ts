@@ -2,7 +2,8 @@ import type { ValidateFunction } from 'ajv';
 import Ajv04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '@svc/gateway';
-import type { OpenAPIObject, OperationObject, PathItemObject, ResponseObject } from '@svc/openapi';
+import { operationsOf } from '@svc/gateway/src/openapi/document.js';
+import type { OpenAPIObject, OperationObject, ResponseObject } from '@svc/openapi';
 
 /** Base URI under which the document is registered with ajv; never fetched. */
 const DOCUMENT_ID = 'urn:svc:openapi';
@@ -17,13 +18,7 @@ export interface DocumentedOperation {
 
 /** Every operation the document describes, path by path. */
 export function documentedOperations(document: OpenAPIObject = buildOpenApiDocument()): DocumentedOperation[] {
-  const found: DocumentedOperation[] = [];
-  for (const [template, item] of Object.entries(document.paths ?? {}) as [string, PathItemObject][]) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (typeof operation === 'object' && operation && 'responses' in operation) found.push({ method: method.toUpperCase(), template, operation: operation as OperationObject });
-    }
-  }
-  return found;
+  return operationsOf(document.paths).map(({ method, template, operation }) => ({ method: method.toUpperCase(), template, operation }));
 }
 
 interface DescribedOperation extends DocumentedOperation {
