@@ -5,7 +5,8 @@ export type PackErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'MANIFEST_INVALID'
   | 'INPUT_SCHEMA_INVALID'
-  | 'ENTRY_MISSING';
+  | 'ENTRY_MISSING'
+  | 'SIGNATURE_INVALID';
 
 /** A package or manifest the platform refuses; `message` names what is wrong and where. */
 export class PackFormatError extends Error {

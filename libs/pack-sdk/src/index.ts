@@ -8,4 +8,5 @@ export * from './input-schema.js';
 export * from './manifest.js';
 export * from './archive.js';
 export * from './package.js';
+export * from './signature.js';
 export type { SchemaIssue } from './ajv-issues.js';

@@ -12,6 +12,7 @@ import {
   integer,
   jsonBody,
   jsonResponse,
+  nullable,
   object,
   pathParameter,
   queryParameters,
@@ -20,7 +21,7 @@ import {
   uuid,
   type OpenApiFragment,
 } from '@svc/openapi';
-import { MAX_PACKAGE_BYTES, QUEUES, VISIBILITIES } from '@svc/pack-sdk';
+import { MAX_PACKAGE_BYTES, PUBLIC_KEY_FIELD, QUEUES, SIGNATURE_FIELD, VISIBILITIES } from '@svc/pack-sdk';
 
 const notOwner = (what: string) => errorResponse(`\`PERMISSION_DENIED\`: developer mode is required (\`details.reason: developer_mode_required\`), or the caller may see the pack but does not own it, so may not ${what} it.`);
 const packNotFound = errorResponse('`NOT_FOUND`: no such pack, or one the caller may not see.');
@@ -56,6 +57,9 @@ const schemas = {
     commands: arrayOf(string()),
     size_bytes: integer(),
     sha256: string({ pattern: '^[0-9a-f]{64}$' }),
+    signature: nullable(
+      object({ algorithm: constant('ed25519'), key_fingerprint: string({ description: '`SHA256:` and the base64 SHA-256 of the public key (DER), as OpenSSH prints fingerprints.' }) }, { description: 'The verified signature the package was published with; null when it was sent unsigned.' }),
+    ),
   }),
   InstalledPack: object({
     id: uuid,
@@ -95,14 +99,21 @@ export const registryOpenApi: OpenApiFragment = {
           required: true,
           content: {
             'multipart/form-data': {
-              schema: object({ [PACKAGE_FIELD]: string({ format: 'binary', description: `The package: a .tar.gz with pack.yaml at its root, at most ${MAX_PACKAGE_BYTES} bytes.` }) }),
+              schema: object(
+                {
+                  [PACKAGE_FIELD]: string({ format: 'binary', description: `The package: a .tar.gz with pack.yaml at its root, at most ${MAX_PACKAGE_BYTES} bytes.` }),
+                  [SIGNATURE_FIELD]: string({ maxLength: 200, description: 'Ed25519 signature of the package\'s bytes, base64 (`svc pack build --sign`). With `public_key`, or neither.' }),
+                  [PUBLIC_KEY_FIELD]: string({ maxLength: 200, description: 'The signer\'s Ed25519 public key, DER (SubjectPublicKeyInfo), base64.' }),
+                },
+                { optional: [SIGNATURE_FIELD, PUBLIC_KEY_FIELD] },
+              ),
               encoding: { [PACKAGE_FIELD]: { contentType: 'application/gzip' } },
             },
           },
         },
         responses: {
           201: dataResponse('Published.', object({ pack: ref('PublishedPack'), message: string() })),
-          400: errorResponse('`PACKAGE_INVALID`, `PACKAGE_PATH_INVALID`, `MANIFEST_INVALID`, `INPUT_SCHEMA_INVALID` or `ENTRY_MISSING`; `details.field`, `details.issue` and `details.issues` say what.'),
+          400: errorResponse('`PACKAGE_INVALID`, `PACKAGE_PATH_INVALID`, `MANIFEST_INVALID`, `INPUT_SCHEMA_INVALID` or `ENTRY_MISSING`; `details.field`, `details.issue` and `details.issues` say what. `SIGNATURE_INVALID`: a signature was sent that does not verify, or only one of its two fields.'),
           403: errorResponse('`PERMISSION_DENIED`: developer mode is required, or the namespace is not the caller\'s (`details.reason`).'),
           409: errorResponse('`VERSION_EXISTS`, or `COMMAND_NAME_TAKEN` by another active pack of the namespace.'),
           413: errorResponse('`PAYLOAD_TOO_LARGE`: the package, or its unpacked files, are too large (`details.limit_bytes` or `details.limit_files`).'),

@@ -43,6 +43,9 @@ export const packVersions = registry.table(
     blobKey: text('blob_key').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
     sha256: text('sha256').notNull(),
+    /** Ed25519 public key (DER, base64) and signature of the package, when it was published signed; verified at publish. */
+    signaturePublicKey: text('signature_public_key'),
+    signature: text('signature'),
     publishedBy: uuid('published_by').notNull(),
     publishedAt: createdAt('published_at'),
   },

@@ -6,7 +6,8 @@ import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Identity } from '@svc/auth';
 import type { BusMessage } from '@svc/bus';
-import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
+import { generateKeyPairSync } from 'node:crypto';
+import { keyFingerprint, MAX_PACKAGE_BYTES, signPackage } from '@svc/pack-sdk';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
 import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
 
@@ -65,6 +66,43 @@ describe('POST /api/v1/registry/packs', () => {
   it("publishes to an organization's namespace for its members", async () => {
     const reply = await publish(ada, { namespace: 'acme', name: 'org-tools' });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  });
+
+  describe('signed packages', () => {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const signedUpload = (bytes: Buffer, fields: Record<string, string>) => {
+      let test = h.http(ada).post('/api/v1/registry/packs').attach('package', bytes, 'pack.tar.gz');
+      for (const [name, value] of Object.entries(fields)) test = test.field(name, value);
+      return test;
+    };
+
+    it('verifies an Ed25519 signature sent beside the package and answers its key fingerprint', async () => {
+      const bytes = await packageOf({ namespace: 'ada', name: 'signed-tools' });
+      const signature = signPackage(bytes, privateKey);
+      const reply = await signedUpload(bytes, { signature: signature.signature, public_key: signature.public_key });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      expect(reply.body.data.pack.signature).toEqual({ algorithm: 'ed25519', key_fingerprint: keyFingerprint(signature.public_key) });
+    });
+
+    it('answers signature null for an unsigned package', async () => {
+      const reply = await publish(ada, { namespace: 'ada', name: 'unsigned-tools' });
+      expect(reply.body.data.pack.signature).toBeNull();
+    });
+
+    it('refuses a signature of other bytes, another key, or half a signature with SIGNATURE_INVALID and keeps nothing', async () => {
+      const bytes = await packageOf({ namespace: 'ada', name: 'forged-tools' });
+      const ofOther = signPackage(await packageOf({ namespace: 'ada', name: 'forged-tools', version: '9.9.9' }), privateKey);
+      const otherKey = signPackage(bytes, generateKeyPairSync('ed25519').privateKey);
+      const cases: Array<Record<string, string>> = [
+        { signature: ofOther.signature, public_key: ofOther.public_key },
+        { signature: signPackage(bytes, privateKey).signature, public_key: otherKey.public_key },
+        { signature: ofOther.signature },
+        { signature: 'not base64!', public_key: ofOther.public_key },
+        { signature: ofOther.signature, public_key: Buffer.from('short key').toString('base64') },
+      ];
+      for (const fields of cases) expectError(await signedUpload(bytes, fields), 400, 'SIGNATURE_INVALID');
+      await expect(readdir(join(h.blobDir, 'packs/ada/forged-tools'))).rejects.toThrow();
+    });
   });
 
   it('refuses an account in consumer mode with PERMISSION_DENIED', async () => {

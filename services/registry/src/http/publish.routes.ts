@@ -3,7 +3,7 @@ import multer from 'multer';
 import { requireIdentity } from '@svc/auth';
 import { PACKAGE_FIELD } from '@svc/contracts';
 import { AppError, ok, PayloadTooLargeError } from '@svc/core';
-import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
+import { MAX_PACKAGE_BYTES, PUBLIC_KEY_FIELD, SIGNATURE_FIELD } from '@svc/pack-sdk';
 import { requireDeveloperMode } from '../services/access.js';
 import type { PublishService } from '../services/publish.service.js';
 
@@ -15,6 +15,21 @@ const upload = multer({
   storage: multer.memoryStorage(),
   limits: { fileSize: MAX_PACKAGE_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 11 },
 }).single(PACKAGE_FIELD);
+
+const signatureInvalid = (message: string) =>
+  new AppError({ status: 400, code: 'SIGNATURE_INVALID', type: 'ValidationError', message, details: { field: SIGNATURE_FIELD } });
+
+/** The detached signature sent beside the package, if any: both fields or neither. */
+function signatureOf(body: unknown): { public_key: string; signature: string } | undefined {
+  const fields = (body ?? {}) as Record<string, unknown>;
+  const signature = fields[SIGNATURE_FIELD];
+  const publicKey = fields[PUBLIC_KEY_FIELD];
+  if (signature === undefined && publicKey === undefined) return undefined;
+  if (typeof signature !== 'string' || typeof publicKey !== 'string') {
+    throw signatureInvalid(`A signed package needs both text fields "${SIGNATURE_FIELD}" and "${PUBLIC_KEY_FIELD}" (base64)`);
+  }
+  return { signature, public_key: publicKey };
+}
 
 function fromMulter(err: unknown): AppError {
   if (err instanceof AppError) return err;
@@ -43,7 +58,7 @@ export function publishRoutes(publisher: PublishService): Router {
     if (!req.is('multipart/form-data')) throw packageInvalid(`Send the package as multipart/form-data, in the field "${PACKAGE_FIELD}"`);
     const tarball = await receivePackage(req, res);
     if (!tarball) throw packageInvalid(`The multipart field "${PACKAGE_FIELD}" with the .tar.gz package is missing`);
-    res.status(201).json(ok(await publisher.publish(identity, tarball)));
+    res.status(201).json(ok(await publisher.publish(identity, tarball, signatureOf(req.body))));
   });
 
   return router;

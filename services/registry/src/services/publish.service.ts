@@ -3,7 +3,7 @@ import type { Identity } from '@svc/auth';
 import type { Bus } from '@svc/bus';
 import { PermissionError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
-import { inspectPackage, PackFormatError, type InspectedPackage } from '@svc/pack-sdk';
+import { inspectPackage, PackFormatError, verifyPackageSignature } from '@svc/pack-sdk';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { CommandRepository } from '../repositories/command.repository.js';
 import { PackRepository } from '../repositories/pack.repository.js';
@@ -11,9 +11,16 @@ import { VersionRepository } from '../repositories/version.repository.js';
 import { requireDeveloperMode, tenantOfNamespace } from './access.js';
 import { commandNameTaken, packFormatError, versionExists } from './errors.js';
 
-async function inspect(tarball: Buffer): Promise<InspectedPackage> {
+/** A detached Ed25519 signature of the package, sent beside it (`svc pack build --sign`). */
+export interface SignatureFields {
+  public_key: string;
+  signature: string;
+}
+
+/** Runs a check of the pack format, its PackFormatError answered as the spec's error body. */
+async function checked<T>(check: () => T | Promise<T>): Promise<T> {
   try {
-    return await inspectPackage(tarball);
+    return await check();
   } catch (err) {
     if (err instanceof PackFormatError) throw packFormatError(err);
     throw err;
@@ -33,9 +40,11 @@ export class PublishService {
    * not active until it is installed. The package file is written before the rows that point
    * at it, and removed again when they cannot be written.
    */
-  async publish(identity: Identity, tarball: Buffer) {
+  async publish(identity: Identity, tarball: Buffer, signature?: SignatureFields) {
     requireDeveloperMode(identity, 'publish packs');
-    const { manifest } = await inspect(tarball);
+    const { manifest } = await checked(() => inspectPackage(tarball));
+    // Checked after the package, so a broken package is reported as such first.
+    const keyFingerprint = signature ? await checked(() => verifyPackageSignature(tarball, signature)) : null;
     const { namespace, name, version, visibility, description } = manifest.pack;
     const ref = `@${namespace}/${name}`;
     const ownerTenantId = tenantOfNamespace(identity, namespace);
@@ -71,6 +80,8 @@ export class PublishService {
           blobKey,
           sizeBytes: tarball.length,
           sha256,
+          signaturePublicKey: signature?.public_key ?? null,
+          signature: signature?.signature ?? null,
           publishedBy: identity.userId,
         });
         await commands.insertMany(
@@ -104,7 +115,19 @@ export class PublishService {
       .catch((err: Error) => this.log.error('pack.published not published', { pack_id: packId, error: err.message }));
 
     return {
-      pack: { id: packId, namespace, name, version, version_id: versionId, visibility, description, commands: commandNames, size_bytes: tarball.length, sha256 },
+      pack: {
+        id: packId,
+        namespace,
+        name,
+        version,
+        version_id: versionId,
+        visibility,
+        description,
+        commands: commandNames,
+        size_bytes: tarball.length,
+        sha256,
+        signature: keyFingerprint ? { algorithm: 'ed25519', key_fingerprint: keyFingerprint } : null,
+      },
       message: `Published ${ref} ${version}; install it to make its commands available`,
     };
   }
