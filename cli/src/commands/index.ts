@@ -1,0 +1,38 @@
+import { Command } from 'commander';
+import { addGlobalOptions, addProgramOptions } from '../program.js';
+import { CLI_VERSION } from '../version.js';
+import { registerAuthCommands } from './auth.js';
+import { registerConfigCommands } from './config.js';
+import { registerDashboardCommands } from './dashboard.js';
+import { registerMcpCommands } from './mcp.js';
+import { registerPackGroup } from './pack.js';
+import { registerPackCommands } from './packs.js';
+import { registerProjectCommands } from './project.js';
+import { registerRun } from './run.js';
+import { registerStats } from './stats.js';
+
+function leaves(command: Command): Command[] {
+  return command.commands.length === 0 ? [command] : command.commands.flatMap(leaves);
+}
+
+/** The whole `svc` command tree, as the spec's table lists it. */
+export function buildProgram(): Command {
+  const program = new Command('svc')
+    .description('svc: write, publish and run packs of commands, dashboards and MCP tools')
+    .enablePositionalOptions()
+    .showHelpAfterError('(add --help for usage)');
+  addProgramOptions(program, CLI_VERSION);
+
+  registerProjectCommands(program);
+  registerPackGroup(program);
+  registerStats(program);
+  registerPackCommands(program);
+  registerRun(program);
+  registerAuthCommands(program);
+  registerConfigCommands(program);
+  registerMcpCommands(program);
+  registerDashboardCommands(program);
+
+  for (const leaf of leaves(program)) addGlobalOptions(leaf);
+  return program;
+}

@@ -1,0 +1,122 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { parseManifest, PackFormatError, type CommandManifest, type PackManifest } from '@svc/pack-sdk';
+import type { Context } from '../context.js';
+import { CliError, validationError } from '../errors.js';
+import { DevStorage } from '../dev/dev-storage.js';
+import { LocalPack, lineLogger } from '../dev/local-pack.js';
+import { recordRun } from '../dev/stats.js';
+import { findPackDir, readManifestText } from '../pack/project.js';
+import { action, integerOption } from '../program.js';
+import { DEV_STORAGE_FILE } from './pack-dev.js';
+import { parseCommandRef, parseInputArgs } from './run.js';
+
+interface ExecOptions {
+  arg: string[];
+  timeout: number;
+}
+
+/** `--arg key=value` (repeatable) as `--key=value` arguments. */
+function argsOf(pairs: string[]): string[] {
+  return pairs.map((pair) => {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw validationError(`--arg ${pair}: write key=value`, { code: 'ARGUMENT_INVALID', details: { argument: pair } });
+    return `--${pair.slice(0, at)}=${pair.slice(at + 1)}`;
+  });
+}
+
+async function localManifest(ctx: Context): Promise<{ packDir: string; manifest: PackManifest }> {
+  const packDir = await findPackDir(ctx.io.cwd);
+  try {
+    return { packDir, manifest: parseManifest(await readManifestText(packDir)) };
+  } catch (err) {
+    if (err instanceof PackFormatError) throw validationError(err.message, { code: err.code, details: err.details });
+    throw err;
+  }
+}
+
+/**
+ * Runs one command of the pack in this folder, once, in the platform's runner (the storage of
+ * `svc pack dev --persist`); its run joins `svc stats`.
+ */
+async function exec(ctx: Context, target: string, options: ExecOptions): Promise<void> {
+  const ref = parseCommandRef(target);
+  const { packDir, manifest } = await localManifest(ctx);
+  if (ref.namespace !== manifest.pack.namespace) {
+    throw new CliError('general', `The pack in ${packDir} is in namespace ${manifest.pack.namespace}, not ${ref.namespace}`, { code: 'NOT_FOUND' });
+  }
+  const command = manifest.commands.find((c) => c.name === ref.name);
+  const input = parseInputArgs(argsOf(options.arg), (command?.input_schema as { properties?: Record<string, { type?: string }> } | undefined)?.properties);
+  const log = (line: string) => (ctx.out.json ? ctx.out.debug(line) : ctx.io.stderr.write(`${line}\n`));
+  const pack = await LocalPack.open(packDir, { logger: lineLogger('info', log), storage: await DevStorage.open(join(packDir, DEV_STORAGE_FILE)) });
+  ctx.onExit(() => pack.close());
+  const started = performance.now();
+  const label = `${ref.namespace}/${ref.name}`;
+  try {
+    const run = await pack.run(ref.name, input, { timeoutMs: options.timeout * 1000 });
+    await recordRun(packDir, label, run.durationMs, true);
+    ctx.out.result({ command: label, result: run.value, execution: { duration_ms: Math.round(run.durationMs), status: 'completed' } }, JSON.stringify(run.value, null, 2));
+  } catch (err) {
+    if (err instanceof CliError && err.kind === 'command') await recordRun(packDir, label, performance.now() - started, false);
+    throw err;
+  }
+}
+
+function describeLine(command: CommandManifest): string {
+  return `${command.name.padEnd(24)} ${command.queue.padEnd(7)} ${String(command.timeout).padStart(5)} s  ${command.description}`;
+}
+
+async function listCommands(ctx: Context): Promise<void> {
+  const { manifest } = await localManifest(ctx);
+  const commands = manifest.commands.map(({ name, description, queue, timeout, tags }) => ({ name, description, queue, timeout, tags }));
+  ctx.out.result({ pack: manifest.pack, commands }, manifest.commands.map(describeLine).join('\n'));
+}
+
+/** A command of the pack in this folder, or (`namespace/name`) of the platform's catalog. */
+async function describe(ctx: Context, name: string): Promise<void> {
+  if (name.includes('/') || name.includes('.')) {
+    const ref = parseCommandRef(name);
+    const local = await localManifest(ctx).catch(() => undefined);
+    if (local?.manifest.pack.namespace !== ref.namespace) {
+      const detail = await ctx.api().data<Record<string, unknown>>('GET', `/api/v1/commands/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`);
+      ctx.out.result({ source: 'platform', ...detail }, describeText(detail as unknown as CommandManifest));
+      return;
+    }
+    name = ref.name;
+  }
+  const { manifest } = await localManifest(ctx);
+  const command = manifest.commands.find((c) => c.name === name);
+  if (!command) throw new CliError('general', `No command "${name}" in pack.yaml; \`svc pack list-commands\` lists them`, { code: 'NOT_FOUND' });
+  ctx.out.result({ source: 'local', namespace: manifest.pack.namespace, ...command }, describeText(command));
+}
+
+function describeText(command: Pick<CommandManifest, 'name' | 'description' | 'timeout' | 'queue' | 'input_schema' | 'examples'>): string {
+  return [
+    `${command.name}: ${command.description || '(no description)'}`,
+    `timeout ${command.timeout} s${command.queue ? `, queue ${command.queue}` : ''}`,
+    'input schema:',
+    JSON.stringify(command.input_schema, null, 2),
+    ...(command.examples?.length ? ['examples:', ...command.examples.map((e) => `  ${e.description}: ${JSON.stringify(e.input)}`)] : []),
+  ].join('\n');
+}
+
+export function registerPackExec(pack: Command): void {
+  pack
+    .command('exec')
+    .description('run a command of the pack in this folder once, locally, in the platform runner')
+    .argument('<command>', 'the command, as namespace/name')
+    .option('--arg <key=value>', 'an input value (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option('--timeout <seconds>', 'stop the run after this many seconds', integerOption('--timeout', 1, 3600), 60)
+    .action(action<ExecOptions>((ctx, [target], options) => exec(ctx, target as string, options)));
+
+  pack
+    .command('list-commands')
+    .description('the commands of the pack in this folder')
+    .action(action((ctx) => listCommands(ctx)));
+
+  pack
+    .command('describe')
+    .description("a command's description, timeout and input schema (of this pack, or namespace/name of the platform)")
+    .argument('<command>', 'a command of this pack, or namespace/name')
+    .action(action((ctx, [name]) => describe(ctx, name as string)));
+}

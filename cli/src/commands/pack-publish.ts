@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { inspectPackage, PackFormatError, PUBLIC_KEY_FIELD, SIGNATURE_FIELD, keyFingerprint, type PackageSignature, type PackManifest } from '@svc/pack-sdk';
+import { parseConfigValue } from '../config.js';
+import type { Context } from '../context.js';
+import { asCliError, validationError } from '../errors.js';
+import { findingsOf } from '../pack/check.js';
+import { findPackDir } from '../pack/project.js';
+import { readSignatureFile } from '../pack/signing.js';
+import { action } from '../program.js';
+import { buildPackage, wantsSignature } from './pack-build.js';
+
+interface PublishOptions {
+  registry?: string;
+  token?: string;
+  dryRun?: boolean;
+}
+
+interface Publishable {
+  source: string;
+  manifest: PackManifest;
+  tarball: Buffer;
+  signature: PackageSignature | undefined;
+}
+
+/** A package file given on the command line, checked as the registry will check it. */
+async function fromFile(ctx: Context, path: string): Promise<Publishable> {
+  const full = ctx.path(path);
+  const info = await stat(full).catch(() => undefined);
+  if (!info?.isFile()) throw validationError(`${path} is not a package file (a .tar.gz made by \`svc pack build\`)`, { code: 'PACKAGE_NOT_FOUND', details: { path: full } });
+  const tarball = await readFile(full);
+  try {
+    const { manifest } = await inspectPackage(tarball);
+    return { source: full, manifest, tarball, signature: await readSignatureFile(full) };
+  } catch (err) {
+    if (!(err instanceof PackFormatError)) throw err;
+    throw validationError(`${path}: ${err.message}`, { code: err.code, details: { issues: findingsOf(err) } });
+  }
+}
+
+/** The pack in this folder, built in memory (signed when `build.sign_packages` says so). */
+async function fromFolder(ctx: Context): Promise<Publishable> {
+  const packDir = await findPackDir(ctx.io.cwd);
+  const built = await buildPackage(ctx, packDir, wantsSignature(ctx, undefined));
+  return { source: packDir, manifest: built.manifest, tarball: built.tarball, signature: built.signed?.signature };
+}
+
+function describe(item: Publishable, sha256: string) {
+  const { namespace, name, version, visibility } = item.manifest.pack;
+  return {
+    namespace,
+    name,
+    version,
+    visibility,
+    commands: item.manifest.commands.map((command) => command.name),
+    size_bytes: item.tarball.length,
+    sha256,
+    signature: item.signature ? { algorithm: 'ed25519', key_fingerprint: keyFingerprint(item.signature.public_key) } : null,
+  };
+}
+
+/** Whether the caller may publish to the namespace, asked of the platform; null when it cannot be asked. */
+async function namespaceCheck(ctx: Context, registry: string, token: string | undefined, namespace: string) {
+  try {
+    return await ctx.api(registry, token).data<{ available: boolean; owner?: string; error?: string }>('GET', `/api/v1/namespaces/${encodeURIComponent(namespace)}/check`);
+  } catch (err) {
+    ctx.out.debug(`namespace not checked: ${asCliError(err).message}`);
+    return null;
+  }
+}
+
+async function publish(ctx: Context, packagePath: string | undefined, options: PublishOptions): Promise<void> {
+  const registry = options.registry ? String(parseConfigValue('registry.url', options.registry)) : ctx.registryUrl;
+  const item = packagePath ? await fromFile(ctx, packagePath) : await fromFolder(ctx);
+  const sha256 = createHash('sha256').update(item.tarball).digest('hex');
+  const ref = `@${item.manifest.pack.namespace}/${item.manifest.pack.name}`;
+
+  if (options.dryRun) {
+    const check = ctx.token() || options.token ? await namespaceCheck(ctx, registry, options.token, item.manifest.pack.namespace) : null;
+    ctx.out.result(
+      { dry_run: true, registry, source: item.source, pack: describe(item, sha256), namespace: check },
+      `Would publish ${ref} ${item.manifest.pack.version} (${item.tarball.length} bytes) to ${registry}; nothing was uploaded.${check && !check.available ? `\nwarning: ${check.error ?? 'the namespace is not yours'}` : ''}`,
+    );
+    return;
+  }
+
+  const form = new FormData();
+  form.append('package', new Blob([item.tarball], { type: 'application/gzip' }), `${item.manifest.pack.name}-${item.manifest.pack.version}.tar.gz`);
+  if (item.signature) {
+    form.append(SIGNATURE_FIELD, item.signature.signature);
+    form.append(PUBLIC_KEY_FIELD, item.signature.public_key);
+  }
+  const progress = ctx.out.progress(`Publishing ${ref} ${item.manifest.pack.version}`);
+  try {
+    const data = await ctx.api(registry, options.token).data<{ pack: Record<string, unknown>; message: string }>('POST', '/api/v1/registry/packs', { form });
+    progress.succeed(`Published ${ref} ${item.manifest.pack.version}`);
+    ctx.out.result({ dry_run: false, registry, ...data }, `${data.message}.\nNext: svc install ${ref} --version ${item.manifest.pack.version}`);
+  } catch (err) {
+    progress.fail();
+    throw err;
+  }
+}
+
+export function registerPackPublish(pack: Command): void {
+  pack
+    .command('publish')
+    .description('publish a version of a pack to the registry (then `svc install` makes it active)')
+    .argument('[package]', 'a package made by `svc pack build` (default: the pack in this folder)')
+    .option('--registry <url>', 'the registry to publish to (default: registry.url)')
+    .option('--token <token>', 'the token to publish with (default: the signed-in one)')
+    .option('--dry-run', 'check everything and show what would be published, without uploading')
+    .action(action<PublishOptions>((ctx, [packagePath], options) => publish(ctx, packagePath as string | undefined, options)));
+}

@@ -1,0 +1,142 @@
+import type { Command } from 'commander';
+import type { ApiClient } from '../api.js';
+import type { Context } from '../context.js';
+import { CliError, validationError } from '../errors.js';
+import { action } from '../program.js';
+
+export interface CommandRef {
+  namespace: string;
+  name: string;
+}
+
+/** `namespace.name` (or `namespace/name`, `@namespace/name`) split in two. */
+export function parseCommandRef(ref: string): CommandRef {
+  const match = /^@?([a-z0-9][a-z0-9-]*)[./]([a-z0-9-]+)$/.exec(ref);
+  if (!match) throw validationError(`"${ref}" is not a command: write namespace.name, e.g. acme.echo`, { code: 'COMMAND_INVALID', details: { command: ref } });
+  return { namespace: match[1]!, name: match[2]! };
+}
+
+type Property = { type?: string | string[] };
+
+/** A `--key=value` value as the input schema types it; JSON where the schema says nothing. */
+function coerce(raw: string, property: Property | undefined): unknown {
+  const types = property?.type === undefined ? [] : ([] as string[]).concat(property.type);
+  if (types.includes('string')) return raw;
+  if ((types.includes('integer') || types.includes('number')) && raw.trim() !== '' && !Number.isNaN(Number(raw))) return Number(raw);
+  if (types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * The input of a run from `--key=value`, `--key value`, `--flag` (true) and `--no-flag` (false)
+ * arguments, typed by the command's input schema.
+ */
+export function parseInputArgs(args: string[], properties: Record<string, Property> = {}): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    const match = /^--([^=\s]+)(?:=([\s\S]*))?$/.exec(arg);
+    if (!match) throw validationError(`"${arg}" is not an argument: write --key=value`, { code: 'ARGUMENT_INVALID', details: { argument: arg } });
+    const [, key, inline] = match as unknown as [string, string, string | undefined];
+    if (inline !== undefined) {
+      input[key] = coerce(inline, properties[key]);
+    } else if (args[i + 1] !== undefined && !args[i + 1]!.startsWith('--')) {
+      input[key] = coerce(args[i + 1]!, properties[key]);
+      i += 1;
+    } else if (key.startsWith('no-') && !(key in properties)) {
+      input[key.slice(3)] = false;
+    } else {
+      input[key] = true;
+    }
+  }
+  return input;
+}
+
+/** Codes of a run's own failure (the pack's code threw, ran out of time, was cancelled): exit code 10. */
+const COMMAND_FAILURES = new Set(['INTEGRATION_ERROR', 'TIMEOUT', 'TASK_REVOKED', 'COMMAND_FAILED']);
+
+/** A failed run answer as exit code 10 when the pack's command failed, else as it is. */
+export function asCommandFailure(err: unknown): unknown {
+  if (!(err instanceof CliError) || !err.code || !COMMAND_FAILURES.has(err.code)) return err;
+  // A 502 without a task is the gateway failing to reach a service, not the command.
+  if (err.code === 'INTEGRATION_ERROR' && err.details?.task_id === undefined) return err;
+  return new CliError('command', err.message, { code: err.code, details: err.details });
+}
+
+interface Task {
+  task_id: string;
+  status: 'pending' | 'started' | 'success' | 'failure' | 'timeout' | 'revoked';
+  result: unknown;
+  error: { message: string; type: string } | null;
+  started_at?: string | null;
+  completed_at?: string | null;
+}
+
+const TERMINAL = new Set(['success', 'failure', 'timeout', 'revoked']);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls a task until it ends, showing its status on a terminal; a task that did not succeed is exit code 10. */
+export async function waitForTask(ctx: Context, api: ApiClient, taskId: string, label: string): Promise<Task> {
+  const progress = ctx.out.progress(`${label}: pending (task ${taskId})`);
+  let delay = 200;
+  for (;;) {
+    const task = (await api.request<{ data: Task }>('GET', `/api/v1/tasks/${encodeURIComponent(taskId)}`)).body.data;
+    if (TERMINAL.has(task.status)) {
+      if (task.status === 'success') {
+        progress.succeed(`${label}: done`);
+        return task;
+      }
+      progress.fail(`${label}: ${task.status}`);
+      throw new CliError('command', `${label} ended in ${task.status}: ${task.error?.message ?? 'no message'}`, { code: `TASK_${task.status.toUpperCase()}`, details: { task_id: taskId, status: task.status, error: task.error } });
+    }
+    progress.update(`${label}: ${task.status} (task ${taskId})`);
+    await sleep(delay);
+    delay = Math.min(delay * 2, 2000);
+  }
+}
+
+/** Runs a command on the platform and waits for its result, as a task when it becomes one. */
+export async function runOnPlatform(ctx: Context, ref: CommandRef, input: Record<string, unknown>, options: { async?: boolean }) {
+  const api = ctx.api();
+  const path = `/api/v1/commands/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`;
+  const label = `${ref.namespace}.${ref.name}`;
+  let reply;
+  try {
+    reply = await api.request('POST', path, { body: input, query: { async: options.async ? 'true' : undefined }, accept: [202] });
+  } catch (err) {
+    throw asCommandFailure(err);
+  }
+  const data = reply.body.data;
+  if (reply.status !== 202) return { command: label, result: data.result, execution: data.execution, task_id: null };
+  ctx.out.debug(`task ${data.task_id} submitted`);
+  const task = await waitForTask(ctx, api, data.task_id, label);
+  const durationMs = task.started_at && task.completed_at ? Date.parse(task.completed_at) - Date.parse(task.started_at) : null;
+  return { command: label, result: task.result, execution: { duration_ms: durationMs, status: 'completed' }, task_id: task.task_id };
+}
+
+async function run(ctx: Context, commandArg: string, args: string[], options: { raw?: boolean; async?: boolean }): Promise<void> {
+  const ref = parseCommandRef(commandArg);
+  const detail = await ctx.api().data<{ input_schema?: { properties?: Record<string, Property> } }>('GET', `/api/v1/commands/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`);
+  const input = parseInputArgs(args, detail.input_schema?.properties);
+  const outcome = await runOnPlatform(ctx, ref, input, options);
+  const text = options.raw ? JSON.stringify(outcome.result) : JSON.stringify(outcome.result, null, 2);
+  ctx.out.result(outcome, text);
+}
+
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('run a command on the platform: svc run namespace.name --key=value …')
+    .argument('<command>', 'the command, as namespace.name')
+    .argument('[args...]', 'its input, as --key=value (typed by its input schema)')
+    .option('--json', 'same as --output json')
+    .option('--raw', 'print only the result, as compact JSON')
+    .option('--async', 'run it as a task and poll it until it ends (a spinner shows its status)')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(action<{ raw?: boolean; async?: boolean }>((ctx, [command, args], options) => run(ctx, command as string, (args as string[]) ?? [], options)));
+}

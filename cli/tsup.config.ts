@@ -1,0 +1,19 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { defineConfig, type Options } from 'tsup';
+import processBundle from '../tsup.config.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The CLI is bundled like every process (`dist/main.js`, the workspace's own packages inlined:
+ * pack-sdk, execution's runner pool), so that `npm pack` gives a package whose runtime
+ * dependencies are all on the npm registry. The pack runner script is copied beside it.
+ */
+export default defineConfig({
+  ...(processBundle as Options),
+  async onSuccess() {
+    await mkdir('dist/runner', { recursive: true });
+    await copyFile(require.resolve('@svc/execution/runner/runner.mjs'), 'dist/runner/runner.mjs');
+  },
+});
