@@ -18,7 +18,7 @@ export interface Me {
   tenantId?: string;
 }
 
-function kindOf(token: string): TokenKind {
+export function kindOf(token: string): TokenKind {
   if (token.startsWith(API_KEY_PREFIX)) return 'api_key';
   if (isJwt(token)) return 'access_token';
   throw validationError('The token is neither an access token (a JWT) nor an API key (sk-svc-…)', { code: 'TOKEN_INVALID' });
@@ -60,22 +60,36 @@ async function login(ctx: Context, options: { token?: string; browser: boolean }
   );
 }
 
+/** Revokes the API key `svc mcp` made (found by its display prefix) while the session still works. */
+async function revokeCliApiKey(api: ApiClient, key: string): Promise<boolean> {
+  const keys = await api.data<Array<{ id: string; key_prefix: string; revoked_at: string | null }>>('GET', '/api/v1/account/api-keys');
+  const mine = keys.find((candidate) => !candidate.revoked_at && key.startsWith(candidate.key_prefix));
+  if (!mine) return false;
+  await api.request('DELETE', `/api/v1/account/api-keys/${encodeURIComponent(mine.id)}`);
+  return true;
+}
+
 async function logout(ctx: Context): Promise<void> {
   const token = ctx.config.fileValue('auth.token');
-  let sessionRevoked = false;
+  const apiKey = ctx.config.fileValue('auth.api_key');
+  const revoked = { session_revoked: false, api_key_revoked: false };
   if (typeof token === 'string' && isJwt(token)) {
-    try {
-      await ctx.api(ctx.apiUrl, token).request('POST', '/api/v1/auth/logout', { body: {} });
-      sessionRevoked = true;
-    } catch (err) {
-      // Signing out locally must work offline or with an expired token.
-      ctx.out.debug(`session not revoked on the server: ${asCliError(err).message}`);
-    }
+    const api = ctx.api(ctx.apiUrl, token);
+    // Signing out locally must work offline or with an expired token: each revocation is best effort.
+    const attempt = async (what: keyof typeof revoked, work: () => Promise<boolean>) => {
+      try {
+        revoked[what] = await work();
+      } catch (err) {
+        ctx.out.debug(`${what.replace('_', ' ')}: no (${asCliError(err).message})`);
+      }
+    };
+    if (typeof apiKey === 'string') await attempt('api_key_revoked', () => revokeCliApiKey(api, apiKey));
+    await attempt('session_revoked', async () => (await api.request('POST', '/api/v1/auth/logout', { body: {} }), true));
   }
   const hadToken = token !== undefined;
   for (const key of ['auth.token', 'auth.refresh_token', 'auth.api_key'] as const) ctx.config.set(key, undefined);
   await ctx.config.save();
-  ctx.out.result({ signed_out: hadToken, session_revoked: sessionRevoked }, hadToken ? 'Signed out.' : 'Was not signed in.');
+  ctx.out.result({ signed_out: hadToken, ...revoked }, hadToken ? 'Signed out.' : 'Was not signed in.');
 }
 
 async function status(ctx: Context): Promise<void> {

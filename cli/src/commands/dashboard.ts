@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import open from 'open';
 import type { Context } from '../context.js';
 import { validationError } from '../errors.js';
 import { bundleTarball, buildDashboard, checkExports } from '../dashboard/build.js';
@@ -81,6 +80,12 @@ async function validate(ctx: Context, path: string): Promise<void> {
   );
 }
 
+/** Opens a page in the user's browser (the `open` package, loaded only then). */
+export async function openInBrowser(url: string): Promise<void> {
+  const { default: open } = await import('open');
+  await open(url);
+}
+
 async function dev(ctx: Context, options: { port: number; apiUrl?: string; open: boolean }): Promise<void> {
   const dir = await findDashboardDir(ctx.io.cwd);
   const { manifest } = await checkedManifest(dir);
@@ -92,7 +97,7 @@ async function dev(ctx: Context, options: { port: number; apiUrl?: string; open:
   const address = await listen(server, options.port, 'localhost');
   const url = `http://localhost:${address.port}/`;
   log(`Serving ${manifest.name} on ${url} (API: ${apiUrl}). Ctrl-C stops.`);
-  if (options.open && ctx.interactive) await open(url).catch(() => ctx.out.warn(`could not open a browser; visit ${url}`));
+  if (options.open && ctx.interactive) await openInBrowser(url).catch(() => ctx.out.warn(`could not open a browser; visit ${url}`));
   ctx.out.result({ url, api_url: apiUrl });
   await new Promise<void>((resolve) => server.once('close', () => resolve()));
 }

@@ -6,6 +6,7 @@ import { registerConfigCommands } from './config.js';
 import { registerDashboardCommands } from './dashboard.js';
 import { registerMcpCommands } from './mcp.js';
 import { registerPackGroup } from './pack.js';
+import { registerDashboardPublishing, registerPackSync, registerSandboxCommands, registerSecretsCommands } from './pending.js';
 import { registerPackCommands } from './packs.js';
 import { registerProjectCommands } from './project.js';
 import { registerRun } from './run.js';
@@ -24,14 +25,16 @@ export function buildProgram(): Command {
   addProgramOptions(program, CLI_VERSION);
 
   registerProjectCommands(program);
-  registerPackGroup(program);
+  registerPackSync(registerPackGroup(program));
   registerStats(program);
   registerPackCommands(program);
   registerRun(program);
   registerAuthCommands(program);
   registerConfigCommands(program);
+  registerSecretsCommands(program);
   registerMcpCommands(program);
-  registerDashboardCommands(program);
+  registerSandboxCommands(program);
+  registerDashboardPublishing(registerDashboardCommands(program));
 
   for (const leaf of leaves(program)) addGlobalOptions(leaf);
   return program;

@@ -1,8 +1,6 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { API_KEY_PREFIX } from '../api.js';
 import type { Context } from '../context.js';
 import { asCliError, CliError, kindOfStatus, validationError } from '../errors.js';
@@ -55,9 +53,21 @@ export async function platformApiKey(ctx: Context): Promise<string> {
   return created.key;
 }
 
+/** The MCP SDK, loaded by the commands that use it only (it is a good part of the client's start-up time). */
+async function loadSdk() {
+  const [client, transport, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return { Client: client.Client, StreamableHTTPClientTransport: transport.StreamableHTTPClientTransport, StreamableHTTPError: transport.StreamableHTTPError, McpError: types.McpError };
+}
+let sdk: Awaited<ReturnType<typeof loadSdk>> | undefined;
+
 /** An MCP failure as the CLI reports it: HTTP statuses as everywhere, JSON-RPC errors as validation. */
 function mcpFailure(err: unknown, server: McpServer): CliError {
-  if (err instanceof CliError) return err;
+  if (err instanceof CliError || !sdk) return asCliError(err);
+  const { StreamableHTTPError, McpError } = sdk;
   if (err instanceof StreamableHTTPError && err.code !== undefined) {
     const hint = err.code === 401 ? ' (the API key was refused)' : '';
     return new CliError(kindOfStatus(err.code), `${server.name} (${server.url}): ${err.message}${hint}`, { code: `HTTP_${err.code}`, details: { status: err.code } });
@@ -71,6 +81,8 @@ function mcpFailure(err: unknown, server: McpServer): CliError {
 
 /** Connects an MCP SDK client to `server`, closed when the invocation ends. */
 async function connect(ctx: Context, server: McpServer): Promise<Client> {
+  sdk ??= await loadSdk();
+  const { Client, StreamableHTTPClientTransport } = sdk;
   const token = server.source === 'platform' ? await platformApiKey(ctx) : server.token;
   const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} } });
   const client = new Client({ name: 'svc-cli', version: ctx.version });
@@ -214,6 +226,6 @@ export function registerMcpCommands(program: Command): void {
     .command('test')
     .description('check a server: initialize, ping and tools/list, with their times')
     .argument('<server>', 'a server name (svc: the platform)')
-    .option('--verbose', 'show each step')
+    .option('-v, --verbose', 'show each step')
     .action(action((ctx, [server]) => test(ctx, server as string)));
 }

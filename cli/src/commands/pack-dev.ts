@@ -10,7 +10,7 @@ import { DevStorage } from '../dev/dev-storage.js';
 import { LocalPack, lineLogger, type LogLevel } from '../dev/local-pack.js';
 import { ALWAYS_IGNORED, findPackDir } from '../pack/project.js';
 import { action, booleanOption, integerOption } from '../program.js';
-import { requireMe } from './auth.js';
+import { kindOf, whoIs } from './auth.js';
 
 interface DevOptions {
   port?: number;
@@ -32,9 +32,10 @@ const RELOAD_DEBOUNCE_MS = 150;
  * token the platform refuses stops here; a platform out of reach does not, so work goes on offline.
  */
 async function checkSignIn(ctx: Context, skipUpdateCheck: boolean): Promise<void> {
-  if (!ctx.token()) throw authError('`svc pack dev` needs you signed in: run `svc login`', { code: 'NOT_SIGNED_IN' });
+  const token = ctx.token();
+  if (!token) throw authError('`svc pack dev` needs you signed in: run `svc login`', { code: 'NOT_SIGNED_IN' });
   try {
-    await requireMe(ctx);
+    await whoIs(ctx.api(), kindOf(token));
   } catch (err) {
     const error = asCliError(err);
     if (error.kind === 'auth') throw error;

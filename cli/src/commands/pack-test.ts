@@ -80,7 +80,7 @@ export function registerPackTest(pack: Command): void {
     .description("run the pack's tests (Node's test runner; tests/ by default)")
     .argument('[tests...]', 'test files or folders (default: tests/)')
     .option('--coverage', 'report code coverage')
-    .option('--verbose', 'one line per test (spec reporter)')
+    .option('-v, --verbose', 'one line per test (spec reporter), and more detail')
     .option('--parallel', 'run test files in parallel')
     .option('--filter <pattern>', 'run only the tests whose name matches this pattern')
     .action(action<TestOptions>((ctx, [tests], options) => packTest(ctx, (tests as string[]) ?? [], options)));

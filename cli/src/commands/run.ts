@@ -59,11 +59,13 @@ export function parseInputArgs(args: string[], properties: Record<string, Proper
 /** Codes of a run's own failure (the pack's code threw, ran out of time, was cancelled): exit code 10. */
 const COMMAND_FAILURES = new Set(['INTEGRATION_ERROR', 'TIMEOUT', 'TASK_REVOKED', 'COMMAND_FAILED']);
 
-/** A failed run answer as exit code 10 when the pack's command failed, else as it is. */
+/**
+ * A failed run answer as exit code 10 when the pack's command failed, else as it is. Execution
+ * answers a command's own failure 502 INTEGRATION_ERROR; a service out of reach is the gateway's
+ * 503, which stays a server error.
+ */
 export function asCommandFailure(err: unknown): unknown {
   if (!(err instanceof CliError) || !err.code || !COMMAND_FAILURES.has(err.code)) return err;
-  // A 502 without a task is the gateway failing to reach a service, not the command.
-  if (err.code === 'INTEGRATION_ERROR' && err.details?.task_id === undefined) return err;
   return new CliError('command', err.message, { code: err.code, details: err.details });
 }
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { build, type BuildOptions, type Message, type Plugin } from 'esbuild';
+import type { BuildOptions, Message, Plugin } from 'esbuild';
 import { createPackArchive } from '@svc/pack-sdk';
 import { CliError, validationError } from '../errors.js';
 
@@ -13,6 +13,11 @@ export const REQUIRED_EXPORTS = ['mount', 'unmount'];
 /** The module `import css from 'svc:tailwind.css'` resolves to: the project's Tailwind output. */
 export const TAILWIND_IMPORT = 'svc:tailwind.css';
 const TAILWIND_CONFIG = 'tailwind.config.js';
+
+/** esbuild, loaded by the dashboard commands only (it is a good part of the client's start-up time). */
+export async function esbuild() {
+  return import('esbuild');
+}
 
 export async function findEntry(dir: string): Promise<string> {
   const entry = ENTRY_CANDIDATES.find((candidate) => existsSync(join(dir, candidate)));
@@ -100,7 +105,7 @@ export async function buildDashboard(dir: string, outDir: string, options: { min
   const outfile = join(outDir, 'main.js');
   let result;
   try {
-    result = await build({ ...dashboardBuildOptions(dir, entry, options), outfile });
+    result = await (await esbuild()).build({ ...dashboardBuildOptions(dir, entry, options), outfile });
   } catch (err) {
     if (err instanceof CliError) throw err;
     throw buildFailure((err as { errors?: Message[] }).errors ?? [{ text: (err as Error).message } as Message]);
@@ -115,7 +120,7 @@ export async function buildDashboard(dir: string, outDir: string, options: { min
 /** The names a built ES module exports, read by esbuild without running it. */
 export async function moduleExports(file: string): Promise<string[]> {
   try {
-    const result = await build({ entryPoints: [file], bundle: false, write: false, format: 'esm', metafile: true, logLevel: 'silent' });
+    const result = await (await esbuild()).build({ entryPoints: [file], bundle: false, write: false, format: 'esm', metafile: true, logLevel: 'silent' });
     return Object.values(result.metafile.outputs)[0]?.exports ?? [];
   } catch (err) {
     throw buildFailure((err as { errors?: Message[] }).errors ?? []);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { context as esbuildContext, type BuildContext } from 'esbuild';
-import { dashboardBuildOptions, findEntry } from './build.js';
+import type { BuildContext } from 'esbuild';
+import { dashboardBuildOptions, esbuild, findEntry } from './build.js';
 import { DASHBOARD_SDK_VERSION } from './manifest.js';
 
 export interface DashboardDevOptions {
@@ -64,7 +64,7 @@ export async function startDashboardDev(options: DashboardDevOptions): Promise<{
   let version = 0;
   const listeners = new Set<ServerResponse>();
   const base = dashboardBuildOptions(options.dir, await findEntry(options.dir), { minify: false, sourcemap: true });
-  const build = await esbuildContext({
+  const build = await (await esbuild()).context({
     ...base,
     write: false,
     outfile: 'main.js',

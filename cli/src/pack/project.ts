@@ -5,8 +5,8 @@ import { validationError } from '../errors.js';
 
 /** Lines of glob patterns naming what a package leaves out, like `.gitignore`. */
 export const IGNORE_FILE = '.svcignore';
-/** Never packaged, whatever `.svcignore` says: version control, dependencies, build output, local state. */
-export const ALWAYS_IGNORED = ['.git', 'node_modules', '.svc', 'dist', 'coverage', '.DS_Store'];
+/** Never packaged, whatever `.svcignore` says: version control, dependencies, build output, local state, the ignore file itself. */
+export const ALWAYS_IGNORED = ['.git', 'node_modules', '.svc', 'dist', 'coverage', '.DS_Store', IGNORE_FILE];
 
 /** A pack's folder: where `pack.yaml` is, either the folder given or its `pack/` (a project made by `svc project init`). */
 export async function findPackDir(dir: string): Promise<string> {

@@ -1,0 +1,114 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inspectPackage, verifyPackageSignature } from '@svc/pack-sdk';
+import { suiteHome } from '../testing/run-cli.js';
+
+describe('svc pack: new, validate, test, build, exec, stats (no platform)', () => {
+  const home = suiteHome();
+  const run = home.run;
+
+  it.each(['basic', 'advanced', 'full'])('makes a %s pack that passes validate --strict and its own tests', async (template) => {
+    const made = await run(['pack', 'new', `${template}-pack`, '--template', template, '--namespace', 'ada', '--author', 'Ada L.']);
+    expect(made.code, made.stdout).toBe(0);
+    const dir = made.json().data.path;
+    const checked = await run(['pack', 'validate', '--strict'], dir);
+    expect(checked.code, checked.stdout).toBe(0);
+    expect(checked.json().data).toMatchObject({ valid: true, strict: true, warnings: [] });
+    const tested = await run(['pack', 'test'], dir);
+    expect(tested.code, tested.stdout + tested.stderr).toBe(0);
+    expect(tested.json().data.pass).toBeGreaterThan(0);
+    expect(tested.json().data.fail).toBe(0);
+  });
+
+  it('refuses a folder that is not empty and a name that is not kebab-case', async () => {
+    expect((await run(['pack', 'new', 'basic-pack', '--namespace', 'ada'])).json().error.code).toBe('ALREADY_EXISTS');
+    const bad = await run(['pack', 'new', 'Bad_Name', '--namespace', 'ada']);
+    expect([bad.code, bad.json().error.code]).toEqual([3, 'NAME_INVALID']);
+  });
+
+  it("reports every problem the registry would, and --fix repairs what it can", async () => {
+    const dir = (await run(['pack', 'new', 'broken', '--namespace', 'ada'])).json().data.path;
+    const manifest = await readFile(join(dir, 'pack.yaml'), 'utf8');
+    await writeFile(join(dir, 'pack.yaml'), manifest.replace('namespace: ada', 'namespace: "@ada"').replace('version: 0.1.0', 'version: "1.2"').replace('entry: commands/hello.js', 'entry: ./commands/hello.js').replace('timeout: 10', 'timeout: 90\n    queue: fast'));
+    const failed = await run(['pack', 'validate'], dir);
+    expect(failed.code).toBe(3);
+    expect(failed.json().error.code).toBe('MANIFEST_INVALID');
+    expect(failed.json().error.details.issues.map((issue: { field: string }) => issue.field)).toEqual(expect.arrayContaining(['pack.namespace', 'pack.version']));
+    const fixed = await run(['pack', 'validate', '--fix'], dir);
+    expect(fixed.code, fixed.stdout).toBe(0);
+    expect(fixed.json().data.fixed.map((fix: { field: string }) => fix.field)).toEqual(['pack.namespace', 'pack.version', 'commands.0.entry', 'commands.0.queue']);
+    const repaired = await readFile(join(dir, 'pack.yaml'), 'utf8');
+    expect(repaired).toContain('# The pack\'s manifest');
+    expect(repaired).toMatch(/version: "?1\.2\.0"?/);
+    expect(repaired).toContain('queue: medium');
+  });
+
+  it('finds an entry missing from the package, as the registry does', async () => {
+    const dir = (await run(['pack', 'new', 'no-entry', '--namespace', 'ada'])).json().data.path;
+    await writeFile(join(dir, '.svcignore'), 'commands/\n');
+    const failed = await run(['pack', 'validate'], dir);
+    expect([failed.code, failed.json().error.code]).toEqual([3, 'ENTRY_MISSING']);
+  });
+
+  it('builds a tar.gz the registry accepts, signed with an Ed25519 key it can verify', async () => {
+    const dir = join(home.dir, 'basic-pack');
+    const built = await run(['pack', 'build', '--sign'], dir);
+    expect(built.code, built.stdout).toBe(0);
+    const data = built.json().data;
+    expect(data.package).toBe(join(dir, 'dist', 'ada-basic-pack-0.1.0.tar.gz'));
+    const tarball = await readFile(data.package);
+    const { manifest, files } = await inspectPackage(tarball);
+    expect(manifest.pack).toMatchObject({ namespace: 'ada', name: 'basic-pack', version: '0.1.0' });
+    expect([...files.keys()].sort()).toEqual(['README.md', 'commands/hello.js', 'pack.yaml', 'package.json']);
+    const signature = JSON.parse(await readFile(`${data.package}.sig`, 'utf8'));
+    expect(verifyPackageSignature(tarball, signature)).toBe(data.signature.key_fingerprint);
+    const key = await readFile(join(home.dir, 'config', 'svc', 'signing-key.pem'), 'utf8');
+    expect(key).toContain('PRIVATE KEY');
+    const wheel = await run(['pack', 'build', '--format', 'wheel'], dir);
+    expect([wheel.code, wheel.json().error.code]).toEqual([1, 'PYTHON_UNSUPPORTED']);
+  });
+
+  it('publish --dry-run checks the package file without a platform and uploads nothing', async () => {
+    const dir = join(home.dir, 'basic-pack');
+    const dry = await run(['pack', 'publish', 'dist/ada-basic-pack-0.1.0.tar.gz', '--dry-run'], dir);
+    expect(dry.code, dry.stdout).toBe(0);
+    expect(dry.json().data).toMatchObject({ dry_run: true, pack: { namespace: 'ada', name: 'basic-pack', version: '0.1.0', commands: ['hello'] }, namespace: null });
+    expect(dry.json().data.pack.signature.key_fingerprint).toMatch(/^SHA256:/);
+  });
+
+  it('exec runs a command in the platform runner and counts it in stats; a command that throws is exit code 10', async () => {
+    const dir = join(home.dir, 'advanced-pack');
+    const ran = await run(['pack', 'exec', 'ada/notes', '--arg', 'action=add', '--arg', 'topic=ideas', '--arg', 'text=looms'], dir);
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(ran.json().data.result).toEqual({ topic: 'ideas', count: 1 });
+    // ctx.storage of local runs is kept in .svc/dev-storage.json.
+    expect((await run(['pack', 'exec', 'ada/notes', '--arg', 'action=list', '--arg', 'topic=ideas'], dir)).json().data.result).toEqual({ topic: 'ideas', items: ['looms'] });
+    const invalid = await run(['pack', 'exec', 'ada/notes', '--arg', 'action=burn', '--arg', 'topic=x'], dir);
+    expect([invalid.code, invalid.json().error.code]).toEqual([3, 'VALIDATION_FAILED']);
+
+    await writeFile(join(dir, 'commands', 'hello.js'), "export default async () => { throw new RangeError('no greeting today'); };\n");
+    const failed = await run(['pack', 'exec', 'ada/hello', '--arg', 'name=Ada'], dir);
+    expect(failed.code).toBe(10);
+    expect(failed.json().error).toMatchObject({ kind: 'command', exit_code: 10, details: { type: 'RangeError' } });
+    expect(failed.json().error.message).toContain('no greeting today');
+
+    const stats = (await run(['stats'], dir)).json().data.commands;
+    expect(stats.map((c: { command: string; runs: number; failures: number }) => [c.command, c.runs, c.failures])).toEqual([
+      ['ada/hello', 1, 1],
+      ['ada/notes', 2, 0],
+    ]);
+    expect(stats[1]).toMatchObject({ queue: 'fast' });
+    expect(stats[1].p95_ms).toBeGreaterThanOrEqual(stats[1].p50_ms);
+    expect((await run(['stats', '--reset'], dir)).code).toBe(0);
+    expect((await run(['stats'], dir)).json().data.commands).toEqual([]);
+  });
+
+  it('lists and describes the commands of the pack in the folder', async () => {
+    const dir = join(home.dir, 'advanced-pack');
+    const listed = (await run(['pack', 'list-commands'], dir)).json().data.commands;
+    expect(listed.map((c: { name: string; queue: string }) => `${c.name}:${c.queue}`)).toEqual(['hello:fast', 'notes:fast', 'report:medium']);
+    const described = (await run(['pack', 'describe', 'report'], dir)).json().data;
+    expect(described).toMatchObject({ source: 'local', name: 'report', timeout: 120, input_schema: { required: ['text'] } });
+  });
+});

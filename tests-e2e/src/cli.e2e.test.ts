@@ -1,0 +1,121 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuiltCli, svcProcess, type CliResult } from '@svc/cli/src/testing/run-cli.js';
+import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
+import { client } from './support/client.js';
+import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+
+/**
+ * A new user's journey with the built `svc` program against a running platform: every step a
+ * process of its own, as a person or a CI script runs it, its exit code and JSON envelope checked.
+ */
+describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
+  let fleet: TestFleet;
+  let user: TestUser;
+  let home: string;
+  let work: string;
+  let packDir: string;
+
+  beforeAll(async () => {
+    requireBuiltCli();
+    fleet = await startTestFleet(mode);
+    const call = client(fleet.url);
+    user = await signUp(call, await adminToken(call));
+    await createOrganization(call, user);
+    home = await mkdtemp(join(tmpdir(), 'svc-cli-e2e-'));
+    work = join(home, 'work');
+    await mkdir(work);
+  });
+  afterAll(async () => {
+    await fleet?.stop();
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  /** `svc …` with `-o json` from `cwd`, in this user's home, against the fleet. */
+  const svc = async (args: string[], cwd = work): Promise<CliResult> => {
+    const env = { HOME: home, SVC_CONFIG: join(home, '.config', 'svc', 'config.toml'), SVC_REGISTRY_URL: fleet.url, NO_COLOR: '1' };
+    return svcProcess([...args, '-o', 'json'], { cwd, env });
+  };
+  const ok = async (args: string[], cwd?: string) => {
+    const reply = await svc(args, cwd);
+    expect(reply.code, `svc ${args.join(' ')}\n${reply.stdout}${reply.stderr}`).toBe(0);
+    const envelope = reply.json();
+    expect(envelope.success).toBe(true);
+    return envelope.data;
+  };
+
+  it('signs in with a token and shows who is signed in', async () => {
+    const bad = await svc(['login', '--token', 'sk-svc-' + '0'.repeat(64)]);
+    expect([bad.code, bad.json().error.kind]).toEqual([2, 'auth']);
+    const signedIn = await ok(['login', '--token', user.token]);
+    expect(signedIn).toMatchObject({ signed_in: true, token_kind: 'access_token', user: { email: user.email, tenantSlug: user.slug, developerMode: true } });
+    const status = await ok(['status']);
+    expect(status).toMatchObject({ api_url: fleet.url, platform: { status: 'healthy' }, auth: { signed_in: true, user: { email: user.email } } });
+  });
+
+  it('makes, checks, tests, builds (signed) and publishes a pack', async () => {
+    const made = await ok(['pack', 'new', 'journey', '--template', 'advanced']);
+    expect(made.namespace).toBe(user.slug);
+    packDir = made.path;
+    // The user's own change: the greeting fails on purpose for one name.
+    await writeFile(join(packDir, 'commands', 'hello.js'), "export default async (input) => {\n  if (input.name === 'crash') throw new RangeError('asked to crash');\n  return { greeting: `Hello, ${input.name}!` };\n};\n");
+    expect(await ok(['pack', 'validate', '--strict'], packDir)).toMatchObject({ valid: true, pack: { namespace: user.slug, name: 'journey', version: '0.1.0' } });
+    expect(await ok(['pack', 'test'], packDir)).toMatchObject({ passed: true, fail: 0 });
+    const built = await ok(['pack', 'build', '--sign'], packDir);
+    expect(built.signature.key_fingerprint).toMatch(/^SHA256:/);
+    const dry = await ok(['pack', 'publish', built.package, '--dry-run'], packDir);
+    expect(dry).toMatchObject({ dry_run: true, namespace: { available: true } });
+    const published = await ok(['pack', 'publish', built.package], packDir);
+    expect(published.pack).toMatchObject({ namespace: user.slug, name: 'journey', version: '0.1.0', signature: { algorithm: 'ed25519', key_fingerprint: built.signature.key_fingerprint } });
+    const again = await svc(['pack', 'publish', built.package], packDir);
+    expect([again.code, again.json().error.code]).toEqual([3, 'VERSION_EXISTS']);
+  });
+
+  it('installs the pack, runs its commands (sync and --async), lists it', async () => {
+    const installed = await ok(['install', `@${user.slug}/journey`]);
+    expect(installed.pack).toMatchObject({ name: 'journey', version: '0.1.0', commands: ['hello', 'notes', 'report'] });
+    const sync = await ok(['run', `${user.slug}.hello`, '--name=Ada']);
+    expect(sync).toMatchObject({ result: { greeting: 'Hello, Ada!' }, execution: { status: 'completed' }, task_id: null });
+    const asynchronous = await ok(['run', `${user.slug}.report`, '--text=to be or not to be', '--top', '2', '--async']);
+    expect(asynchronous.result).toEqual({ words: 6, top: [{ word: 'be', count: 2 }, { word: 'to', count: 2 }] });
+    expect(asynchronous.task_id).toEqual(expect.any(String));
+    const listed = await ok(['list', '--commands']);
+    expect(listed.packs).toEqual([expect.objectContaining({ ref: `@${user.slug}/journey`, version: '0.1.0', commands: 3 })]);
+    expect(listed.packs[0].command_list.map((c: { name: string }) => c.name)).toEqual(['hello', 'notes', 'report']);
+  });
+
+  it('answers exit code 10 when the command fails, 3 for input it refuses, 1 for an unknown command', async () => {
+    const crashed = await svc(['run', `${user.slug}.hello`, '--name=crash']);
+    expect(crashed.code).toBe(10);
+    expect(crashed.json().error).toMatchObject({ kind: 'command', code: 'INTEGRATION_ERROR', exit_code: 10 });
+    expect(crashed.json().error.message).toContain('asked to crash');
+    const refused = await svc(['run', `${user.slug}.hello`, '--name=7', '--extra=1']);
+    expect([refused.code, refused.json().error.kind]).toEqual([3, 'validation']);
+    const unknown = await svc(['run', `${user.slug}.nothing`]);
+    expect([unknown.code, unknown.json().error.code]).toEqual([1, 'NOT_FOUND']);
+  });
+
+  it('calls the command as an MCP tool through the MCP SDK client', async () => {
+    const servers = await ok(['mcp', 'list-servers']);
+    expect(servers.servers).toEqual([expect.objectContaining({ name: 'svc', url: `${fleet.url}/mcp` })]);
+    const tools = await ok(['mcp', 'list-tools', 'svc', '--schema']);
+    expect(tools.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining([`${user.slug}__journey__hello`]));
+    const called = await ok(['mcp', 'call', 'svc', `${user.slug}__journey__hello`, '{"name": "Bo"}']);
+    expect(called.result).toEqual({ greeting: 'Hello, Bo!' });
+    const config = await readFile(join(home, '.config', 'svc', 'config.toml'), 'utf8');
+    expect(config).toMatch(/api_key = "sk-svc-[0-9a-f]{64}"/);
+    const tested = await ok(['mcp', 'test', 'svc']);
+    expect(tested).toMatchObject({ ok: true, tools: expect.any(Number) });
+  });
+
+  it('uninstalls the pack, and signs out', async () => {
+    const uninstalled = await ok(['uninstall', `@${user.slug}/journey`, '--force']);
+    expect(uninstalled).toMatchObject({ uninstalled: true, pack: `@${user.slug}/journey` });
+    expect((await ok(['list'])).packs).toEqual([]);
+    expect(await ok(['logout'])).toEqual({ signed_out: true, session_revoked: true, api_key_revoked: true });
+    const after = await svc(['list']);
+    expect([after.code, after.json().error.code]).toEqual([2, 'NOT_SIGNED_IN']);
+  });
+});
