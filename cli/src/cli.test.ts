@@ -115,6 +115,33 @@ describe('svc: config, output and exit codes', () => {
     });
   });
 
+  it('renews an expired access token once with the stored refresh token, and saves both', async () => {
+    const jwt = (n: string) => `h.${n}.s`;
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? body}`);
+        res.setHeader('content-type', 'application/json');
+        if (req.url === '/api/v1/auth/refresh') return res.end(JSON.stringify({ data: { accessToken: jwt('new'), refreshToken: 'refresh-2', expiresAt: 0 } }));
+        if (req.headers.authorization !== `Bearer ${jwt('new')}`) return res.writeHead(401).end(JSON.stringify({ success: false, error: { code: 'AUTHENTICATION_FAILED', message: 'expired' } }));
+        res.end(JSON.stringify({ data: { packs: [] } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const config = `${home.dir}/refresh.toml`;
+    await writeFile(config, `[auth]\ntoken = "${jwt('old')}"\nrefresh_token = "refresh-1"\n`);
+    try {
+      const reply = await run(['list', '-o', 'json', '-c', config], { SVC_REGISTRY_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+      expect(reply.code, reply.stdout).toBe(0);
+      expect(seen).toEqual([`GET /api/v1/packs Bearer ${jwt('old')}`, 'POST /api/v1/auth/refresh {"refreshToken":"refresh-1"}', `GET /api/v1/packs Bearer ${jwt('new')}`]);
+      expect(await readFile(config, 'utf8')).toContain('refresh_token = "refresh-2"');
+    } finally {
+      server.close();
+    }
+  });
+
   it('never prompts without a terminal: a confirmation asks for --force instead', async () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -6,6 +6,7 @@ import { correlationMiddleware, errorHandler, JSON_BODY_LIMIT_BYTES, NotFoundErr
 import { ApiKeyUsage } from './auth/api-key-usage.js';
 import { authenticator, createPassport } from './auth/authenticate.js';
 import { PrincipalResolver } from './auth/principal-resolver.js';
+import { cliLoginRoutes } from './http/cli-login.routes.js';
 import { healthRoutes, type HealthChecks } from './http/health.routes.js';
 import { createIdentitySigner } from './http/identity-signer.js';
 import { handTo } from './http/hand-over.js';
@@ -67,6 +68,7 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   app.use(correlationMiddleware());
   app.use(healthRoutes(health, config.version));
   app.use(docsRoutes(buildOpenApiDocument()));
+  app.use(cliLoginRoutes());
 
   const route: RequestHandler = (req, res, next) => {
     const rule = findRoute(req.method, req.path);

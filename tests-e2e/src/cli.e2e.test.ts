@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli, svcProcess, type CliResult } from '@svc/cli/src/testing/run-cli.js';
+import { requireBuiltCli, spawnSvc, svcProcess, waitForText, type CliResult } from '@svc/cli/src/testing/run-cli.js';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client } from './support/client.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
@@ -33,11 +33,9 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     if (home) await rm(home, { recursive: true, force: true });
   });
 
+  const env = () => ({ HOME: home, SVC_CONFIG: join(home, '.config', 'svc', 'config.toml'), SVC_REGISTRY_URL: fleet.url, NO_COLOR: '1' });
   /** `svc …` with `-o json` from `cwd`, in this user's home, against the fleet. */
-  const svc = async (args: string[], cwd = work): Promise<CliResult> => {
-    const env = { HOME: home, SVC_CONFIG: join(home, '.config', 'svc', 'config.toml'), SVC_REGISTRY_URL: fleet.url, NO_COLOR: '1' };
-    return svcProcess([...args, '-o', 'json'], { cwd, env });
-  };
+  const svc = async (args: string[], cwd = work): Promise<CliResult> => svcProcess([...args, '-o', 'json'], { cwd, env: env() });
   const ok = async (args: string[], cwd?: string) => {
     const reply = await svc(args, cwd);
     expect(reply.code, `svc ${args.join(' ')}\n${reply.stdout}${reply.stderr}`).toBe(0);
@@ -46,11 +44,27 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     return envelope.data;
   };
 
-  it('signs in with a token and shows who is signed in', async () => {
+  it('signs in through the sign-in page, which hands the tokens back to the CLI with its state', async () => {
     const bad = await svc(['login', '--token', 'sk-svc-' + '0'.repeat(64)]);
     expect([bad.code, bad.json().error.kind]).toEqual([2, 'auth']);
-    const signedIn = await ok(['login', '--token', user.token]);
-    expect(signedIn).toMatchObject({ signed_in: true, token_kind: 'access_token', user: { email: user.email, tenantSlug: user.slug, developerMode: true } });
+    const login = spawnSvc(['login', '--no-browser', '-o', 'json'], { cwd: work, env: env() });
+    let stderr = '';
+    login.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await waitForText(() => (/Sign in at \S+\n/.test(stderr) ? stderr : ''), 'Sign in at ');
+    const pageUrl = new URL(/Sign in at (\S+)/.exec(stderr)![1]!);
+    expect(`${pageUrl.origin}${pageUrl.pathname}`).toBe(`${fleet.url}/cli/login`);
+    // The person's browser: the page, its sign-in request, then its form post to the CLI.
+    const page = await fetch(pageUrl);
+    expect(page.status).toBe(200);
+    const callback = /action="(http:\/\/127\.0\.0\.1:\d+\/callback)"/.exec(await page.text())![1]!;
+    const tokens = (await client(fleet.url)('/api/v1/auth/login', { body: { email: user.email, password: user.password } })).body.data.tokens;
+    const forged = await fetch(callback, { method: 'POST', body: new URLSearchParams({ state: 'x'.repeat(43), access_token: 'forged' }) });
+    expect(forged.status).toBe(400);
+    const handed = await fetch(callback, { method: 'POST', body: new URLSearchParams({ state: pageUrl.searchParams.get('state')!, access_token: tokens.accessToken, refresh_token: tokens.refreshToken }) });
+    expect(handed.status).toBe(200);
+    const signedIn = await login.done;
+    expect(signedIn.code, signedIn.stdout + stderr).toBe(0);
+    expect(signedIn.json().data).toMatchObject({ signed_in: true, token_kind: 'access_token', refreshable: true, user: { email: user.email, tenantSlug: user.slug, developerMode: true } });
     const status = await ok(['status']);
     expect(status).toMatchObject({ api_url: fleet.url, platform: { status: 'healthy' }, auth: { signed_in: true, user: { email: user.email } } });
   });

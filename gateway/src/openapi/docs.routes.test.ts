@@ -1,37 +1,20 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBus, type Bus } from '@svc/bus';
-import { createCache, type Cache } from '@svc/cache';
-import { createLogger } from '@svc/core';
-import { closeServer, listen } from '@svc/platform';
 import { SVC_VERSION } from '@svc/contracts';
-import { createGateway, type Gateway } from '../app.js';
-import { testGatewaySettings } from '../testing/test-gateway.js';
+import { serveTestGateway } from '../testing/test-gateway.js';
 import { buildOpenApiDocument } from './document.js';
 
 const SECRET = 'docs-routes-secret-0123456789abcdef0123';
 
 describe('GET /openapi.json and GET /docs', () => {
-  let cache: Cache;
-  let bus: Bus;
-  let gateway: Gateway;
-  let server: Server;
+  let gateway: Awaited<ReturnType<typeof serveTestGateway>>;
   let url: string;
 
   beforeAll(async () => {
-    cache = createCache({});
-    bus = await createBus({});
-    gateway = createGateway({ cache, bus, log: createLogger({ service: 'docs-test', level: 'error', silent: true }), ...testGatewaySettings(SECRET, { rateLimitEnabled: true }) });
-    server = await listen(gateway.app, 0, '127.0.0.1');
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    gateway = await serveTestGateway('docs-test', SECRET);
+    url = gateway.url;
   });
-
   afterAll(async () => {
-    if (server) await closeServer(server);
     await gateway?.stop();
-    await bus?.close();
-    await cache?.close();
   });
 
   it('serves the assembled document without credentials', async () => {

@@ -1,4 +1,5 @@
-import { dateTime, enumOf, freeObject, jsonResponse, object, ref, string, type OpenApiFragment } from '@svc/openapi';
+import { dateTime, enumOf, errorResponse, freeObject, integer, jsonResponse, object, ref, string, type OpenApiFragment } from '@svc/openapi';
+import { CLI_LOGIN_MIN_PORT, CLI_LOGIN_STATE_PATTERN } from '../http/cli-login.routes.js';
 
 const componentStatus = enumOf(['healthy', 'degraded', 'unhealthy']);
 
@@ -8,6 +9,7 @@ export const gatewayOpenApi: OpenApiFragment = {
   tags: [
     { name: 'Health', description: 'Whether the fleet can serve.' },
     { name: 'Documentation', description: 'This document and its interactive view.' },
+    { name: 'Command-line client', description: 'Pages the `svc` client opens in a browser.' },
   ],
   schemas: {
     Health: object(
@@ -48,6 +50,23 @@ export const gatewayOpenApi: OpenApiFragment = {
         description: 'Served with its assets from the gateway itself (`/docs/assets/…`); nothing is loaded from elsewhere.',
         tags: ['Documentation'],
         responses: { 200: { description: 'An HTML page rendering `/openapi.json`.', content: { 'text/html': { schema: string() } } } },
+      },
+    },
+    '/cli/login': {
+      get: {
+        operationId: 'getCliLoginPage',
+        summary: 'Sign-in page of `svc login`',
+        description:
+          'The person signs in with `POST /api/v1/auth/login`; the page then posts `state`, `access_token` and `refresh_token` as a form to `http://127.0.0.1:{port}/callback`, where the CLI waits and checks `state`. A Content-Security-Policy allows only the page\'s own script, requests to this origin and that one form target.',
+        tags: ['Command-line client'],
+        parameters: [
+          { name: 'port', in: 'query', required: true, description: 'The CLI\'s loopback port.', schema: integer({ minimum: CLI_LOGIN_MIN_PORT, maximum: 65535 }) },
+          { name: 'state', in: 'query', required: true, description: 'A one-time value the CLI made; handed back unchanged.', schema: string({ pattern: CLI_LOGIN_STATE_PATTERN.source }) },
+        ],
+        responses: {
+          200: { description: 'The sign-in page.', content: { 'text/html': { schema: string() } } },
+          400: errorResponse('`VALIDATION_FAILED`: `port` or `state` missing or malformed (`details.field`).'),
+        },
       },
     },
   },
