@@ -111,6 +111,17 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect([unknown.code, unknown.json().error.code]).toEqual([1, 'NOT_FOUND']);
   });
 
+  it('keeps a secret of the pack for the user, never showing its value', async () => {
+    const set = await ok(['secrets', 'set', `@${user.slug}/journey`, 'API_TOKEN', 'tok-very-secret-123']);
+    expect(set).toMatchObject({ pack: `@${user.slug}/journey`, name: 'API_TOKEN', created: true });
+    expect((await ok(['secrets', 'list', `@${user.slug}/journey`])).secrets.map((s: { name: string }) => s.name)).toEqual(['API_TOKEN']);
+    const shown = await svc(['secrets', 'show', `@${user.slug}/journey`]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout + shown.stderr).not.toContain('very-secret');
+    const bad = await svc(['secrets', 'set', `@${user.slug}/journey`, 'lower_case', 'x']);
+    expect([bad.code, bad.json().error.code]).toEqual([3, 'VALIDATION_FAILED']);
+  });
+
   it('calls the command as an MCP tool through the MCP SDK client', async () => {
     const servers = await ok(['mcp', 'list-servers']);
     expect(servers.servers).toEqual([expect.objectContaining({ name: 'svc', url: `${fleet.url}/mcp` })]);

@@ -9,15 +9,6 @@ function notYet(what: string) {
   });
 }
 
-/** `svc secrets`: pack secrets kept encrypted per tenant and handed to commands as ctx.secrets. */
-export function registerSecretsCommands(program: Command): void {
-  const secrets = program.command('secrets').description("a pack's secrets for your tenant, handed to its commands as ctx.secrets (values never displayed)");
-  secrets.command('set').description('set a secret').argument('<pack>', '@namespace/name').argument('<name>', 'the secret name').argument('<value>', 'its value').action(notYet('Pack secrets'));
-  secrets.command('list').description('the names of the secrets set for a pack').argument('<pack>', '@namespace/name').action(notYet('Pack secrets'));
-  secrets.command('remove').description('remove a secret').argument('<pack>', '@namespace/name').argument('<name>', 'the secret name').action(notYet('Pack secrets'));
-  secrets.command('show').description('the secrets of a pack, without their values').argument('<pack>', '@namespace/name').action(notYet('Pack secrets'));
-}
-
 /** `svc sandbox`: a development sandbox per user. */
 export function registerSandboxCommands(program: Command): void {
   const sandbox = program.command('sandbox').description('your development sandbox on the platform (1,000 executions a month, 1 session, 100 MB)');

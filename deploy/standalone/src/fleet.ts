@@ -30,7 +30,7 @@ export interface FleetOptions {
   dataDir: string;
   identity: Omit<IdentityConfig, 'jwtSecret' | 'migrationsFolder'>;
   execution: Omit<ExecutionConfig, 'dataDir' | 'migrationsFolder' | 'version' | 'rateLimit'>;
-  storage?: Omit<StorageConfig, 'migrationsFolder'>;
+  storage?: Partial<Omit<StorageConfig, 'migrationsFolder'>>;
   rateLimitEnabled?: boolean;
   rateLimitStorage?: 'redis' | 'memory';
   apiKeyUsageFlushMs?: number;
@@ -79,7 +79,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     execution: createExecutionService({ ...deps('execution'), config: execution }),
     storage: createStorageService({
       ...deps('storage'),
-      config: { sweepIntervalSeconds: 60, ...options.storage, migrationsFolder: migrationsOf('@svc/storage') },
+      config: { sweepIntervalSeconds: 60, secretsKey: secrets.internalSecret, ...options.storage, migrationsFolder: migrationsOf('@svc/storage') },
     }),
     admin: createAdminService({ ...deps('admin'), config: { migrationsFolder: migrationsOf('@svc/admin') } }),
   };

@@ -54,7 +54,7 @@ describe('the OpenAPI document against the routes the fleet registers', () => {
       identity: createIdentityService({ ...deps, config: identityConfigFromEnv(loadIdentityEnv({ SVC_JWT_SECRET: SECRET, SVC_INTERNAL_SECRET: SECRET })) }),
       registry: createRegistryService({ ...deps, config: registryConfigFromEnv({ SVC_DATA_DIR: dataDir }) }),
       execution: createExecutionService({ ...deps, config: executionConfigFromEnv(loadExecutionEnv({ SVC_DATA_DIR: dataDir })) }),
-      storage: createStorageService({ ...deps, config: storageConfigFromEnv({ SVC_STORAGE_SWEEP_SECONDS: 60 }) }),
+      storage: createStorageService({ ...deps, config: { secretsKey: SECRET, ...storageConfigFromEnv({ SVC_STORAGE_SWEEP_SECONDS: 60 }) } }),
       admin: createAdminService({ ...deps, config: {} }),
     };
     for (const [name, service] of Object.entries(services) as [ServiceName, (typeof services)[ServiceName]][]) {

@@ -5,3 +5,4 @@ export * from './registry.js';
 export * from './version.js';
 export * from './storage.js';
 export * from './telemetry.js';
+export * from './secrets.js';

@@ -3,8 +3,11 @@ import type { Router } from 'express';
 import type { Bus, Subscription } from '@svc/bus';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
+import { respondToSecretRequests } from './events/secret.responder.js';
 import { respondToStorageRequests } from './events/storage.responder.js';
+import { secretRoutes } from './http/secret.routes.js';
 import { storageRoutes } from './http/storage.routes.js';
+import { SecretService } from './services/secret.service.js';
 import { StorageService, type Clock } from './services/storage.service.js';
 
 export const STORAGE_SCHEMA = 'storage';
@@ -13,6 +16,8 @@ export const STORAGE_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.met
 export interface StorageConfig {
   /** How often expired entries are removed (and their tenants' usage published). */
   sweepIntervalSeconds: number;
+  /** What pack secrets are sealed with (a key is derived from it): `SVC_SECRETS_KEY`, else `SVC_INTERNAL_SECRET`. */
+  secretsKey: string;
   /** Where the SQL migrations are; defaults to this package's `drizzle/`. */
   migrationsFolder?: string;
 }
@@ -29,6 +34,7 @@ export interface StorageDeps {
 export interface StorageServiceHandle {
   routes: Router[];
   storage: StorageService;
+  secrets: SecretService;
   /** Migrates, answers the storage RPCs and starts the expiry sweep. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -36,6 +42,7 @@ export interface StorageServiceHandle {
 
 export function createStorageService({ database, bus, log, config, clock }: StorageDeps): StorageServiceHandle {
   const storage = new StorageService(database.db, bus, log, clock);
+  const secrets = new SecretService(database.db, config.secretsKey, log, clock);
   const subscriptions: Subscription[] = [];
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
@@ -48,11 +55,12 @@ export function createStorageService({ database, bus, log, config, clock }: Stor
   };
 
   return {
-    routes: [storageRoutes(storage)],
+    routes: [storageRoutes(storage), secretRoutes(secrets)],
     storage,
+    secrets,
     async start() {
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? STORAGE_MIGRATIONS, schema: STORAGE_SCHEMA });
-      subscriptions.push(...(await respondToStorageRequests(bus, storage)));
+      subscriptions.push(...(await respondToStorageRequests(bus, storage)), await respondToSecretRequests(bus, secrets));
       sweepTimer = setInterval(sweep, config.sweepIntervalSeconds * 1000);
       sweepTimer.unref();
     },
@@ -64,8 +72,9 @@ export function createStorageService({ database, bus, log, config, clock }: Stor
   };
 }
 
-export function storageConfigFromEnv(env: { SVC_STORAGE_SWEEP_SECONDS: number }): StorageConfig {
-  return { sweepIntervalSeconds: env.SVC_STORAGE_SWEEP_SECONDS };
+/** The settings the environment gives; without `SVC_SECRETS_KEY` the process supplies `secretsKey` (its internal secret). */
+export function storageConfigFromEnv(env: { SVC_STORAGE_SWEEP_SECONDS: number; SVC_SECRETS_KEY?: string }): Omit<StorageConfig, 'secretsKey'> & { secretsKey?: string } {
+  return { sweepIntervalSeconds: env.SVC_STORAGE_SWEEP_SECONDS, ...(env.SVC_SECRETS_KEY ? { secretsKey: env.SVC_SECRETS_KEY } : {}) };
 }
 
 export { StorageEnv, loadStorageEnv, storageEnv } from './env.js';

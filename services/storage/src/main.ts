@@ -3,4 +3,4 @@ import { createStorageService, storageConfigFromEnv } from './app.js';
 import { loadStorageEnv } from './env.js';
 
 const env = loadStorageEnv(process.env);
-await runService('storage', env, (deps) => createStorageService({ ...deps, config: storageConfigFromEnv(env) }));
+await runService('storage', env, (deps) => createStorageService({ ...deps, config: { secretsKey: env.SVC_INTERNAL_SECRET, ...storageConfigFromEnv(env) } }));

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, customType, index, integer, json, pgSchema, primaryKey, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, customType, index, integer, json, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const storage = pgSchema('storage');
 
@@ -7,6 +7,11 @@ export const storage = pgSchema('storage');
 const byteOrderText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
 
 /**
  * One row per key of a tenant. `value` is kept as the JSON text written (`json`, not `jsonb`),
@@ -39,3 +44,23 @@ export const usage = storage.table('usage', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
   updatedAt: timestamptz('updated_at').notNull().defaultNow(),
 });
+
+/**
+ * Pack secrets of each tenant (`svc secrets`), sealed with AES-256-GCM: `sealed` is the nonce,
+ * the tag and the ciphertext, authenticated together with the tenant, pack and name, so a value
+ * moved to another row does not open. Values leave the service only over the bus, to the
+ * execution worker running that pack for that tenant.
+ */
+export const secrets = storage.table(
+  'secrets',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    namespace: text('namespace').notNull(),
+    pack: text('pack').notNull(),
+    name: text('name').notNull(),
+    sealed: bytea('sealed').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.namespace, t.pack, t.name] })],
+);

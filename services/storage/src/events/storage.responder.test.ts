@@ -37,7 +37,7 @@ describe.each(PAIRS)('storage RPCs over the $bus.name bus', ({ bus: busKind, dat
   beforeAll(async () => {
     db = await database.open();
     bus = await busKind.open(prefix);
-    service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600 } });
+    service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600, secretsKey: 'storage-test-secrets-key-0123456789abcdef' } });
     await service.start();
   });
 

@@ -4,12 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@svc/auth';
 import { createMemoryBus, type Bus } from '@svc/bus';
-import { STORAGE_KEY_MAX, STORAGE_LIST_LIMIT_MAX, STORAGE_TTL_MAX_SECONDS, STORAGE_VALUE_MAX_BYTES } from '@svc/contracts';
+import { SECRET_VALUE_MAX_BYTES, SECRETS_PER_PACK_MAX, SECRETS_RESOLVE_RPC, STORAGE_KEY_MAX, STORAGE_LIST_LIMIT_MAX, STORAGE_TTL_MAX_SECONDS, STORAGE_VALUE_MAX_BYTES } from '@svc/contracts';
 import { createLogger } from '@svc/core';
 import { personalIdentity } from '@svc/auth/src/testing/identities.js';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
 import { closeServer, createServiceApp, listen } from '@svc/platform';
 import { createStorageService, type StorageServiceHandle } from '../app.js';
+import { secrets } from '../db/schema.js';
 
 const log = createLogger({ service: 'test', silent: true });
 const SECRET = 'storage-routes-test-secret-0123456789abcdef';
@@ -44,7 +45,7 @@ describe('storage routes', () => {
   beforeAll(async () => {
     db = await testDatabaseKinds()[0]!.open();
     bus = createMemoryBus({ logger: log });
-    service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600 } });
+    service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600, secretsKey: 'storage-test-secrets-key-0123456789abcdef' } });
     await service.start();
     server = await listen(createServiceApp({ routes: service.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
@@ -151,5 +152,56 @@ describe('storage routes', () => {
     for (const key of ['a', 'b', 'c']) await call(`/storage/${key}`, { method: 'PUT', as: me, body: { data: {} } });
     expect((await call('/storage?limit=2', { as: me })).body.data).toEqual({ keys: ['a', 'b'], total: 3 });
     expect((await call('/storage?limit=2&after=b', { as: me })).body.data).toEqual({ keys: ['c'], total: 3 });
+  });
+
+  describe('pack secrets', () => {
+    const value = 'sk-live-0123456789-very-secret';
+
+    it('sets, replaces, lists (never the value) and removes a secret of a pack for the caller\'s tenant', async () => {
+      const me = caller();
+      const created = await call('/secrets/acme/tools/API_TOKEN', { method: 'PUT', as: me, body: { value } });
+      expect(created.status).toBe(201);
+      expect(created.body.data).toMatchObject({ pack: '@acme/tools', name: 'API_TOKEN', created: true });
+      const replaced = await call('/secrets/acme/tools/API_TOKEN', { method: 'PUT', as: me, body: { value: `${value}-2` } });
+      expect([replaced.status, replaced.body.data.created, replaced.body.data.created_at]).toEqual([200, false, created.body.data.created_at]);
+      const listed = await call('/secrets/acme/tools', { as: me });
+      expect(listed.body.data).toEqual({ pack: '@acme/tools', secrets: [{ name: 'API_TOKEN', created_at: created.body.data.created_at, updated_at: replaced.body.data.updated_at }] });
+      expect(JSON.stringify([created.body, replaced.body, listed.body])).not.toContain('very-secret');
+      expect(await call('/secrets/acme/tools/API_TOKEN', { method: 'DELETE', as: me })).toMatchObject({ status: 200, body: { data: { deleted: true } } });
+      expectError(await call('/secrets/acme/tools/API_TOKEN', { method: 'DELETE', as: me }), 404, 'NOT_FOUND');
+    });
+
+    it('keeps each tenant\'s secrets apart, sealed at rest, and opens them only for the worker\'s request', async () => {
+      const ada = caller();
+      const bob = caller();
+      await call('/secrets/acme/tools/API_TOKEN', { method: 'PUT', as: ada, body: { value } });
+      expect((await call('/secrets/acme/tools', { as: bob })).body.data.secrets).toEqual([]);
+      expectError(await call('/secrets/acme/tools/API_TOKEN', { method: 'DELETE', as: bob }), 404, 'NOT_FOUND');
+      const rows = await db.database.db.select().from(secrets);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row.sealed.includes(Buffer.from('very-secret'))).toBe(false);
+      const answer = await bus.request<{ secrets: Record<string, string> }>(SECRETS_RESOLVE_RPC, { tenantId: ada.tenantId, namespace: 'acme', pack: 'tools' });
+      expect(answer.secrets).toEqual({ API_TOKEN: value });
+      expect((await bus.request<{ secrets: object }>(SECRETS_RESOLVE_RPC, { tenantId: bob.tenantId, namespace: 'acme', pack: 'tools' })).secrets).toEqual({});
+      // A sealed value copied into another tenant's row does not open there.
+      const adaRow = rows.find((row) => row.tenantId === ada.tenantId)!;
+      await db.database.db.insert(secrets).values({ ...adaRow, tenantId: bob.tenantId });
+      expect((await service.secrets.resolve({ tenantId: bob.tenantId, namespace: 'acme', pack: 'tools' }))).toEqual({});
+    });
+
+    it('refuses malformed names, packs and values, and more than the limit per pack', async () => {
+      const me = caller();
+      expectError(await call('/secrets/acme/tools/api_token', { method: 'PUT', as: me, body: { value } }), 400, 'VALIDATION_FAILED', 'name');
+      expectError(await call('/secrets/@acme/tools/API_TOKEN', { method: 'PUT', as: me, body: { value } }), 400, 'VALIDATION_FAILED', 'namespace');
+      expectError(await call('/secrets/acme/Tools', { as: me }), 400, 'VALIDATION_FAILED', 'pack');
+      expectError(await call('/secrets/acme/tools/API_TOKEN', { method: 'PUT', as: me, body: { value: '' } }), 400, 'VALIDATION_FAILED', 'value');
+      expectError(await call('/secrets/acme/tools/API_TOKEN', { method: 'PUT', as: me, body: { value: 'x'.repeat(SECRET_VALUE_MAX_BYTES + 1) } }), 400, 'VALIDATION_FAILED', 'value');
+      expect((await call('/secrets/acme/tools/API_TOKEN', { method: 'PUT', as: me, body: { value: 'x'.repeat(SECRET_VALUE_MAX_BYTES) } })).status).toBe(201);
+      for (let i = 1; i < SECRETS_PER_PACK_MAX; i += 1) expect((await call(`/secrets/acme/tools/S${i}`, { method: 'PUT', as: me, body: { value } })).status).toBe(201);
+      const over = await call('/secrets/acme/tools/ONE_TOO_MANY', { method: 'PUT', as: me, body: { value } });
+      expectError(over, 400, 'VALIDATION_FAILED');
+      expect(over.body.error.details.reason).toBe('secrets_limit');
+      expect((await call('/secrets/acme/tools/S1', { method: 'PUT', as: me, body: { value: 'replacing is fine' } })).status).toBe(200);
+    });
   });
 });

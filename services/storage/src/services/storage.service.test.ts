@@ -37,7 +37,7 @@ describe.each(testDatabaseKinds())('storage service on $name', (kind) => {
     await bus.subscribe('test.storage-usage', ['storage.changed'], async (message: BusMessage) => {
       events.push(StorageChanged.parse(message.payload));
     });
-    service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600 }, clock: () => new Date(Date.now() + offsetMs) });
+    service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600, secretsKey: 'storage-test-secrets-key-0123456789abcdef' }, clock: () => new Date(Date.now() + offsetMs) });
     await service.start();
   });
 

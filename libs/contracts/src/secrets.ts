@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { Namespace, PackOrCommandName } from './registry.js';
+
+/** A secret's name, as an environment variable's: `API_TOKEN`. */
+export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
+/** Largest secret value, UTF-8 bytes. */
+export const SECRET_VALUE_MAX_BYTES = 4096;
+/** Secrets a tenant may keep for one pack. */
+export const SECRETS_PER_PACK_MAX = 50;
+
+export const SecretName = z.string().regex(SECRET_NAME_PATTERN, 'must be 1-64 of A-Z, 0-9 and "_", starting with a letter');
+
+/** `PUT /api/v1/secrets/{namespace}/{pack}/{name}`. */
+export const SecretPutBody = z.strictObject({
+  value: z
+    .string()
+    .min(1, 'must not be empty')
+    .refine((value) => Buffer.byteLength(value) <= SECRET_VALUE_MAX_BYTES, `must be at most ${SECRET_VALUE_MAX_BYTES} bytes`)
+    .refine((value) => !value.includes('\u0000'), 'must not contain U+0000'),
+});
+
+export const SecretPackParams = z.object({ namespace: Namespace, pack: PackOrCommandName });
+export const SecretParams = SecretPackParams.extend({ name: SecretName });
+
+/** RPC of the execution worker: the secrets of a pack for the tenant a run is for, decrypted. */
+export const SECRETS_RESOLVE_RPC = 'storage.secrets.resolve';
+export const SecretsResolveRequest = z.strictObject({ tenantId: z.uuid('must be a tenant id (uuid)'), namespace: Namespace, pack: PackOrCommandName });
+export type SecretsResolveRequest = z.infer<typeof SecretsResolveRequest>;
+/** Answer of SECRETS_RESOLVE_RPC: name → value. */
+export interface SecretsResolveAnswer {
+  secrets: Record<string, string>;
+}
