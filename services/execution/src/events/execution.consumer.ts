@@ -1,16 +1,12 @@
 import { ephemeralQueueName, type Bus, type Subscription } from '@svc/bus';
-import { EVENTS, PackInstalled, PackUninstalled, TaskRevoked } from '@svc/contracts';
-import { parseInput, type Logger } from '@svc/core';
-import type { ExecJob } from '../services/command-run.service.js';
+import { EXECUTION_REPLIES, type EphemeralQueue } from '@svc/contracts';
+import type { Logger } from '@svc/core';
 import type { InputValidator } from '../services/input-validator.js';
-import type { RunOutcome } from '../services/outcome.js';
 import type { PackCache } from '../services/pack-cache.js';
 import type { RegistryCatalog } from '../services/registry-catalog.js';
 import type { ReplyWaiters } from '../services/reply-waiters.js';
 import type { TaskWorker } from '../services/task-worker.js';
 import type { RunnerPool } from '../runners/runner-pool.js';
-
-export const EXEC_QUEUES = ['exec.fast', 'exec.medium', 'exec.long'] as const;
 
 export interface WorkerPrefetch {
   fast: number;
@@ -26,18 +22,18 @@ export interface WorkerPrefetch {
 export async function consumeJobs(bus: Bus, worker: TaskWorker, prefetch: WorkerPrefetch): Promise<Subscription[]> {
   return Promise.all(
     (['fast', 'medium', 'long'] as const).map((queue) =>
-      bus.consume(`exec.${queue}`, (message) => worker.handle(message.payload as ExecJob, message.redelivered), { prefetch: prefetch[queue] }),
+      bus.consume(`exec.${queue}`, (message) => worker.handle(message.payload, message.redelivered), { prefetch: prefetch[queue] }),
     ),
   );
 }
 
 /** This process's reply queue: outcomes of the synchronous calls it is waiting for. */
-export function replyQueueName(): string {
-  return ephemeralQueueName('execution.replies');
+export function replyQueueName(): EphemeralQueue<typeof EXECUTION_REPLIES> {
+  return ephemeralQueueName(EXECUTION_REPLIES);
 }
 
-export function consumeReplies(bus: Bus, queue: string, waiters: ReplyWaiters): Promise<Subscription> {
-  return bus.consume(queue, async (message) => waiters.deliver(message.payload as RunOutcome), { ephemeral: true, prefetch: 256 });
+export function consumeReplies(bus: Bus, queue: EphemeralQueue<typeof EXECUTION_REPLIES>, waiters: ReplyWaiters): Promise<Subscription> {
+  return bus.consume(queue, async (message) => waiters.deliver(message.payload), { ephemeral: true, prefetch: 256 });
 }
 
 /**
@@ -51,17 +47,17 @@ export function consumeBroadcasts(bus: Bus, parts: { worker: TaskWorker; pool: R
     ['task.revoked', 'pack.installed', 'pack.uninstalled'],
     async (message) => {
       if (message.name === 'task.revoked') {
-        parts.worker.cancel(parseInput(TaskRevoked, message.payload, 'task.revoked').task_id);
+        parts.worker.cancel(message.payload.task_id);
         return;
       }
       if (message.name === 'pack.installed') {
-        const installed = parseInput(PackInstalled, message.payload, 'pack.installed');
+        const installed = message.payload;
         // Not awaited: broadcasts must not queue behind a download. A failure only means the
         // first call fetches the pack itself.
         void parts.packs.dirFor(installed.pack_id, installed.version_id).catch((err: Error) => log.warn('installed pack not unpacked ahead', { pack_id: installed.pack_id, error: err.message }));
         return;
       }
-      const { pack_id: packId } = parseInput(PackUninstalled, message.payload, 'pack.uninstalled');
+      const { pack_id: packId } = message.payload;
       await parts.pool.evict(`${packId}/`);
       await parts.packs.forget(packId);
       log.info('uninstalled pack forgotten', { pack_id: packId });
@@ -77,15 +73,13 @@ export function consumeBroadcasts(bus: Bus, parts: { worker: TaskWorker; pool: R
  * input schemas.
  */
 export function consumePackChanges(bus: Bus, parts: { catalog: RegistryCatalog; validator: InputValidator }): Promise<Subscription> {
-  const changes = ['pack.installed', 'pack.uninstalled', 'pack.grant.changed'] as const;
   return bus.subscribe(
     ephemeralQueueName('execution.pack-changes'),
-    [...changes],
+    ['pack.installed', 'pack.uninstalled', 'pack.grant.changed'],
     async (message) => {
-      const name = message.name as (typeof changes)[number];
-      const { pack_id: packId, namespace } = parseInput(EVENTS[name], message.payload, name);
+      const { pack_id: packId, namespace } = message.payload;
       parts.catalog.forgetNamespace(namespace);
-      if (name === 'pack.uninstalled') parts.validator.forget(`${packId}/`);
+      if (message.name === 'pack.uninstalled') parts.validator.forget(`${packId}/`);
     },
     { ephemeral: true },
   );

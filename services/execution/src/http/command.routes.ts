@@ -2,8 +2,8 @@ import { Router, type Response } from 'express';
 import { requireIdentity } from '@svc/auth';
 import { AppError, TimeoutError, errorBody, correlationOf, ok, ValidationError } from '@svc/core';
 import type { Request } from 'express';
+import type { RunOutcome } from '@svc/contracts';
 import type { CommandRunService, RunAnswer } from '../services/command-run.service.js';
-import type { RunOutcome } from '../services/outcome.js';
 import { statusUrl } from '../services/task-view.js';
 
 /** Longest `Idempotency-Key` accepted. */

@@ -22,14 +22,6 @@ const schemaValidator = new AjvJsonSchemaValidator();
 /** Tools per `tools/list` page; the protocol's cursor carries the next page. */
 export const TOOLS_PAGE_SIZE = 100;
 
-interface ListedCommand {
-  namespace: string;
-  pack: string;
-  name: string;
-  description: string;
-  input_schema: Record<string, unknown>;
-}
-
 function encodeCursor(page: number): string {
   return Buffer.from(JSON.stringify({ page })).toString('base64url');
 }
@@ -58,7 +50,7 @@ export function createMcpServer(identity: Identity, deps: { bus: Bus; runs: Comm
 
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     const page = decodeCursor(request.params?.cursor);
-    const listed = await deps.bus.request<{ commands: ListedCommand[]; pages: number }>(LIST_COMMANDS_RPC, {
+    const listed = await deps.bus.request(LIST_COMMANDS_RPC, {
       tenant_ids: tenantIdsOf(identity),
       page,
       limit: TOOLS_PAGE_SIZE,

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus } from '@svc/bus';
+import type { Bus, EventOutbox } from '@svc/bus';
+import type { ExecJob, QueueInput, RunOutcome } from '@svc/contracts';
+import type { Queue } from '@svc/pack-sdk';
 import type { Identity } from '@svc/auth';
 import { AppError, NotFoundError, currentCorrelationId, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
@@ -7,7 +9,6 @@ import { IdempotencyRepository } from '../repositories/idempotency.repository.js
 import { TaskRepository, type NewTask, type TaskRow, type UnstoredTask } from '../repositories/task.repository.js';
 import type { CommandCatalog } from './command-catalog.js';
 import type { InputValidator } from './input-validator.js';
-import type { RunOutcome } from './outcome.js';
 import type { ReplyWaiters } from './reply-waiters.js';
 import { detachTask } from './detach.js';
 import { outcomeOf } from './task-view.js';
@@ -19,7 +20,7 @@ export interface RunSettings {
   /** How long a synchronous call waits before it becomes a task (default 30 s). */
   syncWaitMs: number;
   /** This process's reply queue, named in every synchronous job. */
-  replyQueue: string;
+  replyQueue: ExecJob['reply_to'] & string;
 }
 
 export interface RunRequest {
@@ -43,21 +44,6 @@ export type RunAnswer =
  */
 export const UNSTORED_MARGIN_MS = 5000;
 
-/** A synchronous run travels whole, so that a successful one needs no row at all. */
-export interface SyncRun {
-  task: UnstoredTask;
-  /** Epoch ms from which the caller may hold the task id: every state from then on is stored. */
-  store_from: number;
-  attempt: number;
-}
-
-/** The job put on `exec.<queue>`: the task row holds everything else, or `sync` does. */
-export interface ExecJob {
-  task_id: string;
-  reply_to?: string;
-  sync?: SyncRun;
-}
-
 const idempotencyConflict = (message: string) => new AppError({ status: 409, code: 'IDEMPOTENCY_CONFLICT', type: 'ConflictError', message });
 
 /**
@@ -69,6 +55,7 @@ export class CommandRunService {
   constructor(
     private readonly db: Db,
     private readonly bus: Bus,
+    private readonly events: EventOutbox,
     private readonly catalog: CommandCatalog,
     private readonly validator: InputValidator,
     private readonly waiters: ReplyWaiters,
@@ -124,7 +111,7 @@ export class CommandRunService {
       throw err;
     };
     if (!sync) {
-      await this.bus.send(`exec.${command.queue}`, { task_id: stored.id } satisfies ExecJob).catch(unqueued);
+      await this.bus.send(`exec.${command.queue}`, { task_id: stored.id }).catch(unqueued);
       return { kind: 'task', task: stored, replayed: false };
     }
     const outcome = await this.sendAndWait({ task_id: stored.id, reply_to: this.settings.replyQueue }, command.queue).catch(unqueued);
@@ -143,10 +130,10 @@ export class CommandRunService {
     const outcome = await this.sendAndWait({ task_id: task.id, reply_to: this.settings.replyQueue, sync: { task, store_from: storeFrom, attempt: 1 } }, task.queue);
     if (outcome) return { kind: 'outcome', outcome, replayed: false };
     // Past the wait the caller gets the task instead.
-    return { kind: 'task', task: await detachTask(this.db, this.bus, this.log, task), replayed: false };
+    return { kind: 'task', task: await detachTask(this.events, task), replayed: false };
   }
 
-  private async sendAndWait(job: ExecJob, queue: string): Promise<RunOutcome | null> {
+  private async sendAndWait(job: QueueInput<`exec.${Queue}`>, queue: Queue): Promise<RunOutcome | null> {
     const waiting = this.waiters.wait(job.task_id, this.settings.syncWaitMs);
     try {
       await this.bus.send(`exec.${queue}`, job);

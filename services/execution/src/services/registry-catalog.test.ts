@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personalIdentity } from '@svc/auth/src/testing/identities.js';
-import { createMemoryBus, type Subscription } from '@svc/bus';
+import { createBus, type Bus, type Subscription } from '@svc/bus';
 import { RESOLVE_COMMAND_RPC, type ResolvedCommand } from '@svc/contracts';
 import { createLogger, NotFoundError } from '@svc/core';
 import { consumePackChanges } from '../events/execution.consumer.js';
@@ -32,8 +32,8 @@ function resolved(version: string): ResolvedCommand {
  * responder that answers whatever version is "installed".
  */
 describe('resolved commands, and the installs and uninstalls that change them', () => {
-  const bus = createMemoryBus({ logger: log });
-  const catalog = new RegistryCatalog(bus);
+  let bus: Bus;
+  let catalog: RegistryCatalog;
   let subscriptions: Subscription[];
   let installed: string | null = '1.0.0';
   let asked = 0;
@@ -43,6 +43,8 @@ describe('resolved commands, and the installs and uninstalls that change them', 
   const versionNow = async () => (await catalog.resolve(caller, { namespace: 'acme', name: 'echo' }))?.pack.version ?? null;
 
   beforeAll(async () => {
+    bus = await createBus({ logger: log });
+    catalog = new RegistryCatalog(bus);
     subscriptions = [
       await bus.respond(RESOLVE_COMMAND_RPC, async () => {
         asked += 1;

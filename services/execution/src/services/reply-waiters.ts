@@ -1,4 +1,4 @@
-import type { RunOutcome } from './outcome.js';
+import type { RunOutcome } from '@svc/contracts';
 
 /**
  * Synchronous callers waiting for their task's outcome in this process. The worker sends the

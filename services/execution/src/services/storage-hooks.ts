@@ -1,5 +1,5 @@
 import type { Bus } from '@svc/bus';
-import { STORAGE_DELETE_RPC, STORAGE_GET_RPC, STORAGE_LIST_RPC, STORAGE_PUT_RPC } from '@svc/contracts';
+import { STORAGE_DELETE_RPC, STORAGE_GET_RPC, STORAGE_LIST_RPC, STORAGE_PUT_RPC, type RpcName, type RpcRequestInput } from '@svc/contracts';
 import type { Hooks } from '../runners/runner-process.js';
 
 const STORAGE_TIMEOUT_MS = 5000;
@@ -13,9 +13,11 @@ type Args = { key?: unknown; value?: unknown; ttl?: unknown; prefix?: unknown; l
  * another tenant.
  */
 export function storageHooks(bus: Bus): Hooks {
-  const ask = <T>(rpc: string, payload: Record<string, unknown>) => bus.request<T>(rpc, payload, { timeoutMs: STORAGE_TIMEOUT_MS });
+  // What pack code passed is not checked here but by the storage service, which answers a bad
+  // value VALIDATION_FAILED naming the field: the request is typed as the contract's, unchecked.
+  const ask = <N extends RpcName>(rpc: N, payload: Record<string, unknown>) => bus.request(rpc, payload as RpcRequestInput<N>, { timeoutMs: STORAGE_TIMEOUT_MS });
   return {
-    'storage.get': async (call, args) => (await ask<{ entry: unknown }>(STORAGE_GET_RPC, { tenantId: call.tenant, key: (args as Args).key })).entry,
+    'storage.get': async (call, args) => (await ask(STORAGE_GET_RPC, { tenantId: call.tenant, key: (args as Args).key })).entry,
     'storage.put': async (call, args) => {
       const { key, value, ttl } = args as Args;
       return ask(STORAGE_PUT_RPC, { tenantId: call.tenant, key, data: value, ...(ttl === undefined ? {} : { ttl }) });

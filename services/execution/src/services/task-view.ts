@@ -1,6 +1,6 @@
 import { TERMINAL_STATUSES } from '../db/schema.js';
 import type { TaskRow } from '../repositories/task.repository.js';
-import type { RunOutcome } from './outcome.js';
+import type { RunOutcome } from '@svc/contracts';
 
 export function isTerminal(task: Pick<TaskRow, 'status'>): boolean {
   return TERMINAL_STATUSES.includes(task.status);

@@ -3,20 +3,20 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryBus, type Bus, type BusMessage } from '@svc/bus';
-import { createLogger } from '@svc/core';
+import { createBus, ephemeralQueueName, eventIdFor, EventOutbox, type Bus, type EventMessage } from '@svc/bus';
+import { EXECUTION_REPLIES, type ExecJob, type RunOutcome } from '@svc/contracts';
+import { createLogger, ServiceUnavailableError } from '@svc/core';
 import { createDatabase, type Database } from '@svc/db';
 import { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA } from '../app.js';
+import { outbox } from '../db/schema.js';
 import { TaskRepository, type NewTask, type UnstoredTask } from '../repositories/task.repository.js';
 import { RunnerPool } from '../runners/runner-pool.js';
-import type { ExecJob } from './command-run.service.js';
-import type { RunOutcome } from './outcome.js';
 import { detachTask } from './detach.js';
 import { PackCache } from './pack-cache.js';
 import { TaskWorker } from './task-worker.js';
 
 const log = createLogger({ service: 'task-worker-test', silent: true });
-const REPLIES = 'test.replies';
+const REPLIES = ephemeralQueueName(EXECUTION_REPLIES);
 const packId = randomUUID();
 const versionId = randomUUID();
 
@@ -42,23 +42,29 @@ function newTask(command: 'echo' | 'fail' | 'nap' = 'echo'): NewTask {
 describe('the task worker', () => {
   let database: Database;
   let bus: Bus;
+  let outboxEvents: EventOutbox;
   let pool: RunnerPool;
   let worker: TaskWorker;
   let packsRoot: string;
-  const events: BusMessage[] = [];
+  const events: EventMessage<'command.executed' | 'task.completed' | 'task.failed' | 'task.revoked'>[] = [];
   const replies: RunOutcome[] = [];
   const tasks = () => new TaskRepository(database.db);
 
   beforeAll(async () => {
     database = await createDatabase({});
     await database.migrate({ migrationsFolder: EXECUTION_MIGRATIONS, schema: EXECUTION_SCHEMA });
-    bus = createMemoryBus({ logger: log });
+    bus = await createBus({ logger: log });
+    outboxEvents = new EventOutbox({ db: database.db, table: outbox, bus, log });
     await bus.subscribe('test.events', ['command.executed', 'task.*'], async (message) => {
       events.push(message);
     });
-    await bus.consume(REPLIES, async (message) => {
-      replies.push(message.payload as RunOutcome);
-    });
+    await bus.consume(
+      REPLIES,
+      async (message) => {
+        replies.push(message.payload);
+      },
+      { ephemeral: true },
+    );
     // The pack as a worker keeps it once unpacked, so that no registry is asked for it.
     packsRoot = await mkdtemp(join(tmpdir(), 'svc-task-worker-'));
     const packDir = join(packsRoot, packId, versionId);
@@ -68,7 +74,7 @@ describe('the task worker', () => {
     await writeFile(join(packDir, 'commands/nap.js'), 'export default async () => new Promise((resolve) => setTimeout(() => resolve({ napped: true }), 400));');
     await writeFile(join(packDir, '.svc-complete'), versionId);
     pool = new RunnerPool({ logger: log });
-    worker = new TaskWorker(database.db, bus, pool, new PackCache(bus, packsRoot), { retentionMs: 60_000, retryBaseMs: 10, retryMaxMs: 10 }, log);
+    worker = new TaskWorker(database.db, bus, outboxEvents, pool, new PackCache(bus, packsRoot), { retentionMs: 60_000, retryBaseMs: 10, retryMaxMs: 10 }, log);
   });
   afterAll(async () => {
     await pool.close();
@@ -81,7 +87,7 @@ describe('the task worker', () => {
   async function eventsOf(taskId: string): Promise<string[]> {
     await new Promise((r) => setTimeout(r, 50));
     return events
-      .filter((e) => (e.payload as { task_id: string }).task_id === taskId)
+      .filter((e) => e.payload.task_id === taskId)
       .map((e) => e.name)
       .sort();
   }
@@ -139,7 +145,7 @@ describe('the task worker', () => {
       const running = worker.handle(syncJob(task, Date.now() + 100));
       // The caller's wait ends while the command runs: the API makes the row it hands out.
       await new Promise((r) => setTimeout(r, 200));
-      expect(await detachTask(database.db, bus, log, task)).toMatchObject({ status: 'pending', async: true });
+      expect(await detachTask(outboxEvents, task)).toMatchObject({ status: 'pending', async: true });
       await running;
       expect(await tasks().find(task.id)).toMatchObject({ status: 'success', async: true, result: { napped: true }, startedAt: expect.any(Date) });
       expect(await eventsOf(task.id)).toEqual(['command.executed', 'task.completed']);
@@ -150,7 +156,7 @@ describe('the task worker', () => {
       // The worker stores the run in the last seconds of the wait, then the reply is too late.
       await worker.handle(syncJob(task, Date.now() - 1));
       expect(await eventsOf(task.id)).toEqual(['command.executed']);
-      expect(await detachTask(database.db, bus, log, task)).toMatchObject({ status: 'success', async: true });
+      expect(await detachTask(outboxEvents, task)).toMatchObject({ status: 'success', async: true });
       expect(await eventsOf(task.id)).toEqual(['command.executed', 'task.completed']);
     });
   });
@@ -175,5 +181,24 @@ describe('the task worker', () => {
       expect(await eventsOf(taskId)).toEqual(['command.executed', 'task.completed']);
       expect(await tasks().find(taskId)).toMatchObject({ status: 'success', attempts: 1 });
     });
+  });
+
+  it('keeps the events the broker did not take in the outbox, and its relay publishes them under the same ids', async () => {
+    const away: Bus = {
+      ...bus,
+      publish: async () => {
+        throw new ServiceUnavailableError('Message bus is reconnecting');
+      },
+    };
+    const cutOff = new TaskWorker(database.db, bus, new EventOutbox({ db: database.db, table: outbox, bus: away, log }), pool, new PackCache(bus, packsRoot), { retentionMs: 60_000, retryBaseMs: 10, retryMaxMs: 10 }, log);
+    const { id } = await tasks().insert({ ...newTask(), async: true });
+    await cutOff.handle({ task_id: id });
+    expect(await tasks().find(id)).toMatchObject({ status: 'success' });
+    expect(await eventsOf(id)).toEqual([]);
+
+    await outboxEvents.sendDue();
+    expect(await eventsOf(id)).toEqual(['command.executed', 'task.completed']);
+    const executed = events.find((e) => e.payload.task_id === id && e.name === 'command.executed')!;
+    expect(executed.messageId).toBe(eventIdFor('command.executed', id));
   });
 });

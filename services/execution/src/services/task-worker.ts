@@ -1,13 +1,11 @@
-import type { Bus } from '@svc/bus';
+import type { Bus, EventOutbox } from '@svc/bus';
+import type { ExecJob, RunOutcome, SyncRun, TaskError } from '@svc/contracts';
 import { AppError, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
-import type { TaskError } from '../db/schema.js';
 import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../repositories/task.repository.js';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError } from '../runners/runner-errors.js';
 import type { RunnerPool } from '../runners/runner-pool.js';
-import type { ExecJob, SyncRun } from './command-run.service.js';
 import type { PackSource } from './command-catalog.js';
-import type { RunOutcome } from './outcome.js';
 import { announceEnd } from './task-events.js';
 import { isTerminal, outcomeOf } from './task-view.js';
 
@@ -70,6 +68,7 @@ export class TaskWorker {
   constructor(
     private readonly db: Db,
     private readonly bus: Bus,
+    private readonly events: EventOutbox,
     private readonly pool: RunnerPool,
     private readonly packs: PackSource,
     private readonly settings: WorkerSettings,
@@ -120,7 +119,7 @@ export class TaskWorker {
     // The caller first, then the events: their confirmations need not hold the answer up. A
     // caller whose answer is lost is handed the task when its wait ends, so the task keeps it.
     await this.reply(job, finished, rowless ? () => this.end(job, task, ended) : undefined);
-    await announceEnd(this.bus, this.log, finished);
+    await announceEnd(this.events, finished);
   }
 
   /**
@@ -139,7 +138,7 @@ export class TaskWorker {
     await this.reply(job, current);
     // Its worker may have died between recording the end and announcing it: announcing again
     // makes the events at least once (a death after announcing repeats them; consumers go by task_id).
-    if (redelivered && current && current.status !== 'revoked' && isTerminal(current)) await announceEnd(this.bus, this.log, current);
+    if (redelivered && current && isTerminal(current)) await announceEnd(this.events, current);
     return undefined;
   }
 

@@ -1,4 +1,4 @@
-import type { Bus } from '@svc/bus';
+import type { EventOutbox } from '@svc/bus';
 import type { Identity } from '@svc/auth';
 import { AppError, GoneError, NotFoundError, PermissionError } from '@svc/core';
 import type { Db } from '@svc/db';
@@ -14,7 +14,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class TaskService {
   constructor(
     private readonly db: Db,
-    private readonly bus: Bus,
+    private readonly events: EventOutbox,
     private readonly retentionMs: number,
   ) {}
 
@@ -28,12 +28,16 @@ export class TaskService {
 
   async cancel(caller: Identity, taskId: string) {
     const task = await this.owned(caller, taskId);
-    const revoked = await new TaskRepository(this.db).revoke(task.id, this.retentionMs);
+    // Written with the change and published once it commits: every worker stops the task if it runs it.
+    const revoked = await this.events.transaction(async (tx, out) => {
+      const row = await new TaskRepository(tx).revoke(task.id, this.retentionMs);
+      if (row) out.publish('task.revoked', { task_id: task.id, tenant_id: task.tenantId, user_id: task.userId });
+      return row;
+    });
     if (!revoked) {
       const current = (await new TaskRepository(this.db).find(task.id)) ?? task;
       throw new AppError({ status: 409, code: 'TASK_TERMINAL', type: 'ConflictError', message: `Task already ${current.status}`, details: { task_id: task.id, status: current.status } });
     }
-    await this.bus.publish('task.revoked', { task_id: task.id, tenant_id: task.tenantId, user_id: task.userId });
     return { task_id: task.id, revoked: true as const };
   }
 
