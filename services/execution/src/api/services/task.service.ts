@@ -2,8 +2,8 @@ import type { EventOutbox } from '@svc/bus';
 import type { Identity } from '@svc/auth';
 import { AppError, GoneError, NotFoundError, PermissionError } from '@svc/core';
 import type { Db } from '@svc/db';
-import { TaskRepository, type TaskRow } from '../repositories/task.repository.js';
-import { isTerminal, taskView } from './task-view.js';
+import { TaskRepository, type TaskRow } from '../../core/repositories/task.repository.js';
+import { isTerminal, taskView } from '../../core/task-view.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -5,13 +5,13 @@ import type { Queue } from '@svc/pack-sdk';
 import type { Identity } from '@svc/auth';
 import { AppError, NotFoundError, currentCorrelationId, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
-import { IdempotencyRepository } from '../repositories/idempotency.repository.js';
-import { TaskRepository, type NewTask, type TaskRow, type UnstoredTask } from '../repositories/task.repository.js';
-import type { CommandCatalog } from './command-catalog.js';
+import { IdempotencyRepository } from '../../core/repositories/idempotency.repository.js';
+import { TaskRepository, type NewTask, type TaskRow, type UnstoredTask } from '../../core/repositories/task.repository.js';
+import type { CommandCatalog } from '../../core/command-catalog.js';
 import type { InputValidator } from './input-validator.js';
 import type { ReplyWaiters } from './reply-waiters.js';
 import { detachTask } from './detach.js';
-import { outcomeOf } from './task-view.js';
+import { outcomeOf } from '../../core/task-view.js';
 
 /** An `Idempotency-Key` holds for a day. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;

@@ -16,7 +16,7 @@ export const RUNNER_ENV: Readonly<Record<string, string>> = Object.freeze({ NODE
  * code (the standalone launcher).
  */
 export function defaultRunnerScript(): string {
-  const candidates = [new URL('../../runner/runner.mjs', import.meta.url), new URL('../runner/runner.mjs', import.meta.url)].map((url) => fileURLToPath(url));
+  const candidates = [new URL('../../../runner/runner.mjs', import.meta.url), new URL('../runner/runner.mjs', import.meta.url)].map((url) => fileURLToPath(url));
   const found = candidates.find((candidate) => existsSync(candidate));
   return found ?? createRequire(import.meta.url).resolve('@svc/execution/runner/runner.mjs');
 }

@@ -5,7 +5,7 @@ import type { Bus } from '@svc/bus';
 import { FETCH_PACKAGE_RPC, FetchedPackage } from '@svc/contracts';
 import { IntegrationError } from '@svc/core';
 import { readPackArchive } from '@svc/pack-sdk';
-import type { PackSource } from './command-catalog.js';
+import type { PackSource } from '../../core/command-catalog.js';
 
 const FETCH_TIMEOUT_MS = 30_000;
 const COMPLETE_MARK = '.svc-complete';

@@ -1,7 +1,7 @@
 import { eventIdFor, outboxEvent, type EventOutbox, type OutboxWriter } from '@svc/bus';
 import type { EventInput } from '@svc/contracts';
 import type { OutboxEntry } from '@svc/db';
-import type { TaskRow } from '../repositories/task.repository.js';
+import type { TaskRow } from './repositories/task.repository.js';
 
 /** A run that ended: the only statuses a run's events carry. */
 type EndedTask = TaskRow & { status: 'success' | 'failure' | 'timeout' };

@@ -2,11 +2,11 @@ import { ephemeralQueueName, type Bus, type Subscription } from '@svc/bus';
 import { EXECUTION_REPLIES, type EphemeralQueue } from '@svc/contracts';
 import type { Logger } from '@svc/core';
 import type { InputValidator } from '../services/input-validator.js';
-import type { PackCache } from '../services/pack-cache.js';
+import type { PackCache } from '../../worker/services/pack-cache.js';
 import type { RegistryCatalog } from '../services/registry-catalog.js';
 import type { ReplyWaiters } from '../services/reply-waiters.js';
-import type { TaskWorker } from '../services/task-worker.js';
-import type { RunnerPool } from '../runners/runner-pool.js';
+import type { TaskWorker } from '../../worker/services/task-worker.js';
+import type { RunnerPool } from '../../worker/runners/runner-pool.js';
 
 export interface WorkerPrefetch {
   fast: number;

@@ -1,5 +1,5 @@
 import { TERMINAL_STATUSES } from '../db/schema.js';
-import type { TaskRow } from '../repositories/task.repository.js';
+import type { TaskRow } from './repositories/task.repository.js';
 import type { RunOutcome } from '@svc/contracts';
 
 export function isTerminal(task: Pick<TaskRow, 'status'>): boolean {

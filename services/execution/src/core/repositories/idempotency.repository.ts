@@ -1,6 +1,6 @@
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Db } from '@svc/db';
-import { idempotencyKeys } from '../db/schema.js';
+import { idempotencyKeys } from '../../db/schema.js';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 

@@ -2,12 +2,12 @@ import type { Bus, EventOutbox } from '@svc/bus';
 import type { ExecJob, RunOutcome, SyncRun, TaskError } from '@svc/contracts';
 import { AppError, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
-import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../repositories/task.repository.js';
+import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError } from '../runners/runner-errors.js';
 import type { RunnerPool } from '../runners/runner-pool.js';
-import type { PackSource } from './command-catalog.js';
-import { announceEnd } from './task-events.js';
-import { isTerminal, outcomeOf } from './task-view.js';
+import type { PackSource } from '../../core/command-catalog.js';
+import { announceEnd } from '../../core/task-events.js';
+import { isTerminal, outcomeOf } from '../../core/task-view.js';
 
 export interface WorkerSettings {
   /** How long results of finished tasks are kept (default 24 h). */

@@ -4,7 +4,7 @@ import { personalIdentity } from '@svc/auth/src/testing/identities.js';
 import { createBus, type Bus, type Subscription } from '@svc/bus';
 import { RESOLVE_COMMAND_RPC, type ResolvedCommand } from '@svc/contracts';
 import { createLogger, NotFoundError } from '@svc/core';
-import { consumePackChanges } from '../events/execution.consumer.js';
+import { consumePackChanges } from '../events/pack.consumer.js';
 import { InputValidator } from './input-validator.js';
 import { RegistryCatalog } from './registry-catalog.js';
 

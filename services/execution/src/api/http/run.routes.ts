@@ -3,8 +3,8 @@ import { requireIdentity } from '@svc/auth';
 import { AppError, TimeoutError, errorBody, correlationOf, ok, ValidationError } from '@svc/core';
 import type { Request } from 'express';
 import type { RunOutcome } from '@svc/contracts';
-import type { CommandRunService, RunAnswer } from '../services/command-run.service.js';
-import { statusUrl } from '../services/task-view.js';
+import type { CommandRunService, RunAnswer } from '../services/run.service.js';
+import { statusUrl } from '../../core/task-view.js';
 
 /** Longest `Idempotency-Key` accepted. */
 export const IDEMPOTENCY_KEY_MAX = 255;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, getTableColumns, inArray, is, lt, SQL, sql, type Column } from 'drizzle-orm';
 import { statementBatcher, type Db } from '@svc/db';
-import { tasks, type TaskError, type TaskStatus } from '../db/schema.js';
+import { tasks, type TaskError, type TaskStatus } from '../../db/schema.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
 

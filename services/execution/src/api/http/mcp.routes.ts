@@ -6,7 +6,7 @@ import { API_KEY_SCOPES } from '@svc/contracts';
 import { AppError, JSON_BODY_LIMIT_BYTES, PermissionError, RateLimitError } from '@svc/core';
 import type { CommandRunQuota } from '@svc/rate-limit';
 import { createMcpServer } from '../mcp/mcp-server.js';
-import type { CommandRunService } from '../services/command-run.service.js';
+import type { CommandRunService } from '../services/run.service.js';
 
 function toolCallsIn(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];

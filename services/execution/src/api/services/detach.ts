@@ -1,6 +1,6 @@
 import type { EventOutbox } from '@svc/bus';
-import { TaskRepository, type TaskRow, type UnstoredTask } from '../repositories/task.repository.js';
-import { announceTaskEnd } from './task-events.js';
+import { TaskRepository, type TaskRow, type UnstoredTask } from '../../core/repositories/task.repository.js';
+import { announceTaskEnd } from '../../core/task-events.js';
 
 /**
  * A synchronous call whose wait ended hands its caller the task: the row is made, or the

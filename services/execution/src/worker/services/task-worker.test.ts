@@ -7,11 +7,11 @@ import { createBus, ephemeralQueueName, eventIdFor, EventOutbox, type Bus, type 
 import { EXECUTION_REPLIES, type ExecJob, type RunOutcome } from '@svc/contracts';
 import { createLogger, ServiceUnavailableError } from '@svc/core';
 import { createDatabase, type Database } from '@svc/db';
-import { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA } from '../app.js';
-import { outbox } from '../db/schema.js';
-import { TaskRepository, type NewTask, type UnstoredTask } from '../repositories/task.repository.js';
+import { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA } from '../../app.js';
+import { outbox } from '../../db/schema.js';
+import { TaskRepository, type NewTask, type UnstoredTask } from '../../core/repositories/task.repository.js';
 import { RunnerPool } from '../runners/runner-pool.js';
-import { detachTask } from './detach.js';
+import { detachTask } from '../../api/services/detach.js';
 import { PackCache } from './pack-cache.js';
 import { TaskWorker } from './task-worker.js';
 

@@ -7,7 +7,7 @@ import { tenantIdsOf } from '@svc/auth';
 import type { Bus } from '@svc/bus';
 import { LIST_COMMANDS_RPC } from '@svc/contracts';
 import { AppError, currentCorrelationId } from '@svc/core';
-import type { CommandRunService } from '../services/command-run.service.js';
+import type { CommandRunService } from '../services/run.service.js';
 import { parseToolName, toolName } from './tool-names.js';
 
 const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() });

@@ -2,7 +2,7 @@ import type { Bus } from '@svc/bus';
 import { tenantIdsOf, type Identity } from '@svc/auth';
 import { RESOLVE_COMMAND_RPC, ResolvedCommand } from '@svc/contracts';
 import { AppError } from '@svc/core';
-import type { CommandCatalog } from './command-catalog.js';
+import type { CommandCatalog } from '../../core/command-catalog.js';
 
 /** How long a resolved command is reused; visibility changes reach running calls within this. */
 export const RESOLVE_CACHE_MS = 2000;
