@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '@svc/core';
 // The platform's own pack runner: the same child process, permissions, limits and IPC as a worker.
-import { RunnerPool } from '@svc/execution/src/runners/runner-pool.js';
-import type { Hooks } from '@svc/execution/src/runners/runner-process.js';
+import { RunnerPool, type Hooks } from '@svc/execution/runners';
 import { compileInputSchema, parseManifest, PackFormatError, type CommandManifest, type InputValidator, type PackManifest } from '@svc/pack-sdk';
 import { CliError, validationError } from '../errors.js';
 import { findingsOf } from '../pack/check.js';

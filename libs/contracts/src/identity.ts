@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdentitySchema } from '@svc/auth';
 
 export const TIER_VALUES = ['free', 'developer_preview', 'pro', 'enterprise'] as const;
 export const SLUG_MIN = 2;
@@ -58,6 +59,8 @@ export const ValidateAccessCodeBody = z.strictObject({ code: z.string().max(64) 
 /** What the gateway asks identity to turn a credential into an Identity. */
 export const PRINCIPAL_RPC = 'identity.principal';
 export const PrincipalRequest = z.union([z.strictObject({ sessionId: z.string() }), z.strictObject({ apiKeyHash: z.string().regex(/^[0-9a-f]{64}$/) })]);
+/** Null when the session or key is unknown, revoked or expired. */
+export const PrincipalReply = z.object({ identity: IdentitySchema.nullable() });
 
 /** Cache key under which identity publishes a session's Identity for the gateway. */
 export function principalCacheKey(sessionId: string): string {
@@ -74,3 +77,5 @@ export const API_KEY_SCOPES = ['commands:execute'] as const;
 
 /** Answered by every service worker; the gateway's health check asks it over the bus. */
 export const FLEET_PING_RPC = 'fleet.ping';
+export const FleetPing = z.object({});
+export const FleetPong = z.object({ service: z.string() });

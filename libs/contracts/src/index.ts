@@ -6,3 +6,6 @@ export * from './version.js';
 export * from './storage.js';
 export * from './telemetry.js';
 export * from './secrets.js';
+export * from './execution.js';
+export * from './bus-names.js';
+export * from './bus.js';

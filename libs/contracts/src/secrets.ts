@@ -22,11 +22,8 @@ export const SecretPutBody = z.strictObject({
 export const SecretPackParams = z.object({ namespace: Namespace, pack: PackOrCommandName });
 export const SecretParams = SecretPackParams.extend({ name: SecretName });
 
-/** RPC of the execution worker: the secrets of a pack for the tenant a run is for, decrypted. */
+/** RPC of the execution worker: the secrets of a pack for the tenant a run is for, opened. */
 export const SECRETS_RESOLVE_RPC = 'storage.secrets.resolve';
 export const SecretsResolveRequest = z.strictObject({ tenantId: z.uuid('must be a tenant id (uuid)'), namespace: Namespace, pack: PackOrCommandName });
-export type SecretsResolveRequest = z.infer<typeof SecretsResolveRequest>;
 /** Answer of SECRETS_RESOLVE_RPC: name → value. */
-export interface SecretsResolveAnswer {
-  secrets: Record<string, string>;
-}
+export const SecretsResolveReply = z.strictObject({ secrets: z.record(SecretName, z.string()) });

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { Router } from 'express';
-import type { Bus, Subscription } from '@svc/bus';
+import { EventOutbox, type Bus, type Subscription } from '@svc/bus';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
+import { outbox } from './db/schema.js';
 import { respondToSecretRequests } from './events/secret.responder.js';
 import { respondToStorageRequests } from './events/storage.responder.js';
 import { secretRoutes } from './http/secret.routes.js';
@@ -29,19 +30,24 @@ export interface StorageDeps {
   config: StorageConfig;
   /** Tests move time; everything else uses the real clock. */
   clock?: Clock;
+  /** How often the outbox relay looks for unsent events (default 5 s); tests shorten it. */
+  outboxIntervalMs?: number;
 }
 
 export interface StorageServiceHandle {
   routes: Router[];
   storage: StorageService;
   secrets: SecretService;
-  /** Migrates, answers the storage RPCs and starts the expiry sweep. */
+  /** The outbox of `storage.changed` (its relay runs between start and stop). */
+  events: EventOutbox;
+  /** Migrates, answers the storage RPCs and starts the expiry sweep and the outbox relay. */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export function createStorageService({ database, bus, log, config, clock }: StorageDeps): StorageServiceHandle {
-  const storage = new StorageService(database.db, bus, log, clock);
+export function createStorageService({ database, bus, log, config, clock, outboxIntervalMs }: StorageDeps): StorageServiceHandle {
+  const events = new EventOutbox({ db: database.db, table: outbox, bus, log, intervalMs: outboxIntervalMs });
+  const storage = new StorageService(database.db, events, clock);
   const secrets = new SecretService(database.db, config.secretsKey, log, clock);
   const subscriptions: Subscription[] = [];
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -58,9 +64,11 @@ export function createStorageService({ database, bus, log, config, clock }: Stor
     routes: [storageRoutes(storage), secretRoutes(secrets)],
     storage,
     secrets,
+    events,
     async start() {
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? STORAGE_MIGRATIONS, schema: STORAGE_SCHEMA });
       subscriptions.push(...(await respondToStorageRequests(bus, storage)), await respondToSecretRequests(bus, secrets));
+      events.start();
       sweepTimer = setInterval(sweep, config.sweepIntervalSeconds * 1000);
       sweepTimer.unref();
     },
@@ -68,6 +76,7 @@ export function createStorageService({ database, bus, log, config, clock }: Stor
       clearInterval(sweepTimer);
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
       await sweeping;
+      await events.stop();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Identity } from '@svc/auth';
-import type { Bus } from '@svc/bus';
+import type { EventOutbox } from '@svc/bus';
 import { PermissionError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { inspectPackage, PackFormatError, verifyPackageSignature } from '@svc/pack-sdk';
@@ -31,7 +31,7 @@ export class PublishService {
   constructor(
     private readonly db: Db,
     private readonly blobs: BlobStore,
-    private readonly bus: Bus,
+    private readonly events: EventOutbox,
     private readonly log: Logger,
   ) {}
 
@@ -60,9 +60,10 @@ export class PublishService {
     const sha256 = createHash('sha256').update(tarball).digest('hex');
     await this.blobs.put(blobKey, tarball);
 
+    const commandNames = manifest.commands.map((c) => c.name);
     let packId: string;
     try {
-      packId = await this.db.transaction(async (tx) => {
+      packId = await this.events.transaction(async (tx, out) => {
         const pack = await new PackRepository(tx).findOrCreate(namespace, name, ownerTenantId);
         if (pack.ownerTenantId !== ownerTenantId) throw new PermissionError(`${ref} belongs to another tenant`, { reason: 'namespace_not_owned', namespace });
         const versions = new VersionRepository(tx);
@@ -100,6 +101,7 @@ export class PublishService {
             examples: command.examples,
           })),
         );
+        out.publish('pack.published', { pack_id: pack.id, version_id: versionId, tenant_id: ownerTenantId, user_id: identity.userId, namespace, name, version, visibility, commands: commandNames });
         return pack.id;
       });
     } catch (err) {
@@ -108,11 +110,6 @@ export class PublishService {
       if (violatedUniqueConstraint(err) === 'pack_versions_pack_version_unique') throw versionExists(ref, version);
       throw err;
     }
-
-    const commandNames = manifest.commands.map((c) => c.name);
-    await this.bus
-      .publish('pack.published', { pack_id: packId, version_id: versionId, tenant_id: ownerTenantId, user_id: identity.userId, namespace, name, version, visibility, commands: commandNames })
-      .catch((err: Error) => this.log.error('pack.published not published', { pack_id: packId, error: err.message }));
 
     return {
       pack: {

@@ -1,6 +1,5 @@
 import type { Bus, Subscription } from '@svc/bus';
-import { SECRETS_RESOLVE_RPC, SecretsResolveRequest, type SecretsResolveAnswer } from '@svc/contracts';
-import { parseInput } from '@svc/core';
+import { SECRETS_RESOLVE_RPC } from '@svc/contracts';
 import type { SecretService } from '../services/secret.service.js';
 
 /**
@@ -8,8 +7,5 @@ import type { SecretService } from '../services/secret.service.js';
  * them to the command as `ctx.secrets`. Only services on the bus can ask; nothing is logged.
  */
 export function respondToSecretRequests(bus: Bus, secrets: SecretService): Promise<Subscription> {
-  return bus.respond(SECRETS_RESOLVE_RPC, async (payload): Promise<SecretsResolveAnswer> => {
-    const { tenantId, namespace, pack } = parseInput(SecretsResolveRequest, payload, SECRETS_RESOLVE_RPC);
-    return { secrets: await secrets.resolve({ tenantId, namespace, pack }) };
-  });
+  return bus.respond(SECRETS_RESOLVE_RPC, async ({ tenantId, namespace, pack }) => ({ secrets: await secrets.resolve({ tenantId, namespace, pack }) }));
 }

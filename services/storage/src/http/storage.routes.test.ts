@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@svc/auth';
-import { createMemoryBus, type Bus } from '@svc/bus';
+import { createBus, type Bus } from '@svc/bus';
 import { SECRET_VALUE_MAX_BYTES, SECRETS_PER_PACK_MAX, SECRETS_RESOLVE_RPC, STORAGE_KEY_MAX, STORAGE_LIST_LIMIT_MAX, STORAGE_TTL_MAX_SECONDS, STORAGE_VALUE_MAX_BYTES } from '@svc/contracts';
 import { createLogger } from '@svc/core';
 import { personalIdentity } from '@svc/auth/src/testing/identities.js';
@@ -44,7 +44,7 @@ describe('storage routes', () => {
 
   beforeAll(async () => {
     db = await testDatabaseKinds()[0]!.open();
-    bus = createMemoryBus({ logger: log });
+    bus = await createBus({ logger: log });
     service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600, secretsKey: 'storage-test-secrets-key-0123456789abcdef' } });
     await service.start();
     server = await listen(createServiceApp({ routes: service.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
@@ -180,9 +180,9 @@ describe('storage routes', () => {
       const rows = await db.database.db.select().from(secrets);
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) expect(row.sealed.includes(Buffer.from('very-secret'))).toBe(false);
-      const answer = await bus.request<{ secrets: Record<string, string> }>(SECRETS_RESOLVE_RPC, { tenantId: ada.tenantId, namespace: 'acme', pack: 'tools' });
+      const answer = await bus.request(SECRETS_RESOLVE_RPC, { tenantId: ada.tenantId, namespace: 'acme', pack: 'tools' });
       expect(answer.secrets).toEqual({ API_TOKEN: value });
-      expect((await bus.request<{ secrets: object }>(SECRETS_RESOLVE_RPC, { tenantId: bob.tenantId, namespace: 'acme', pack: 'tools' })).secrets).toEqual({});
+      expect((await bus.request(SECRETS_RESOLVE_RPC, { tenantId: bob.tenantId, namespace: 'acme', pack: 'tools' })).secrets).toEqual({});
       // A sealed value copied into another tenant's row does not open there.
       const adaRow = rows.find((row) => row.tenantId === ada.tenantId)!;
       await db.database.db.insert(secrets).values({ ...adaRow, tenantId: bob.tenantId });
