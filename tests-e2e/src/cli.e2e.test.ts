@@ -70,7 +70,7 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
   });
 
   it('makes, checks, tests, builds (signed) and publishes a pack', async () => {
-    const made = await ok(['pack', 'new', 'journey', '--template', 'advanced']);
+    const made = await ok(['pack', 'new', 'journey', '--template', 'full']);
     expect(made.namespace).toBe(user.slug);
     packDir = made.path;
     // The user's own change: the greeting fails on purpose for one name.
@@ -89,15 +89,16 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
 
   it('installs the pack, runs its commands (sync and --async), lists it', async () => {
     const installed = await ok(['install', `@${user.slug}/journey`]);
-    expect(installed.pack).toMatchObject({ name: 'journey', version: '0.1.0', commands: ['hello', 'notes', 'report'] });
+    expect(installed.pack).toMatchObject({ name: 'journey', version: '0.1.0' });
+    expect([...installed.pack.commands].sort()).toEqual(['check-secret', 'hello', 'notes', 'report']);
     const sync = await ok(['run', `${user.slug}.hello`, '--name=Ada']);
     expect(sync).toMatchObject({ result: { greeting: 'Hello, Ada!' }, execution: { status: 'completed' }, task_id: null });
     const asynchronous = await ok(['run', `${user.slug}.report`, '--text=to be or not to be', '--top', '2', '--async']);
     expect(asynchronous.result).toEqual({ words: 6, top: [{ word: 'be', count: 2 }, { word: 'to', count: 2 }] });
     expect(asynchronous.task_id).toEqual(expect.any(String));
     const listed = await ok(['list', '--commands']);
-    expect(listed.packs).toEqual([expect.objectContaining({ ref: `@${user.slug}/journey`, version: '0.1.0', commands: 3 })]);
-    expect(listed.packs[0].command_list.map((c: { name: string }) => c.name)).toEqual(['hello', 'notes', 'report']);
+    expect(listed.packs).toEqual([expect.objectContaining({ ref: `@${user.slug}/journey`, version: '0.1.0', commands: 4 })]);
+    expect(listed.packs[0].command_list.map((c: { name: string }) => c.name)).toEqual(['check-secret', 'hello', 'notes', 'report']);
   });
 
   it('answers exit code 10 when the command fails, 3 for input it refuses, 1 for an unknown command', async () => {
@@ -111,13 +112,19 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect([unknown.code, unknown.json().error.code]).toEqual([1, 'NOT_FOUND']);
   });
 
-  it('keeps a secret of the pack for the user, never showing its value', async () => {
+  it('keeps a secret of the pack for the user, hands it to the command as ctx.secrets, never shows its value', async () => {
+    const before = await ok(['run', `${user.slug}.check-secret`, '--name=API_TOKEN']);
+    expect(before.result).toEqual({ name: 'API_TOKEN', present: false, length: 0 });
     const set = await ok(['secrets', 'set', `@${user.slug}/journey`, 'API_TOKEN', 'tok-very-secret-123']);
     expect(set).toMatchObject({ pack: `@${user.slug}/journey`, name: 'API_TOKEN', created: true });
     expect((await ok(['secrets', 'list', `@${user.slug}/journey`])).secrets.map((s: { name: string }) => s.name)).toEqual(['API_TOKEN']);
     const shown = await svc(['secrets', 'show', `@${user.slug}/journey`]);
     expect(shown.code).toBe(0);
     expect(shown.stdout + shown.stderr).not.toContain('very-secret');
+    const read = await svc(['run', `${user.slug}.check-secret`, '--name=API_TOKEN']);
+    expect(read.code).toBe(0);
+    expect(read.json().data.result).toEqual({ name: 'API_TOKEN', present: true, length: 'tok-very-secret-123'.length });
+    expect(read.stdout + read.stderr).not.toContain('very-secret');
     const bad = await svc(['secrets', 'set', `@${user.slug}/journey`, 'lower_case', 'x']);
     expect([bad.code, bad.json().error.code]).toEqual([3, 'VALIDATION_FAILED']);
   });

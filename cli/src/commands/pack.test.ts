@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inspectPackage, verifyPackageSignature } from '@svc/pack-sdk';
@@ -102,6 +102,17 @@ describe('svc pack: new, validate, test, build, exec, stats (no platform)', () =
     expect(stats[1].p95_ms).toBeGreaterThanOrEqual(stats[1].p50_ms);
     expect((await run(['stats', '--reset'], dir)).code).toBe(0);
     expect((await run(['stats'], dir)).json().data.commands).toEqual([]);
+  });
+
+  it('hands local runs the declared secrets found in .svc/secrets.json', async () => {
+    const dir = join(home.dir, 'full-pack');
+    const before = await run(['pack', 'exec', 'ada/check-secret', '--arg', 'name=API_TOKEN'], dir);
+    expect(before.json().data.result).toEqual({ name: 'API_TOKEN', present: false, length: 0 });
+    await mkdir(join(dir, '.svc'), { recursive: true });
+    await writeFile(join(dir, '.svc', 'secrets.json'), JSON.stringify({ API_TOKEN: 'local-token', UNDECLARED: 'not handed' }));
+    const after = await run(['pack', 'exec', 'ada/check-secret', '--arg', 'name=API_TOKEN'], dir);
+    expect(after.json().data.result).toEqual({ name: 'API_TOKEN', present: true, length: 'local-token'.length });
+    expect((await run(['pack', 'exec', 'ada/check-secret', '--arg', 'name=UNDECLARED'], dir)).json().data.result.present).toBe(false);
   });
 
   it('lists and describes the commands of the pack in the folder', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,11 +41,12 @@ export interface LocalRun {
   correlationId: string;
 }
 
+/** Where local runs find the values of the secrets a pack declares: `{"NAME": "value"}`. */
+export const LOCAL_SECRETS_FILE = join('.svc', 'secrets.json');
+
 export interface LocalPackOptions {
   logger: Logger;
   storage: DevStorage;
-  /** `ctx.secrets` of the runs. */
-  secrets?: Record<string, string>;
   /** Tenant and user the runs are made for (`ctx.tenant`, `ctx.user`). */
   tenant?: string;
   user?: string;
@@ -119,6 +121,7 @@ export class LocalPack {
       throw validationError(`${ref}: input ${first.field}: ${first.message}`, { code: 'VALIDATION_FAILED', details: { issues } });
     }
     const correlationId = randomUUID();
+    const secrets = await this.#secrets();
     try {
       const outcome = await this.#pool.run({
         packKey: `local@${this.#generation}`,
@@ -126,7 +129,7 @@ export class LocalPack {
         command: name,
         entry: command.entry,
         input,
-        context: { tenant: this.options.tenant ?? 'local', user: this.options.user ?? 'local', correlationId },
+        context: { tenant: this.options.tenant ?? 'local', user: this.options.user ?? 'local', correlationId, secrets },
         timeoutMs: options.timeoutMs ?? command.timeout * 1000,
         signal: options.signal,
       });
@@ -138,6 +141,17 @@ export class LocalPack {
 
   async close(): Promise<void> {
     await this.#pool.close();
+  }
+
+  /** `ctx.secrets` of a local run: the declared names found in `.svc/secrets.json`, read at each run. */
+  async #secrets(): Promise<Record<string, string>> {
+    let saved: Record<string, unknown> = {};
+    try {
+      saved = JSON.parse(await readFile(join(this.dir, LOCAL_SECRETS_FILE), 'utf8')) as Record<string, unknown>;
+    } catch {
+      // No local secrets.
+    }
+    return Object.fromEntries(this.#manifest.secrets.flatMap((name) => (typeof saved[name] === 'string' ? [[name, saved[name] as string]] : [])));
   }
 
   #validator(command: CommandManifest): InputValidator {

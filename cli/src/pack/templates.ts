@@ -136,8 +136,9 @@ test('report counts words, most frequent first', async () => {
 `;
 
 const WHOAMI = `/**
- * Calls an outside service with a key kept as a pack secret (\`svc secrets set PACK API_TOKEN …\`).
- * The platform hands the caller's secrets to the command as ctx.secrets; never log or return them.
+ * Says whether a pack secret is set (\`svc secrets set PACK API_TOKEN …\`). The platform hands the
+ * caller's secrets that pack.yaml declares to the command as ctx.secrets (locally, svc pack dev
+ * and exec read .svc/secrets.json); never log or return them.
  */
 export default async function checkSecret(input, ctx) {
   const token = ctx.secrets?.[input.name];
@@ -157,7 +158,7 @@ test('check-secret says whether a secret is set, never what it is', async () => 
 });
 `;
 
-function manifest(input: PackTemplateInput, description: string, commands: string): string {
+function manifest(input: PackTemplateInput, description: string, commands: string, secrets = ''): string {
   return `# The pack's manifest: svc pack validate checks it exactly as the registry will.
 schema_version: 1
 pack:
@@ -167,7 +168,7 @@ pack:
   description: ${description}
   visibility: private   # public | unlisted | private | organization
 commands:
-${commands}`;
+${commands}${secrets}`;
 }
 
 const HELLO_COMMAND = `  - name: hello
@@ -302,7 +303,12 @@ export function packTemplateFiles(template: PackTemplate, input: PackTemplateInp
     ...advanced,
     'commands/check-secret.js': WHOAMI,
     'tests/check-secret.test.js': WHOAMI_TEST,
-    'pack.yaml': manifest(input, 'Greetings, notes, word counts and a secret', HELLO_COMMAND + NOTES_COMMAND + REPORT_COMMAND + SECRET_COMMAND),
+    'pack.yaml': manifest(
+      input,
+      'Greetings, notes, word counts and a secret',
+      HELLO_COMMAND + NOTES_COMMAND + REPORT_COMMAND + SECRET_COMMAND,
+      '# Secrets its commands read as ctx.secrets.NAME: only these are handed to them.\nsecrets: [API_TOKEN]\n',
+    ),
     'README.md': readme(input, ['hello', 'notes', 'report', 'check-secret'], '\nSecrets: `svc secrets set @' + `${input.namespace}/${input.name} API_TOKEN <value>` + '`; commands read them as `ctx.secrets.API_TOKEN`.\n'),
     '.github/workflows/pack.yml': CI_WORKFLOW,
     '.svcignore': '# Left out of the package (node_modules, .svc, dist and .git always are).\ntests/\n.gitignore\n.github/\n',

@@ -1,12 +1,11 @@
 import { z } from 'zod';
+import { MAX_SECRETS, SECRET_NAME_PATTERN } from '@svc/pack-sdk';
 import { Namespace, PackOrCommandName } from './registry.js';
 
-/** A secret's name, as an environment variable's: `API_TOKEN`. */
-export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 /** Largest secret value, UTF-8 bytes. */
 export const SECRET_VALUE_MAX_BYTES = 4096;
-/** Secrets a tenant may keep for one pack. */
-export const SECRETS_PER_PACK_MAX = 50;
+/** Secrets a tenant may keep for one pack: as many as a pack may declare. */
+export const SECRETS_PER_PACK_MAX = MAX_SECRETS;
 
 export const SecretName = z.string().regex(SECRET_NAME_PATTERN, 'must be 1-64 of A-Z, 0-9 and "_", starting with a letter');
 

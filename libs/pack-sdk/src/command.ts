@@ -44,6 +44,8 @@ export interface CommandContext {
   log: CommandLog;
   storage: CommandStorage;
   ssh: CommandSsh;
+  /** Values of the secrets `pack.yaml` declares, of the caller's tenant (`svc secrets set`); never log them. */
+  secrets: Readonly<Record<string, string>>;
 }
 
 export type CommandHandler<I = Record<string, unknown>, O = unknown> = (input: I, ctx: CommandContext) => Promise<O> | O;

@@ -10,7 +10,7 @@ import {
   MIN_TIMEOUT_SECONDS,
   QUEUES,
 } from './limits.js';
-import { MAX_NAME_LENGTH, NAME_PATTERN, NAMESPACE_PATTERN, VISIBILITIES } from './names.js';
+import { MAX_NAME_LENGTH, MAX_SECRETS, NAME_PATTERN, NAMESPACE_PATTERN, SECRET_NAME_PATTERN, VISIBILITIES } from './names.js';
 
 const description = { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH } as const;
 
@@ -42,6 +42,7 @@ export const PACK_MANIFEST_SCHEMA = {
       },
     },
     commands: { type: 'array', minItems: 1, maxItems: MAX_COMMANDS, items: { $ref: '#/$defs/command' } },
+    secrets: { type: 'array', maxItems: MAX_SECRETS, uniqueItems: true, items: { type: 'string', pattern: SECRET_NAME_PATTERN.source } },
   },
   $defs: {
     command: {

@@ -35,6 +35,8 @@ export interface PackManifest {
   schema_version: 1;
   pack: { namespace: string; name: string; version: string; description: string; visibility: Visibility };
   commands: CommandManifest[];
+  /** Names of the secrets its commands read as `ctx.secrets.NAME`; only these are handed to them. */
+  secrets: string[];
 }
 
 /** The `pack.yaml` fields as written, before defaults. */
@@ -53,6 +55,7 @@ interface RawManifest {
   schema_version: 1;
   pack: { namespace: string; name: string; version: string; description?: string; visibility?: Visibility };
   commands: RawCommand[];
+  secrets?: string[];
 }
 
 /** Weighted count of alias expansions allowed in a pack.yaml (yaml's own measure). */
@@ -208,5 +211,6 @@ export function parseManifest(text: string): PackManifest {
       visibility: raw.pack.visibility ?? DEFAULT_VISIBILITY,
     },
     commands,
+    secrets: raw.secrets ?? [],
   };
 }

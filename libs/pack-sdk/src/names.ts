@@ -28,3 +28,8 @@ export function parsePackRef(ref: string): { namespace: string; name: string } |
   if (!match || !NAMESPACE_PATTERN.test(match[1]!) || !NAME_PATTERN.test(match[2]!) || match[2]!.length > MAX_NAME_LENGTH) return undefined;
   return { namespace: match[1]!, name: match[2]! };
 }
+
+/** A pack secret's name, as an environment variable's: `API_TOKEN`. */
+export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
+/** Secrets a pack may declare (and a tenant keep for it). */
+export const MAX_SECRETS = 50;

@@ -93,6 +93,8 @@ function commandContext(id, context, signal) {
     tenant: context.tenant,
     user: context.user,
     correlationId: context.correlationId,
+    // The caller's secrets of this pack, only those it declares (empty when it declares none).
+    secrets: Object.freeze({ ...context.secrets }),
     storage: {
       get: (key) => hook('storage.get', { key }),
       put: (key, value, options = {}) => hook('storage.put', { key, value, ttl: options.ttl }),

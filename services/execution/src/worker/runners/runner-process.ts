@@ -13,7 +13,7 @@ import {
 } from './runner-protocol.js';
 
 /** What a hook knows about the call it serves; it acts for `tenant`, never for the pack. */
-export interface HookCall extends CallContext {
+export interface HookCall extends Omit<CallContext, 'secrets'> {
   packKey: string;
   command: string;
   /** Aborted when the call ends, is cancelled or times out. */
@@ -337,7 +337,8 @@ export class RunnerProcess {
     if (!hook) throw new AppError({ status: 404, code: 'UNKNOWN_HOOK', message: `ctx capability "${truncate(name)}" is not available on this platform` });
     call.hooks ??= new AbortController();
     const { context, command } = call.request;
-    return hook({ ...context, packKey: this.packKey, command, signal: call.hooks.signal }, message.args);
+    const { secrets: _secrets, ...caller } = context;
+    return hook({ ...caller, packKey: this.packKey, command, signal: call.hooks.signal }, message.args);
   }
 
   /** AppErrors are meant for the caller; anything else may hold internals and is only logged. */

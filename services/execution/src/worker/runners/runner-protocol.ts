@@ -9,6 +9,8 @@ export interface CallContext {
   tenant: string;
   user: string;
   correlationId: string;
+  /** `ctx.secrets`: the pack's declared secrets of the caller's tenant. Never logged, never handed to hooks. */
+  secrets?: Readonly<Record<string, string>>;
 }
 
 /** A thrown error as it crosses the process boundary. */

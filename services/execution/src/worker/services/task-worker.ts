@@ -8,6 +8,7 @@ import type { RunnerPool } from '../runners/runner-pool.js';
 import type { PackSource } from '../../core/command-catalog.js';
 import { announceEnd } from '../../core/task-events.js';
 import { isTerminal, outcomeOf } from '../../core/task-view.js';
+import { PackSecrets } from './pack-secrets.js';
 
 export interface WorkerSettings {
   /** How long results of finished tasks are kept (default 24 h). */
@@ -64,6 +65,7 @@ function unstoredRow(sync: SyncRun): TaskRow {
  */
 export class TaskWorker {
   private readonly running = new Map<string, AbortController>();
+  private readonly secrets: PackSecrets;
 
   constructor(
     private readonly db: Db,
@@ -73,7 +75,9 @@ export class TaskWorker {
     private readonly packs: PackSource,
     private readonly settings: WorkerSettings,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.secrets = new PackSecrets(bus);
+  }
 
   /** `redelivered`: the job was handed out before and not acknowledged (its worker died). */
   async handle(job: ExecJob, redelivered = false): Promise<void> {
@@ -87,13 +91,14 @@ export class TaskWorker {
     let ending: Ending;
     try {
       const packDir = await this.packs.dirFor(task.packId, task.packVersionId);
+      const secrets = await this.secrets.forRun({ packVersionId: task.packVersionId, packDir, namespace: task.namespace, tenantId: task.tenantId });
       const run = await this.pool.run({
         packKey: packKeyOf(task.packId, task.packVersionId),
         packDir,
         entry: task.entry,
         command: task.command,
         input: task.input,
-        context: { tenant: task.tenantId, user: task.userId, correlationId: task.correlationId },
+        context: { tenant: task.tenantId, user: task.userId, correlationId: task.correlationId, ...(secrets ? { secrets } : {}) },
         timeoutMs: task.timeoutMs,
         signal: controller.signal,
       });
