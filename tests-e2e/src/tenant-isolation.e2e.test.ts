@@ -7,8 +7,19 @@ import { documentedOperations } from './support/openapi.js';
 
 /** Written into Ada's resources, so that any answer to Bob that carries one of them shows. */
 const SECRET = 'ada-secret-7f3c';
-/** Operations whose path names something of the caller's own, whoever else has one of that name. */
-const OWN_SPACE = ['GET /api/v1/namespaces/{namespace}/check', 'GET /api/v1/storage/{key}', 'PUT /api/v1/storage/{key}', 'DELETE /api/v1/storage/{key}'];
+/**
+ * Operations whose path names something of the caller's own, whoever else has one of that name
+ * (a pack's secrets are each tenant's own: Bob's secrets of Ada's pack are his).
+ */
+const OWN_SPACE = [
+  'GET /api/v1/namespaces/{namespace}/check',
+  'GET /api/v1/storage/{key}',
+  'PUT /api/v1/storage/{key}',
+  'DELETE /api/v1/storage/{key}',
+  'GET /api/v1/secrets/{namespace}/{pack}',
+  'PUT /api/v1/secrets/{namespace}/{pack}/{name}',
+  'DELETE /api/v1/secrets/{namespace}/{pack}/{name}',
+];
 
 describe.each(MODES)("one tenant's resources as another sees them (%s infrastructure)", (mode) => {
   let fleet: TestFleet;
@@ -31,9 +42,10 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
     const task = (await call(`/api/v1/commands/${ada.slug}/reveal?async=true`, { token: ada.token, body: { text: SECRET } })).body.data.task_id;
     expect((await pollTask(call, ada.token, task)).body.data.status).toBe('success');
     expect((await call('/api/v1/storage/notes', { method: 'PUT', token: ada.token, body: { data: { text: SECRET } } })).status).toBe(201);
+    expect((await call(`/api/v1/secrets/${ada.slug}/vault/REVEAL`, { method: 'PUT', token: ada.token, body: { value: SECRET } })).status).toBe(201);
     expect((await call(`/api/v1/organizations/${org.id}/invite`, { token: ada.token, body: { email: `${SECRET}@example.test` } })).status).toBe(201);
     bobKey = (await createApiKey(call, bob, 'bob')).key;
-    adas = { org_id: org.id, user_id: ada.id, key_id: key.id, pack_id: packId, task_id: task, namespace: ada.slug, name: 'reveal', key: 'notes' };
+    adas = { org_id: org.id, user_id: ada.id, key_id: key.id, pack_id: packId, task_id: task, namespace: ada.slug, name: 'reveal', key: 'notes', pack: 'vault' };
   }, 120_000);
 
   afterAll(async () => {
@@ -46,6 +58,7 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
       'POST /api/v1/organizations/{org_id}/invite': { email: 'bob-friend@example.test', role: 'admin' },
       'POST /api/v1/commands/{namespace}/{name}': { text: 'x' },
       'PUT /api/v1/storage/{key}': { data: { text: 'overwritten' } },
+      'PUT /api/v1/secrets/{namespace}/{pack}/{name}': { value: 'overwritten' },
       'POST /api/v1/registry/grants': { pack_namespace: ada.slug, pack_name: 'vault', grantee_tenant_id: bob.tenantId },
       'DELETE /api/v1/registry/grants': { pack_namespace: ada.slug, pack_name: 'vault', grantee_tenant_id: bob.tenantId },
       'POST /api/v1/packs/install': { name: `@${ada.slug}/vault`, version: '1.0.0' },
@@ -74,6 +87,7 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
     expect((await call(`/api/v1/organizations/${adas.org_id}/members`, { token: ada.token })).body.data).toHaveLength(1);
     expect((await call('/api/v1/account/api-keys', { token: ada.token })).body.data[0]).toMatchObject({ id: adas.key_id, revoked_at: null });
     expect((await call('/api/v1/storage/notes', { token: ada.token })).body.data.value).toEqual({ text: SECRET });
+    expect((await call(`/api/v1/secrets/${ada.slug}/vault`, { token: ada.token })).body.data.secrets.map((s: { name: string }) => s.name)).toEqual(['REVEAL']);
     expect((await call(`/api/v1/tasks/${adas.task_id}`, { token: ada.token })).body.data).toMatchObject({ status: 'success', result: { echoed: { text: SECRET } } });
     expect((await call('/api/v1/packs', { token: ada.token })).body.data.packs).toEqual([expect.objectContaining({ id: adas.pack_id, status: 'active' })]);
     expect((await call(`/api/v1/commands/${ada.slug}/reveal`, { token: ada.token, body: { text: 'still mine' } })).status).toBe(200);
