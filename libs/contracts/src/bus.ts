@@ -23,7 +23,29 @@ import {
   UserRegistered,
 } from './events.js';
 import { EXECUTION_REPLIES, ExecJob, RunOutcome } from './execution.js';
-import { FLEET_PING_RPC, FleetPing, FleetPong, PRINCIPAL_RPC, PrincipalReply, PrincipalRequest } from './identity.js';
+import { BillingEventRecorded, SubscriptionChanged } from './billing.js';
+import {
+  DEACTIVATE_ACCESS_CODE_RPC,
+  DeactivateAccessCodeRequest,
+  DeactivatedAccessCode,
+  FLEET_PING_RPC,
+  FleetPing,
+  FleetPong,
+  MINT_ACCESS_CODE_RPC,
+  MintAccessCodeRequest,
+  MintedAccessCode,
+  PRINCIPAL_RPC,
+  PrincipalReply,
+  PrincipalRequest,
+  REVOKE_SESSIONS_RPC,
+  RevokeSessionsReply,
+  RevokeSessionsRequest,
+  SET_USER_TIER_RPC,
+  SetUserTierReply,
+  SetUserTierRequest,
+  UserTierChanged,
+} from './identity.js';
+import { EmailRequested } from './mail.js';
 import { FETCH_PACKAGE_RPC, FetchedPackage, FetchPackageRequest, LIST_COMMANDS_RPC, ListCommandsRequest, ListedCommands, RESOLVE_COMMAND_RPC, ResolveCommandRequest, ResolvedCommand } from './registry.js';
 import {
   STORAGE_DELETE_RPC,
@@ -74,7 +96,12 @@ export const BUS_CONTRACTS = {
   // identity
   'user.registered': event(UserRegistered),
   'password.changed': event(PasswordChanged),
+  'user.tier.changed': event(UserTierChanged),
   [PRINCIPAL_RPC]: rpc(PrincipalRequest, PrincipalReply),
+  [MINT_ACCESS_CODE_RPC]: rpc(MintAccessCodeRequest, MintedAccessCode),
+  [DEACTIVATE_ACCESS_CODE_RPC]: rpc(DeactivateAccessCodeRequest, DeactivatedAccessCode),
+  [SET_USER_TIER_RPC]: rpc(SetUserTierRequest, SetUserTierReply),
+  [REVOKE_SESSIONS_RPC]: rpc(RevokeSessionsRequest, RevokeSessionsReply),
   // gateway → identity
   'api-key.used': event(ApiKeysUsed),
   // registry
@@ -100,6 +127,11 @@ export const BUS_CONTRACTS = {
   [STORAGE_PUT_RPC]: rpc(StoragePutRequest, StorageWriteResult),
   [STORAGE_DELETE_RPC]: rpc(StorageDeleteRequest, StorageDeleteReply),
   [STORAGE_LIST_RPC]: rpc(StorageListRequest, StorageListResult),
+  // billing
+  'subscription.changed': event(SubscriptionChanged),
+  'billing.event.recorded': event(BillingEventRecorded),
+  // any service → notify
+  'email.requested': event(EmailRequested),
   // every service
   [FLEET_PING_RPC]: rpc(FleetPing, FleetPong),
 } as const satisfies Record<string, BusContract>;

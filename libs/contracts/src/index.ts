@@ -8,3 +8,5 @@ export * from './telemetry.js';
 export * from './execution.js';
 export * from './bus-names.js';
 export * from './bus.js';
+export * from './mail.js';
+export * from './billing.js';
