@@ -23,7 +23,29 @@ import {
   UserRegistered,
 } from './events.js';
 import { EXECUTION_REPLIES, ExecJob, RunOutcome } from './execution.js';
-import { FLEET_PING_RPC, FleetPing, FleetPong, PRINCIPAL_RPC, PrincipalReply, PrincipalRequest } from './identity.js';
+import { BillingEventRecorded, SubscriptionChanged } from './billing.js';
+import {
+  DEACTIVATE_ACCESS_CODE_RPC,
+  DeactivateAccessCodeRequest,
+  DeactivatedAccessCode,
+  FLEET_PING_RPC,
+  FleetPing,
+  FleetPong,
+  MINT_ACCESS_CODE_RPC,
+  MintAccessCodeRequest,
+  MintedAccessCode,
+  PRINCIPAL_RPC,
+  PrincipalReply,
+  PrincipalRequest,
+  REVOKE_SESSIONS_RPC,
+  RevokeSessionsReply,
+  RevokeSessionsRequest,
+  SET_USER_TIER_RPC,
+  SetUserTierReply,
+  SetUserTierRequest,
+  UserTierChanged,
+} from './identity.js';
+import { EmailRequested } from './mail.js';
 import { SECRETS_RESOLVE_RPC, SecretsResolveReply, SecretsResolveRequest } from './secrets.js';
 import { FETCH_PACKAGE_RPC, FetchedPackage, FetchPackageRequest, LIST_COMMANDS_RPC, ListCommandsRequest, ListedCommands, RESOLVE_COMMAND_RPC, ResolveCommandRequest, ResolvedCommand } from './registry.js';
 import {
@@ -75,7 +97,12 @@ export const BUS_CONTRACTS = {
   // identity
   'user.registered': event(UserRegistered),
   'password.changed': event(PasswordChanged),
+  'user.tier.changed': event(UserTierChanged),
   [PRINCIPAL_RPC]: rpc(PrincipalRequest, PrincipalReply),
+  [MINT_ACCESS_CODE_RPC]: rpc(MintAccessCodeRequest, MintedAccessCode),
+  [DEACTIVATE_ACCESS_CODE_RPC]: rpc(DeactivateAccessCodeRequest, DeactivatedAccessCode),
+  [SET_USER_TIER_RPC]: rpc(SetUserTierRequest, SetUserTierReply),
+  [REVOKE_SESSIONS_RPC]: rpc(RevokeSessionsRequest, RevokeSessionsReply),
   // gateway → identity
   'api-key.used': event(ApiKeysUsed),
   // registry
@@ -102,6 +129,11 @@ export const BUS_CONTRACTS = {
   [STORAGE_DELETE_RPC]: rpc(StorageDeleteRequest, StorageDeleteReply),
   [STORAGE_LIST_RPC]: rpc(StorageListRequest, StorageListResult),
   [SECRETS_RESOLVE_RPC]: rpc(SecretsResolveRequest, SecretsResolveReply),
+  // billing
+  'subscription.changed': event(SubscriptionChanged),
+  'billing.event.recorded': event(BillingEventRecorded),
+  // any service → notify
+  'email.requested': event(EmailRequested),
   // every service
   [FLEET_PING_RPC]: rpc(FleetPing, FleetPong),
 } as const satisfies Record<string, BusContract>;

@@ -9,3 +9,5 @@ export * from './secrets.js';
 export * from './execution.js';
 export * from './bus-names.js';
 export * from './bus.js';
+export * from './mail.js';
+export * from './billing.js';
