@@ -24,6 +24,7 @@ import {
   fromZod,
   integer,
   jsonBody,
+  jsonResponse,
   nullable,
   object,
   pathParameter,
@@ -253,7 +254,10 @@ export const identityOpenApi: OpenApiFragment = {
         requestBody: jsonBody(fromZod(ValidateAccessCodeBody)),
         responses: {
           200: dataResponse('The code can be used.', object({ valid: constant(true), tier: enumOf(TIER_VALUES) })),
-          400: errorResponse('`ACCESS_CODE_INVALID`: unknown, inactive or used up; or `VALIDATION_FAILED`.'),
+          400: jsonResponse(
+            'A code that is unknown, inactive or used up: the reduced body `{success: false, error: {message}}`. A malformed request (`VALIDATION_FAILED`): the error body.',
+            { anyOf: [ref('ReducedError'), ref('Error')] },
+          ),
         },
       },
     },

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { isAdmin, requireIdentity, type Identity } from '@svc/auth';
 import { CreateAccessCodesBody, ValidateAccessCodeBody } from '@svc/contracts';
-import { ok, parseInput, PermissionError } from '@svc/core';
+import { AppError, ok, parseInput, PermissionError, reducedErrorBody } from '@svc/core';
 import type { Request } from 'express';
 import type { AccessCodeService } from '../services/access-code.service.js';
 
@@ -17,9 +17,16 @@ const CodeId = z.uuid('must be a uuid');
 export function accessCodeRoutes(codes: AccessCodeService): Router {
   const router = Router();
 
+  // A code that does not validate is answered in the spec's reduced form; a malformed request
+  // keeps the full error body.
   router.post('/access-codes/validate', async (req, res) => {
     const body = parseInput(ValidateAccessCodeBody, req.body);
-    res.json(ok(await codes.validate(body.code)));
+    try {
+      res.json(ok(await codes.validate(body.code)));
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'ACCESS_CODE_INVALID') throw err;
+      res.status(err.status).json(reducedErrorBody(err.message));
+    }
   });
 
   router.post('/access-codes', async (req, res) => {
