@@ -72,5 +72,11 @@ export function apiKeyPrincipalCacheKey(keyHash: string): string {
 export const API_KEY_PATTERN = /^sk-svc-[0-9a-f]{64}$/;
 export const API_KEY_SCOPES = ['commands:execute'] as const;
 
-/** Answered by every service worker; the gateway's health check asks it over the bus. */
+/** Answered by every service and the execution workers: is anything of the fleet on the bus. */
 export const FLEET_PING_RPC = 'fleet.ping';
+
+/**
+ * Answered by execution workers only (`{service: 'execution-worker'}`): the gateway's `/health`
+ * reports the worker healthy only when one of them answers, not when any service does.
+ */
+export const WORKER_PING_RPC = 'execution.worker.ping';
