@@ -73,7 +73,7 @@ export function createMcpServer(identity: Identity, deps: McpServerDeps): Server
     const page = decodeCursor(request.params?.cursor);
     const listed = await deps.bus.request<{ commands: ListedCommand[]; pages: number }>(LIST_COMMANDS_RPC, {
       tenant_ids: tenantIdsOf(identity),
-      ...(deps.tools === 'installed' ? { installed: true } : {}),
+      ...(deps.tools === 'installed' ? { installed: true, tenant_id: identity.tenantId } : {}),
       page,
       limit: TOOLS_PAGE_SIZE,
     });

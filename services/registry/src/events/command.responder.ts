@@ -8,8 +8,8 @@ export async function respondToCommandRequests(bus: Bus, catalog: CatalogService
   return [
     await bus.respond(RESOLVE_COMMAND_RPC, async (payload) => catalog.resolve(parseInput(ResolveCommandRequest, payload, `${RESOLVE_COMMAND_RPC} request`))),
     await bus.respond(LIST_COMMANDS_RPC, async (payload) => {
-      const { tenant_ids, ...query } = parseInput(ListCommandsRequest, payload, `${LIST_COMMANDS_RPC} request`);
-      return (await catalog.list(tenant_ids, query)).data;
+      const { tenant_ids, tenant_id, ...query } = parseInput(ListCommandsRequest, payload, `${LIST_COMMANDS_RPC} request`);
+      return (await catalog.list(tenant_ids, { ...query, tenantId: tenant_id })).data;
     }),
   ];
 }
