@@ -41,6 +41,12 @@ export const ChangePasswordBody = z.strictObject({ current_password: z.string().
 export const ChangePasswordLoginBody = ChangePasswordBody.extend({ email });
 export const UpdateMeBody = z.strictObject({ name: displayName() });
 
+/** Platform roles the owner may give or take: `owner` belongs to the bootstrapped operator only. */
+export const APPOINTABLE_ROLES = ['admin', 'member'] as const;
+
+/** `PUT /api/v1/users/{user_id}/role`: the platform owner appoints an admin, or makes one a member again. */
+export const SetPlatformRoleBody = z.strictObject({ role: z.enum(APPOINTABLE_ROLES) });
+
 export const CreateAccessCodesBody = z.strictObject({
   count: z.number().int().min(1).max(100).default(1),
   tier: z.enum(TIER_VALUES),

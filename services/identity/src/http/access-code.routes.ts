@@ -1,16 +1,9 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { isAdmin, requireIdentity, type Identity } from '@svc/auth';
+import { requirePlatformAdmin } from '@svc/auth';
 import { CreateAccessCodesBody, ValidateAccessCodeBody } from '@svc/contracts';
-import { AppError, ok, parseInput, PermissionError, reducedErrorBody } from '@svc/core';
-import type { Request } from 'express';
+import { AppError, ok, parseInput, reducedErrorBody } from '@svc/core';
 import type { AccessCodeService } from '../services/access-code.service.js';
-
-function requireAdmin(req: Request): Identity {
-  const identity = requireIdentity(req);
-  if (!isAdmin(identity)) throw new PermissionError('Admin or owner role required');
-  return identity;
-}
 
 const CodeId = z.uuid('must be a uuid');
 
@@ -30,18 +23,18 @@ export function accessCodeRoutes(codes: AccessCodeService): Router {
   });
 
   router.post('/access-codes', async (req, res) => {
-    const identity = requireAdmin(req);
+    const identity = requirePlatformAdmin(req);
     const body = parseInput(CreateAccessCodesBody, req.body ?? {});
     res.status(201).json(ok(await codes.create(body, identity.userId)));
   });
 
   router.get('/access-codes', async (req, res) => {
-    requireAdmin(req);
+    requirePlatformAdmin(req);
     res.json(ok(await codes.list()));
   });
 
   router.delete('/access-codes/:codeId', async (req, res) => {
-    requireAdmin(req);
+    requirePlatformAdmin(req);
     const id = parseInput(CodeId, req.params.codeId, 'code_id');
     res.json(ok(await codes.deactivate(id)));
   });
