@@ -51,8 +51,8 @@ export class PrincipalResolver {
       return null;
     });
     if (cached) return this.parse(cached);
-    const answer = await this.bus.request<{ identity: unknown }>(PRINCIPAL_RPC, question, { timeoutMs: PRINCIPAL_RPC_TIMEOUT_MS });
-    return answer.identity ? IdentitySchema.parse(answer.identity) : null;
+    // The bus checks the answer against the contract's IdentitySchema.
+    return (await this.bus.request(PRINCIPAL_RPC, question, { timeoutMs: PRINCIPAL_RPC_TIMEOUT_MS })).identity;
   }
 
   /** The same text always parses to the same principal: frozen, since every request shares it. */

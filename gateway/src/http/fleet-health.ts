@@ -15,7 +15,7 @@ export function fleetHealthChecks(infra: { database: Database; cache: Cache; bus
     cache: () => infra.cache.healthy(),
     async worker() {
       if (!(await infra.bus.healthy())) return false;
-      const answer = await infra.bus.request<{ service?: unknown }>(WORKER_PING_RPC, {}, { timeoutMs: 1500 });
+      const answer = await infra.bus.request(WORKER_PING_RPC, {}, { timeoutMs: 1500 });
       return answer?.service === 'execution-worker';
     },
   };

@@ -23,8 +23,8 @@ import {
   type SchemaObject,
 } from '@svc/openapi';
 import { TASK_STATUSES } from './db/schema.js';
-import { IDEMPOTENCY_KEY_MAX } from './http/command.routes.js';
-import { McpQuery } from './mcp/mcp-options.js';
+import { IDEMPOTENCY_KEY_MAX } from './api/http/run.routes.js';
+import { McpQuery } from './api/mcp/mcp-options.js';
 
 const replayed = { 'Idempotent-Replayed': { description: '`true` when this is the stored outcome of an earlier call with the same `Idempotency-Key`.', schema: constant('true') } };
 const taskId = pathParameter('task_id', string(), 'The task\'s id.');

@@ -1,7 +1,7 @@
 import semver from 'semver';
 import { tenantIdsOf, type Identity } from '@svc/auth';
-import type { Bus } from '@svc/bus';
-import { PackIdParam, type EventName, type EventPayload } from '@svc/contracts';
+import type { EventOutbox } from '@svc/bus';
+import { PackIdParam } from '@svc/contracts';
 import { NotFoundError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { parsePackRef } from '@svc/pack-sdk';
@@ -35,14 +35,9 @@ export class PackService {
   constructor(
     private readonly db: Db,
     private readonly blobs: BlobStore,
-    private readonly bus: Bus,
+    private readonly events: EventOutbox,
     private readonly log: Logger,
   ) {}
-
-  /** After the change is committed; a failed publish is logged (the registry's state is right). */
-  private async announce<N extends EventName>(name: N, payload: EventPayload<N>): Promise<void> {
-    await this.bus.publish(name, payload).catch((err: Error) => this.log.error(`${name} not published`, { pack_id: (payload as { pack_id?: string }).pack_id, error: err.message }));
-  }
 
   async install(identity: Identity, input: { name: string; version: string }) {
     const ref = parsePackRef(input.name)!;
@@ -69,30 +64,30 @@ export class PackService {
       await new InstallationRepository(this.db).ensure(owned);
     } else {
       try {
-        await this.db.transaction(async (tx) => {
+        await this.events.transaction(async (tx, out) => {
           const clashes = await new CommandRepository(tx).activeClashes(pack.namespace, names, pack.id);
           if (clashes.length > 0) throw commandNameTaken(pack.namespace, clashes);
           await new CommandRepository(tx).activate(pack.id, target.id);
           await new PackRepository(tx).setActiveVersion(pack.id, target.id, identity.userId);
           await new InstallationRepository(tx).upsert(owned);
+          out.publish('pack.installed', {
+            pack_id: pack.id,
+            version_id: target.id,
+            tenant_id: pack.ownerTenantId,
+            user_id: identity.userId,
+            namespace: pack.namespace,
+            name: pack.name,
+            version: target.version,
+            previous_version: previous,
+            visibility: target.visibility,
+            commands: names,
+          });
         });
       } catch (err) {
         // Another pack of the namespace took one of the names between the check and the write.
         if (violatedUniqueConstraint(err) === 'commands_active_name_idx') throw commandNameTaken(pack.namespace, names.map((command) => ({ command, pack: '(another pack)' })));
         throw err;
       }
-      await this.announce('pack.installed', {
-        pack_id: pack.id,
-        version_id: target.id,
-        tenant_id: pack.ownerTenantId,
-        user_id: identity.userId,
-        namespace: pack.namespace,
-        name: pack.name,
-        version: target.version,
-        previous_version: previous,
-        visibility: target.visibility,
-        commands: names,
-      });
     }
 
     const message = previous === null ? `Installed ${input.name} ${target.version}` : previous === target.version ? `${input.name} ${target.version} is already installed` : `Installed ${input.name} ${target.version} (was ${previous})`;
@@ -115,23 +110,24 @@ export class PackService {
     }
     const runs = pinned ?? active;
 
-    const installations = new InstallationRepository(this.db);
-    const before = await installations.find(identity.tenantId, pack.id);
+    const before = await new InstallationRepository(this.db).find(identity.tenantId, pack.id);
     const previous = before ? ((before.pinnedVersionId && (await versions.findById(before.pinnedVersionId))?.version) ?? active.version) : null;
     const unchanged = before !== undefined && before.pinnedVersionId === (pinned?.id ?? null);
     if (!unchanged) {
-      await installations.upsert({ tenantId: identity.tenantId, packId: pack.id, pinnedVersionId: pinned?.id ?? null, installedBy: identity.userId });
-      await this.announce('pack.installation.changed', {
-        pack_id: pack.id,
-        tenant_id: identity.tenantId,
-        owner_tenant_id: pack.ownerTenantId,
-        user_id: identity.userId,
-        namespace: pack.namespace,
-        name: pack.name,
-        version: runs.version,
-        version_id: runs.id,
-        pinned: pinned !== null,
-        previous_version: previous,
+      await this.events.transaction(async (tx, out) => {
+        await new InstallationRepository(tx).upsert({ tenantId: identity.tenantId, packId: pack.id, pinnedVersionId: pinned?.id ?? null, installedBy: identity.userId });
+        out.publish('pack.installation.changed', {
+          pack_id: pack.id,
+          tenant_id: identity.tenantId,
+          owner_tenant_id: pack.ownerTenantId,
+          user_id: identity.userId,
+          namespace: pack.namespace,
+          name: pack.name,
+          version: runs.version,
+          version_id: runs.id,
+          pinned: pinned !== null,
+          previous_version: previous,
+        });
       });
     }
 
@@ -170,10 +166,12 @@ export class PackService {
     if (!found) throw packNotFound({ pack_id: packId });
     if (belongsTo(identity, found.pack.ownerTenantId)) return this.removePack(identity, found);
     const { pack } = found;
-    if (await new InstallationRepository(this.db).delete(identity.tenantId, pack.id)) {
-      await this.announce('pack.installation.removed', { pack_id: pack.id, tenant_id: identity.tenantId, owner_tenant_id: pack.ownerTenantId, user_id: identity.userId, namespace: pack.namespace, name: pack.name });
-      return { message: `Removed ${refOf(pack)} from your installed packs; the pack itself stays published` };
-    }
+    const removed = await this.events.transaction(async (tx, out) => {
+      if (!(await new InstallationRepository(tx).delete(identity.tenantId, pack.id))) return false;
+      out.publish('pack.installation.removed', { pack_id: pack.id, tenant_id: identity.tenantId, owner_tenant_id: pack.ownerTenantId, user_id: identity.userId, namespace: pack.namespace, name: pack.name });
+      return true;
+    });
+    if (removed) return { message: `Removed ${refOf(pack)} from your installed packs; the pack itself stays published` };
     if (!(await seesPack(this.db, identity, found))) throw packNotFound({ pack_id: packId });
     throw notPackOwner(found, { pack_id: packId }, 'uninstall');
   }
@@ -183,22 +181,24 @@ export class PackService {
     requireDeveloperMode(identity, 'uninstall packs');
     const versions = await new VersionRepository(this.db).listOf(pack.id);
     const names = active ? await new CommandRepository(this.db).namesOf(active.id) : [];
-    if (!(await new PackRepository(this.db).delete(pack.id))) throw packNotFound({ pack_id: pack.id });
+    await this.events.transaction(async (tx, out) => {
+      if (!(await new PackRepository(tx).delete(pack.id))) throw packNotFound({ pack_id: pack.id });
+      out.publish('pack.uninstalled', {
+        pack_id: pack.id,
+        tenant_id: pack.ownerTenantId,
+        user_id: identity.userId,
+        namespace: pack.namespace,
+        name: pack.name,
+        version: active?.version ?? null,
+        commands: names,
+      });
+    });
 
     await Promise.all(
       versions.map((version) =>
         this.blobs.delete(version.blobKey).catch((err: Error) => this.log.error('package file not removed', { blob_key: version.blobKey, error: err.message })),
       ),
     );
-    await this.announce('pack.uninstalled', {
-      pack_id: pack.id,
-      tenant_id: pack.ownerTenantId,
-      user_id: identity.userId,
-      namespace: pack.namespace,
-      name: pack.name,
-      version: active?.version ?? null,
-      commands: names,
-    });
     return { message: `Uninstalled ${refOf(pack)}` };
   }
 }
