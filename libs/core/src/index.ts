@@ -5,4 +5,5 @@ export * from './logger.js';
 export * from './config.js';
 export * from './validation.js';
 export * from './http.js';
+export * from './json-depth.js';
 export * from './timeout.js';
