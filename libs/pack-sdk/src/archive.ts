@@ -65,8 +65,22 @@ function safePath(name: string): string {
 }
 
 /**
+ * A file whose path runs through another file (`zz` and `zz/y`) could never be unpacked: one
+ * of them would have to be a folder.
+ */
+function refuseCollisions(files: Map<string, Buffer>): void {
+  for (const path of files.keys()) {
+    for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
+      const parent = path.slice(0, slash);
+      if (files.has(parent)) throw new PackFormatError('PACKAGE_PATH_INVALID', `Package entry "${path}" lies inside "${parent}", which is a file`, { entry: path, file: parent });
+    }
+  }
+}
+
+/**
  * Reads a `.tar.gz` package in memory, never touching the disk: only regular files and
- * directories, every path inside the package, within the size and file-count limits. Throws a
+ * directories, every path inside the package, no file inside another, within the size and
+ * file-count limits. Throws a
  * PackFormatError naming the first problem.
  *
  * @example
@@ -106,6 +120,7 @@ export async function readPackArchive(tarball: Buffer, limits: ArchiveLimits = D
     if (err instanceof PackFormatError) throw err;
     throw new PackFormatError('PACKAGE_INVALID', `The package is not a valid tar archive: ${(err as Error).message}`);
   }
+  refuseCollisions(files);
   return { files, unpackedBytes };
 }
 

@@ -2,6 +2,7 @@ import Ajv07, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { issuesFromAjv, type SchemaIssue } from './ajv-issues.js';
+import { linearRegExp, useLinearUniqueItems } from './linear-keywords.js';
 
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -18,7 +19,8 @@ const DIALECTS: Record<string, Dialect> = {
 
 /**
  * Unknown keywords and formats are refused (a typo such as `requird` would otherwise silently
- * validate nothing); type-coupling rules are left to the author.
+ * validate nothing); type-coupling rules are left to the author. Patterns run on a linear-time
+ * engine, so no input can make a pack's `pattern` backtrack for seconds.
  */
 const AJV_OPTIONS = {
   strictSchema: true,
@@ -29,6 +31,7 @@ const AJV_OPTIONS = {
   allowUnionTypes: true,
   allErrors: true,
   logger: false,
+  code: { regExp: linearRegExp },
 } as const;
 
 /** Thrown when an `input_schema` is not a usable JSON Schema; the message says why. */
@@ -44,6 +47,7 @@ export interface InputValidator {
 function newAjv(dialect: Dialect, options: { validateSchema: boolean }) {
   const ajv = dialect === 'draft-07' ? new Ajv07({ ...AJV_OPTIONS, ...options }) : new Ajv2020({ ...AJV_OPTIONS, ...options });
   addFormats(ajv);
+  useLinearUniqueItems(ajv);
   return ajv;
 }
 
