@@ -3,6 +3,7 @@ import { AppError, InternalError, NotFoundError, PayloadTooLargeError, Unsupport
 import { errorBody } from './envelope.js';
 import { acceptCorrelationId, REQUEST_ID_HEADER } from './correlation.js';
 import type { Logger } from './logger.js';
+import { assertJsonShape, JSON_MAX_DEPTH } from './json-shape.js';
 
 /** Largest JSON body any endpoint accepts. */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -16,7 +17,8 @@ function hasBody(req: express.Request): boolean {
 
 /**
  * JSON body parsing with the fleet's rules: a body must be declared `application/json`
- * (415 otherwise), be at most 1 MiB (413) and be well-formed (400). `multipart/form-data` is
+ * (415 otherwise), be at most 1 MiB (413), be well-formed (400) and nest arrays and objects at
+ * most 64 deep (400, before any schema or serializer recurses into it). `multipart/form-data` is
  * left unread for the upload routes that parse it themselves (multer, with their own limits);
  * any other route finds no body and refuses the request with its schema (400).
  */
@@ -25,7 +27,11 @@ export function jsonBody(): RequestHandler[] {
     if (!BODY_METHODS.has(req.method) || !hasBody(req) || req.is(['application/json', 'multipart/form-data'])) return next();
     next(new UnsupportedMediaTypeError('Request body must be application/json', { content_type: req.headers['content-type'] ?? null }));
   };
-  return [requireJson, express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false })];
+  const shallowEnough: RequestHandler = (req, _res, next) => {
+    assertJsonShape(req.body, { maxDepth: JSON_MAX_DEPTH });
+    next();
+  };
+  return [requireJson, express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false }), shallowEnough];
 }
 
 /** Turns body-parser and path-decoding failures into AppErrors; passes anything else through. */

@@ -22,6 +22,12 @@ export const MAX_TAGS = 20;
 export const MAX_TAG_LENGTH = 32;
 export const MAX_EXAMPLES = 20;
 
+/**
+ * Longest array anywhere in a command's input, refused (400) before its schema runs; arrays
+ * and objects nest at most 64 deep (`JSON_MAX_DEPTH` of `@svc/core`), within the 1 MiB body.
+ */
+export const MAX_INPUT_ARRAY_ITEMS = 10_000;
+
 /** Command timeout bounds and default, in seconds. */
 export const MIN_TIMEOUT_SECONDS = 1;
 export const MAX_TIMEOUT_SECONDS = 3600;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '@svc/bus';
 import type { Identity } from '@svc/auth';
-import { AppError, NotFoundError, currentCorrelationId, type Logger } from '@svc/core';
+import { AppError, assertJsonShape, JSON_MAX_DEPTH, NotFoundError, currentCorrelationId, type Logger } from '@svc/core';
+import { MAX_INPUT_ARRAY_ITEMS } from '@svc/pack-sdk';
 import type { Db } from '@svc/db';
 import { IdempotencyRepository } from '../repositories/idempotency.repository.js';
 import { TaskRepository, type NewTask, type TaskRow, type UnstoredTask } from '../repositories/task.repository.js';
@@ -79,6 +80,8 @@ export class CommandRunService {
   async run(identity: Identity, request: RunRequest): Promise<RunAnswer> {
     const command = await this.catalog.resolve(identity, { namespace: request.namespace, name: request.name, pack: request.pack });
     if (!command) throw new NotFoundError(`Command ${request.namespace}/${request.name} not found`, { namespace: request.namespace, name: request.name });
+    // REST bodies were held to the depth already; MCP arguments arrive here unchecked.
+    assertJsonShape(request.input, { maxDepth: JSON_MAX_DEPTH, maxArrayItems: MAX_INPUT_ARRAY_ITEMS }, 'input');
     this.validator.validate(`${command.pack.id}/${command.pack.version_id}/${command.name}`, command.input_schema, request.input);
 
     const commandPath = `${command.namespace}/${command.name}`;
