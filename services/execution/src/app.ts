@@ -14,6 +14,7 @@ import { taskRoutes } from './http/task.routes.js';
 import { IdempotencyRepository } from './repositories/idempotency.repository.js';
 import { TaskRepository } from './repositories/task.repository.js';
 import { RunnerPool } from './runners/runner-pool.js';
+import type { SandboxMode } from './runners/runner-sandbox.js';
 import { CommandRunService, IDEMPOTENCY_WINDOW_MS } from './services/command-run.service.js';
 import { InputValidator } from './services/input-validator.js';
 import { PackCache } from './services/pack-cache.js';
@@ -46,6 +47,21 @@ export interface ExecutionConfig {
   migrationsFolder?: string;
   /** Path of `runner.mjs` when it is not beside the code (bundles). */
   runnerScript?: string;
+  /** How runners are confined (README "Sandbox"); defaults where absent. */
+  sandbox?: RunnerSandboxConfig;
+}
+
+export interface RunnerSandboxConfig {
+  /** `required` (default): a worker without namespaces runs no pack. */
+  mode?: SandboxMode;
+  /** RLIMIT_CPU of a runner over its life. Default 3600. */
+  cpuSeconds?: number;
+  /** RLIMIT_NOFILE of a runner. Default 128. */
+  openFiles?: number;
+  /** Who runners run as when the worker is root. Default 65534. */
+  runnerUid?: number;
+  /** Log kept per call. Default 64 KiB. */
+  outputBytesPerCall?: number;
 }
 
 export interface ExecutionDeps {
@@ -99,6 +115,12 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
     idleTimeoutMs: config.runnerIdleMs,
     maxRunners: config.maxRunners,
     runnerScript: config.runnerScript,
+    sandbox: config.sandbox?.mode,
+    cpuSeconds: config.sandbox?.cpuSeconds,
+    openFiles: config.sandbox?.openFiles,
+    runnerUid: config.sandbox?.runnerUid,
+    runnerGid: config.sandbox?.runnerUid,
+    outputBytesPerCall: config.sandbox?.outputBytesPerCall,
   });
   const packs = new PackCache(bus, join(config.dataDir, 'packs'));
   const worker = new TaskWorker(database.db, bus, pool, packs, config, log);
@@ -107,6 +129,9 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
   return {
     async start() {
       await migrate(deps);
+      await packs.sweep();
+      // Probed now, so that a host that cannot sandbox runners says so at start-up.
+      await pool.sandbox();
       subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs }, log));
       subscriptions.push(...(await consumeJobs(bus, worker, config.prefetch)));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'execution-worker' })));
@@ -144,6 +169,11 @@ export function executionConfigFromEnv(env: {
   SVC_PREFETCH_FAST: number;
   SVC_PREFETCH_MEDIUM: number;
   SVC_PREFETCH_LONG: number;
+  SVC_RUNNER_SANDBOX: SandboxMode;
+  SVC_RUNNER_CPU_SECONDS: number;
+  SVC_RUNNER_OPEN_FILES: number;
+  SVC_RUNNER_UID: number;
+  SVC_RUNNER_LOG_KIB: number;
 }): ExecutionConfig {
   return {
     version: SVC_VERSION,
@@ -157,6 +187,13 @@ export function executionConfigFromEnv(env: {
     maxRunners: env.SVC_MAX_RUNNERS,
     prefetch: { fast: env.SVC_PREFETCH_FAST, medium: env.SVC_PREFETCH_MEDIUM, long: env.SVC_PREFETCH_LONG },
     dataDir: env.SVC_DATA_DIR,
+    sandbox: {
+      mode: env.SVC_RUNNER_SANDBOX,
+      cpuSeconds: env.SVC_RUNNER_CPU_SECONDS,
+      openFiles: env.SVC_RUNNER_OPEN_FILES,
+      runnerUid: env.SVC_RUNNER_UID,
+      outputBytesPerCall: env.SVC_RUNNER_LOG_KIB * 1024,
+    },
   };
 }
 

@@ -22,6 +22,13 @@ export const ExecutionEnv = z.object({
   SVC_PREFETCH_FAST: int(1, 1000, 64),
   SVC_PREFETCH_MEDIUM: int(1, 1000, 8),
   SVC_PREFETCH_LONG: int(1, 1000, 2),
+  /** `best-effort` runs packs where runners cannot get their own namespaces (loudly logged). */
+  SVC_RUNNER_SANDBOX: z.enum(['required', 'best-effort']).default('required'),
+  SVC_RUNNER_CPU_SECONDS: int(1, 86_400, 3600),
+  SVC_RUNNER_OPEN_FILES: int(32, 65_536, 128),
+  /** uid and gid of runners when the worker runs as root. */
+  SVC_RUNNER_UID: int(1, 2 ** 31 - 1, 65534),
+  SVC_RUNNER_LOG_KIB: int(1, 65_536, 64),
 });
 
 /** The API process also listens and verifies the gateway's identity tokens. */

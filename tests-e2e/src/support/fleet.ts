@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@svc/core';
@@ -75,6 +75,8 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
   const scratch = mode === 'real' ? await createScratchDatabase(realUrls.database!, 'e2e') : undefined;
   const busPrefix = `e2e-${runId}.`;
   const dataDir = await mkdtemp(join(tmpdir(), `svc-e2e-${runId}-`));
+  // Pack runners run as another uid when the tests run as root: they must reach the unpacked packs.
+  await chmod(dataDir, 0o755);
   const cachePrefix = `e2e-${runId}:`;
   const infraEnv: InfrastructureEnv = {
     DATABASE_URL: scratch ? (options.databaseUrl?.(scratch.url) ?? scratch.url) : undefined,
