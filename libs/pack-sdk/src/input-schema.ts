@@ -3,6 +3,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { issuesFromAjv, type SchemaIssue } from './ajv-issues.js';
 import { linearRegExp, useLinearUniqueItems } from './linear-keywords.js';
+import { boundedValidator } from './bounded-validation.js';
 
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -80,7 +81,8 @@ function dialectOf(schema: Record<string, unknown>): Dialect {
  * InputSchemaError. The root must be `type: object`: command inputs are JSON objects, and MCP
  * tools require it. Each call uses its own ajv instance, so schemas of different packs, or
  * versions of one, never share `$id`s. What the registry accepts at publish is what the
- * execution service checks inputs with.
+ * execution service checks inputs with. A schema outside the linear class (`isLinearSchema`)
+ * gives a validator that throws InputValidationTimeoutError past 50 ms.
  */
 export function compileInputSchemaFunction(schema: Record<string, unknown>): ValidateFunction {
   if (schema.type !== 'object') throw new InputSchemaError('the root of input_schema must have type: object');
@@ -89,7 +91,7 @@ export function compileInputSchemaFunction(schema: Record<string, unknown>): Val
   const checker = metaChecker(dialect);
   if (!checker.validateSchema(canonical)) throw new InputSchemaError(`schema is invalid: ${checker.errorsText(checker.errors)}`);
   try {
-    return newAjv(dialect, { validateSchema: false }).compile(canonical);
+    return boundedValidator(newAjv(dialect, { validateSchema: false }).compile(canonical), canonical);
   } catch (err) {
     throw new InputSchemaError((err as Error).message);
   }

@@ -1,7 +1,8 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import semver from 'semver';
 import { parseDocument } from 'yaml';
-import { issuesFromAjv } from './ajv-issues.js';
+import { issuesFromAjv, type SchemaIssue } from './ajv-issues.js';
+import { InputValidationTimeoutError } from './bounded-validation.js';
 import { PackFormatError, type PackErrorCode } from './errors.js';
 import { compileInputSchema, InputSchemaError, type InputValidator } from './input-schema.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_MANIFEST_BYTES, MAX_TOOL_NAME_LENGTH, QUEUE_MAX_TIMEOUT_SECONDS, QUEUES, type Queue } from './limits.js';
@@ -156,7 +157,13 @@ function checkCommand(raw: RawCommand, index: number, pack: RawManifest['pack'])
     issues.push({ code: 'INPUT_SCHEMA_INVALID', field: `${at}.input_schema`, message: `is not a valid JSON Schema: ${err.message}` });
   }
   command.examples.forEach((example, n) => {
-    const problems = validate?.(example.input) ?? [];
+    let problems: SchemaIssue[];
+    try {
+      problems = validate?.(example.input) ?? [];
+    } catch (err) {
+      if (!(err instanceof InputValidationTimeoutError)) throw err;
+      problems = [{ field: '(root)', message: err.message }];
+    }
     if (problems.length > 0) {
       const [problem] = problems as [(typeof problems)[0]];
       issues.push({ code: 'MANIFEST_INVALID', field: `${at}.examples.${n}.input`, message: `does not match input_schema: ${problem.field}: ${problem.message}` });

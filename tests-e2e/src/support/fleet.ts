@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { createLogger } from '@svc/core';
 import { deleteCachePrefix } from '@svc/cache';
 import { createScratchDatabase } from '@svc/db';
@@ -9,7 +7,7 @@ import type { GatewayConfig } from '@svc/gateway';
 import { openInfrastructure, type Infrastructure, type InfrastructureEnv } from '@svc/platform';
 import { startFleet } from '@svc/standalone';
 import { destroyBusPrefix } from '@svc/bus';
-import { startTcpProxy, type TcpProxy } from '@svc/testing';
+import { makeDataDir, startTcpProxy, type TcpProxy } from '@svc/testing';
 
 export type Mode = 'embedded' | 'real';
 
@@ -74,9 +72,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
   const runId = randomBytes(4).toString('hex');
   const scratch = mode === 'real' ? await createScratchDatabase(realUrls.database!, 'e2e') : undefined;
   const busPrefix = `e2e-${runId}.`;
-  const dataDir = await mkdtemp(join(tmpdir(), `svc-e2e-${runId}-`));
-  // Pack runners run as another uid when the tests run as root: they must reach the unpacked packs.
-  await chmod(dataDir, 0o755);
+  const dataDir = makeDataDir(`svc-e2e-${runId}-`);
   const cachePrefix = `e2e-${runId}:`;
   const infraEnv: InfrastructureEnv = {
     DATABASE_URL: scratch ? (options.databaseUrl?.(scratch.url) ?? scratch.url) : undefined,
