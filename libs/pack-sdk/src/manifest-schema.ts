@@ -1,6 +1,7 @@
 import {
   MAX_COMMANDS,
   MAX_DESCRIPTION_LENGTH,
+  MAX_EGRESS_HOSTS,
   MAX_EXAMPLES,
   MAX_PATH_LENGTH,
   MAX_RETRIES,
@@ -10,7 +11,7 @@ import {
   MIN_TIMEOUT_SECONDS,
   QUEUES,
 } from './limits.js';
-import { MAX_NAME_LENGTH, NAME_PATTERN, NAMESPACE_PATTERN, VISIBILITIES } from './names.js';
+import { EGRESS_HOST_PATTERN, MAX_NAME_LENGTH, NAME_PATTERN, NAMESPACE_PATTERN, VISIBILITIES } from './names.js';
 
 const description = { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH } as const;
 
@@ -42,6 +43,15 @@ export const PACK_MANIFEST_SCHEMA = {
       },
     },
     commands: { type: 'array', minItems: 1, maxItems: MAX_COMMANDS, items: { $ref: '#/$defs/command' } },
+    network: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['egress'],
+      properties: {
+        egress: { type: 'boolean' },
+        hosts: { type: 'array', maxItems: MAX_EGRESS_HOSTS, items: { type: 'string', maxLength: 253, pattern: EGRESS_HOST_PATTERN } },
+      },
+    },
   },
   $defs: {
     command: {

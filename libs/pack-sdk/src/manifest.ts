@@ -32,10 +32,21 @@ export interface CommandManifest {
   examples: CommandExample[];
 }
 
+/**
+ * What a pack may reach beyond the platform. Without `egress: true` its code has no network at
+ * all; with it, `ctx.fetch` makes HTTP(S) requests through the worker to public addresses only,
+ * and only to `hosts` when they are listed (`*.example.com` for every name under one).
+ */
+export interface PackNetwork {
+  egress: boolean;
+  hosts: string[];
+}
+
 export interface PackManifest {
   schema_version: 1;
   pack: { namespace: string; name: string; version: string; description: string; visibility: Visibility };
   commands: CommandManifest[];
+  network: PackNetwork;
 }
 
 /** The `pack.yaml` fields as written, before defaults. */
@@ -54,6 +65,7 @@ interface RawManifest {
   schema_version: 1;
   pack: { namespace: string; name: string; version: string; description?: string; visibility?: Visibility };
   commands: RawCommand[];
+  network?: { egress: boolean; hosts?: string[] };
 }
 
 /** Weighted count of alias expansions allowed in a pack.yaml (yaml's own measure). */
@@ -215,5 +227,6 @@ export function parseManifest(text: string): PackManifest {
       visibility: raw.pack.visibility ?? DEFAULT_VISIBILITY,
     },
     commands,
+    network: { egress: raw.network?.egress ?? false, hosts: raw.network?.hosts ?? [] },
   };
 }

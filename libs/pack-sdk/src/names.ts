@@ -28,3 +28,6 @@ export function parsePackRef(ref: string): { namespace: string; name: string } |
   if (!match || !NAMESPACE_PATTERN.test(match[1]!) || !NAME_PATTERN.test(match[2]!) || match[2]!.length > MAX_NAME_LENGTH) return undefined;
   return { namespace: match[1]!, name: match[2]! };
 }
+
+/** A host a pack may reach: a DNS name (`api.example.com`) or every name under one (`*.example.com`). */
+export const EGRESS_HOST_PATTERN = '^(\\*\\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$';

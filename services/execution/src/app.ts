@@ -13,6 +13,7 @@ import { mcpRoutes } from './http/mcp.routes.js';
 import { taskRoutes } from './http/task.routes.js';
 import { IdempotencyRepository } from './repositories/idempotency.repository.js';
 import { TaskRepository } from './repositories/task.repository.js';
+import { allowList } from '@svc/egress';
 import { RunnerPool } from './runners/runner-pool.js';
 import type { SandboxMode } from './runners/runner-sandbox.js';
 import { CommandRunService, IDEMPOTENCY_WINDOW_MS } from './services/command-run.service.js';
@@ -20,6 +21,7 @@ import { InputValidator } from './services/input-validator.js';
 import { PackCache } from './services/pack-cache.js';
 import { RegistryCatalog } from './services/registry-catalog.js';
 import { storageHooks } from './services/storage-hooks.js';
+import { egressHooks, type EgressSettings } from './services/egress-hooks.js';
 import { ReplyWaiters } from './services/reply-waiters.js';
 import { TaskService } from './services/task.service.js';
 import { TaskWorker } from './services/task-worker.js';
@@ -49,6 +51,8 @@ export interface ExecutionConfig {
   runnerScript?: string;
   /** How runners are confined (README "Sandbox"); defaults where absent. */
   sandbox?: RunnerSandboxConfig;
+  /** `ctx.fetch` for packs that declare network access; on, to public addresses, by default. */
+  egress?: EgressSettings;
 }
 
 export interface RunnerSandboxConfig {
@@ -110,7 +114,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
   const { database, bus, log, config } = deps;
   const pool = new RunnerPool({
     logger: log,
-    hooks: storageHooks(bus),
+    hooks: { ...storageHooks(bus), ...egressHooks(config.egress ?? { enabled: true }) },
     memoryLimitMb: config.runnerMemoryMb,
     idleTimeoutMs: config.runnerIdleMs,
     maxRunners: config.maxRunners,
@@ -174,6 +178,8 @@ export function executionConfigFromEnv(env: {
   SVC_RUNNER_OPEN_FILES: number;
   SVC_RUNNER_UID: number;
   SVC_RUNNER_LOG_KIB: number;
+  SVC_PACK_EGRESS: boolean;
+  SVC_PACK_EGRESS_ALLOW: string[];
 }): ExecutionConfig {
   return {
     version: SVC_VERSION,
@@ -194,6 +200,7 @@ export function executionConfigFromEnv(env: {
       runnerUid: env.SVC_RUNNER_UID,
       outputBytesPerCall: env.SVC_RUNNER_LOG_KIB * 1024,
     },
+    egress: { enabled: env.SVC_PACK_EGRESS, allowed: allowList(env.SVC_PACK_EGRESS_ALLOW) },
   };
 }
 

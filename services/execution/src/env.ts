@@ -29,6 +29,14 @@ export const ExecutionEnv = z.object({
   /** uid and gid of runners when the worker runs as root. */
   SVC_RUNNER_UID: int(1, 2 ** 31 - 1, 65534),
   SVC_RUNNER_LOG_KIB: int(1, 65_536, 64),
+  /** Whether packs that declare `network.egress` get `ctx.fetch` (to public addresses). */
+  SVC_PACK_EGRESS: envBoolean.default(true),
+  /** CIDRs packs may reach besides public addresses, comma-separated (an internal API). */
+  SVC_PACK_EGRESS_ALLOW: z
+    .string()
+    .default('')
+    .transform((text) => text.split(',').map((cidr) => cidr.trim()).filter(Boolean))
+    .refine((cidrs) => cidrs.every((cidr) => /^[0-9a-fA-F.:]+\/\d{1,3}$/.test(cidr)), 'must be comma-separated CIDRs such as 10.20.0.0/16'),
 });
 
 /** The API process also listens and verifies the gateway's identity tokens. */

@@ -19,6 +19,8 @@ import type { RunnerSandbox } from './runner-sandbox.js';
 /** What a hook knows about the call it serves; it acts for `tenant`, never for the pack. */
 export interface HookCall extends CallContext {
   packKey: string;
+  /** The unpacked pack version the runner serves. */
+  packDir: string;
   command: string;
   /** Aborted when the call ends, is cancelled or times out. */
   signal: AbortSignal;
@@ -410,7 +412,7 @@ export class RunnerProcess {
     const args = hookArguments(payload);
     call.hooks ??= new AbortController();
     const { context, command } = call.request;
-    return hook({ ...context, packKey: this.packKey, command, signal: call.hooks.signal }, args);
+    return hook({ ...context, packKey: this.packKey, packDir: this.#options.packDir, command, signal: call.hooks.signal }, args);
   }
 
   /** AppErrors are meant for the caller; anything else may hold internals and is only logged. */
