@@ -107,6 +107,20 @@ describe('docker-compose.yml', () => {
     expect(undocumented).toEqual([]);
   });
 
+  it('makes Redis, RabbitMQ and Postgres ask for a password, and the URLs carry it', () => {
+    expect(services.redis.command.join(' ')).toMatch(/--requirepass \$\{REDIS_PASSWORD:-/);
+    expect(services.rabbitmq.environment.RABBITMQ_DEFAULT_PASS).toMatch(/\$\{RABBITMQ_PASSWORD/);
+    expect(services.postgres.environment.POSTGRES_PASSWORD).toMatch(/\$\{POSTGRES_PASSWORD/);
+    for (const [name, service] of ours) {
+      if (service.environment.REDIS_URL) expect(service.environment.REDIS_URL, name).toMatch(/^redis:\/\/:\$\{REDIS_PASSWORD/);
+      expect(service.environment.AMQP_URL, name).toMatch(/^amqp:\/\/svc:\$\{RABBITMQ_PASSWORD/);
+    }
+  });
+
+  it('gives the worker, where pack code runs, no Redis credentials', () => {
+    expect(services['execution-worker'].environment.REDIS_URL).toBeUndefined();
+  });
+
   it('gives each process only the secrets it reads', () => {
     for (const [name, service] of ours) {
       expect('SVC_JWT_SECRET' in service.environment, name).toBe(['gateway', 'identity'].includes(name));
@@ -121,8 +135,8 @@ describe('docker-compose.yml', () => {
   });
 
   it('marks every built-in secret default as local only', () => {
-    const defaults = [...read('docker-compose.yml').matchAll(/\$\{(SVC_JWT_SECRET|SVC_INTERNAL_SECRET|POSTGRES_PASSWORD|RABBITMQ_PASSWORD):-([^}]*)\}/g)];
-    expect(defaults.length).toBeGreaterThanOrEqual(4);
+    const defaults = [...read('docker-compose.yml').matchAll(/\$\{(SVC_JWT_SECRET|SVC_INTERNAL_SECRET|POSTGRES_PASSWORD|REDIS_PASSWORD|RABBITMQ_PASSWORD):-([^}]*)\}/g)];
+    expect(defaults.length).toBeGreaterThanOrEqual(5);
     for (const [, name, value] of defaults) expect(value, name).toMatch(/local-only/);
   });
 });
