@@ -3,3 +3,4 @@ export * from './scratch.js';
 export * from './unique-violation.js';
 export * from './connection-failure.js';
 export * from './statement-batcher.js';
+export * from './roles.js';

@@ -78,6 +78,7 @@ function attempt(argv: string[]): Promise<string | undefined> {
 /**
  * How runners start on this host: the `node` command line of a runner, wrapped in
  *
+ *   setpriv  dies with the worker, however the worker ends
  *   unshare  own network namespace (a loopback that is down: nothing to connect to), own PID
  *            namespace (the worker and every other process cannot be named, so not signalled
  *            or reniced), and when the worker is not root an own user namespace
@@ -163,6 +164,10 @@ export class RunnerSandbox {
     // Root drops to the runner's uid and every capability; a user namespace's uid 65534 holds none after exec.
     const identity = root ? [`--reuid=${options.uid ?? NOBODY}`, `--regid=${options.gid ?? NOBODY}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all'] : [];
     const prefix = [
+      // Dies with the worker (a SIGKILL leaves no orphan), and takes the runner along.
+      setpriv,
+      '--pdeathsig=SIGKILL',
+      '--',
       unshare,
       ...user,
       '--net',
