@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryBus, type BusMessage } from '@svc/bus';
+import { createBus } from '@svc/bus';
 import { createLogger } from '@svc/core';
 import { ApiKeyUsage } from './api-key-usage.js';
 
@@ -10,9 +10,9 @@ describe('API-key usage', () => {
 
   it('reports each key once per flush with the time it was last seen, and nothing when none was', async () => {
     vi.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z'), toFake: ['Date'] });
-    const bus = createMemoryBus({ logger: log });
+    const bus = await createBus({ logger: log });
     const reported: unknown[] = [];
-    await bus.subscribe('test.api-key-usage', ['api-key.used'], async (message: BusMessage) => {
+    await bus.subscribe('test.api-key-usage', ['api-key.used'], async (message) => {
       reported.push(message.payload);
     });
     const usage = new ApiKeyUsage(bus, log, 3_600_000);

@@ -5,7 +5,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { internalIdentity, signAccessToken, signPrincipalEntry } from '@svc/auth';
 import { personalIdentity } from '@svc/auth/src/testing/identities.js';
-import { createMemoryBus, type Bus } from '@svc/bus';
+import { createBus, type Bus } from '@svc/bus';
 import { createCache, deleteCachePrefix, type Cache } from '@svc/cache';
 import { principalCacheKey } from '@svc/contracts';
 import { createLogger } from '@svc/core';
@@ -50,7 +50,7 @@ describe.runIf(process.env.REDIS_URL)("a caller's own account change, seen by it
     const { hostname, port } = new URL(url);
     proxy = await startTcpProxy({ host: hostname, port: Number(port) });
     proxied = createCache({ url: `redis://127.0.0.1:${proxy.port}`, prefix });
-    bus = createMemoryBus({ logger: log });
+    bus = await createBus({ logger: log });
     const identity = express();
     identity.post('/api/v1/account/developer-mode', async (_req, res) => {
       await direct.set(principalCacheKey(sessionId), signed({ ...caller, developerMode: true }), 300);

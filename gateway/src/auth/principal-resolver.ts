@@ -62,8 +62,8 @@ export class PrincipalResolver {
     });
     const identity = cached ? this.parse(cacheKey, cached) : undefined;
     if (identity) return identity;
-    const answer = await this.bus.request<{ identity: unknown }>(PRINCIPAL_RPC, question, { timeoutMs: PRINCIPAL_RPC_TIMEOUT_MS });
-    return answer.identity ? IdentitySchema.parse(answer.identity) : null;
+    // The bus checks the answer against the contract's IdentitySchema.
+    return (await this.bus.request(PRINCIPAL_RPC, question, { timeoutMs: PRINCIPAL_RPC_TIMEOUT_MS })).identity;
   }
 
   /**

@@ -3,7 +3,7 @@ import amqp from 'amqplib';
 import type { Channel } from 'amqplib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IntegrationError, ServiceUnavailableError, createLogger } from '@svc/core';
-import type { Bus, BusMessage } from './bus.js';
+import type { RawBus, BusMessage } from './bus.js';
 import { busContract } from './bus.contract.js';
 import { createAmqpBus, type AmqpBusOptions } from './amqp-bus.js';
 import { destroyBrokerPrefix, destroyBusPrefix } from './amqp-cleanup.js';
@@ -44,7 +44,7 @@ const queueStatus = (queue: string) =>
   );
 
 /** A bus whose connection goes through a TCP proxy that the test can cut. */
-async function withProxiedBus(use: (bus: Bus, proxy: TcpProxy) => Promise<void>, options: Partial<AmqpBusOptions> = {}): Promise<void> {
+async function withProxiedBus(use: (bus: RawBus, proxy: TcpProxy) => Promise<void>, options: Partial<AmqpBusOptions> = {}): Promise<void> {
   const target = new URL(url);
   const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5672) });
   const proxied = new URL(url);
@@ -63,7 +63,7 @@ async function withProxiedBus(use: (bus: Bus, proxy: TcpProxy) => Promise<void>,
 }
 
 describe.runIf(url)('amqp bus', () => {
-  const opened: Bus[] = [];
+  const opened: RawBus[] = [];
   const open = async (options: Partial<AmqpBusOptions> = {}) => {
     const bus = await connect(options);
     opened.push(bus);

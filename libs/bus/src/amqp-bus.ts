@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Channel, ConfirmChannel } from 'amqplib';
 import { AppError, IntegrationError, ServiceUnavailableError, createLogger, withTimeout } from '@svc/core';
 import type { Logger } from '@svc/core';
-import type { Bus, ConsumeOptions, MessageHandler, RequestHandler, RequestOptions, RetryPolicy, SendOptions } from './bus.js';
+import type { RawBus, ConsumeOptions, MessageHandler, RequestHandler, RequestOptions, RetryPolicy, SendOptions } from './bus.js';
 import { errorMessage } from './async.js';
 import { AmqpConnection, REPLY_TO, type AmqpSession, type ReconnectOptions } from './amqp-connection.js';
 import { AmqpConsumer, type ConsumerSpec } from './amqp-consumer.js';
@@ -55,7 +55,7 @@ export interface AmqpBusOptions {
  *   await bus.send('exec.fast', { run_id });
  *   const user = await bus.request('identity.user', { user_id }, { timeoutMs: 2000 });
  */
-export async function createAmqpBus(options: AmqpBusOptions): Promise<Bus> {
+export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
   const log = options.logger ?? createLogger({ service: 'bus' });
   const topology = new AmqpTopology(options.prefix ?? '');
   const reconnect: ReconnectOptions = {
@@ -163,7 +163,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<Bus> {
     }
   };
 
-  const bus: Bus = {
+  const bus: RawBus = {
     kind: 'amqp',
 
     async publish(event: string, payload: unknown, send?: SendOptions) {

@@ -9,24 +9,24 @@ import {
   currentCorrelationId,
   withCorrelationId,
 } from '@svc/core';
-import type { Bus, BusMessage, RetryPolicy } from './bus.js';
+import type { RawBus, BusMessage, RetryPolicy } from './bus.js';
 import { ephemeralQueueName } from './names.js';
 import { gate, waitFor } from './testing/wait.js';
 
 export interface BusHarness {
   /** A bus on this run's broker and prefix; `drainTimeoutMs` bounds how long cancel/close wait for handlers. */
-  create(options?: { drainTimeoutMs?: number; retry?: RetryPolicy }): Promise<Bus>;
+  create(options?: { drainTimeoutMs?: number; retry?: RetryPolicy }): Promise<RawBus>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The behaviour every Bus adapter must share, run against each of them (memory-bus.test.ts,
+ * The behaviour every bus adapter must share, run against each of them (memory-bus.test.ts,
  * amqp-bus.test.ts). Every test uses queues of its own, so tests never see each other's messages.
  */
 export function busContract(adapter: string, harness: BusHarness): void {
   describe(`${adapter} bus contract`, () => {
-    const opened: Bus[] = [];
+    const opened: RawBus[] = [];
     const run = randomUUID().slice(0, 6);
     let counter = 0;
     const name = (label: string) => `${label}-${run}-${++counter}`;

@@ -1,6 +1,8 @@
 /**
- * The message bus contract. Two adapters implement it with the same semantics:
- * `createAmqpBus` (RabbitMQ through amqplib) and `createMemoryBus` (in-process).
+ * The transport contract: names are plain strings and payloads `unknown`. Two adapters implement
+ * it with the same semantics: `createAmqpBus` (RabbitMQ through amqplib) and `createMemoryBus`
+ * (in-process). Services never hold one: `createBus` wraps it in the typed `Bus`
+ * (`typed-bus.ts`), whose names and payloads are those of `BUS_CONTRACTS` in `@svc/contracts`.
  *
  * - Events: `publish(name, payload)` puts a fact on the topic exchange; `subscribe(queue,
  *   patterns, handler)` binds a durable queue to it.
@@ -79,7 +81,7 @@ export interface Subscription {
   cancel(): Promise<void>;
 }
 
-export interface Bus {
+export interface RawBus {
   readonly kind: 'amqp' | 'memory';
   publish(event: string, payload: unknown, options?: SendOptions): Promise<void>;
   subscribe(queue: string, patterns: string[], handler: MessageHandler, options?: ConsumeOptions): Promise<Subscription>;

@@ -1,7 +1,8 @@
 import type { Logger } from '@svc/core';
-import type { Bus, RetryPolicy } from './bus.js';
+import type { RetryPolicy } from './bus.js';
 import { createAmqpBus } from './amqp-bus.js';
 import { createMemoryBus } from './memory-bus.js';
+import { typedBus, type Bus } from './typed-bus.js';
 
 export interface CreateBusOptions {
   /** RabbitMQ URL; without one the bus is in-process (embedded mode). */
@@ -13,13 +14,13 @@ export interface CreateBusOptions {
 }
 
 /**
- * The real adapter when an AMQP URL is configured, the in-process one otherwise (DESIGN rule 4).
+ * The real adapter when an AMQP URL is configured, the in-process one otherwise (DESIGN rule 4),
+ * typed by `BUS_CONTRACTS`.
  *
  * @example
  *   const bus = await createBus({ amqpUrl: env.AMQP_URL, logger: log });
  */
 export async function createBus(options: CreateBusOptions = {}): Promise<Bus> {
   const { amqpUrl, prefix, logger, retry } = options;
-  if (amqpUrl) return createAmqpBus({ url: amqpUrl, prefix, logger, retry });
-  return createMemoryBus({ logger, retry });
+  return typedBus(amqpUrl ? await createAmqpBus({ url: amqpUrl, prefix, logger, retry }) : createMemoryBus({ logger, retry }));
 }

@@ -1,4 +1,5 @@
 export * from './bus.js';
+export { typedBus, type Bus, type EventHandler, type EventMessage, type Responder, type WorkHandler } from './typed-bus.js';
 export { createAmqpBus, type AmqpBusOptions } from './amqp-bus.js';
 export { destroyBrokerPrefix, destroyBusPrefix } from './amqp-cleanup.js';
 export type { ReconnectOptions } from './amqp-connection.js';
@@ -13,3 +14,5 @@ export {
   ephemeralQueueName,
   isEphemeralQueue,
 } from './names.js';
+export { EventOutbox, eventDelivery, eventIdFor, outboxEvent, type EventOptions, type EventOutboxOptions, type OutboxWriter } from './event-outbox.js';
+export { handleOnce } from './handle-once.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServiceUnavailableError, createLogger, withCorrelationId } from '@svc/core';
 import type { Logger } from '@svc/core';
-import type { Bus, BusMessage, ConsumeOptions, MessageHandler, RequestHandler, RequestOptions, RetryPolicy, SendOptions, Subscription } from './bus.js';
+import type { RawBus, BusMessage, ConsumeOptions, MessageHandler, RequestHandler, RequestOptions, RetryPolicy, SendOptions, Subscription } from './bus.js';
 import { prepareMessage } from './message.js';
 import { MemoryQueue, type Deliver, type Envelope, type MemoryConsumer } from './memory-queue.js';
 import {
@@ -42,7 +42,7 @@ type QueueKind = 'work' | 'rpc' | 'ephemeral';
  *   await bus.subscribe('admin.metrics', ['pack.*'], async (m) => record(m.name, m.payload));
  *   await bus.publish('pack.installed', { pack_id });
  */
-export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
+export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
   const log = options.logger ?? createLogger({ service: 'bus' });
   const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
   const queues = new Map<string, MemoryQueue>();

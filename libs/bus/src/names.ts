@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@svc/core';
+import type { EphemeralQueue, QueueName } from '@svc/contracts';
 import type { ConsumeOptions } from './bus.js';
 
 /** Defaults shared by both adapters, so that they behave the same. */
@@ -41,13 +42,17 @@ export function hasDeadLetterQueue(queue: string): boolean {
 }
 
 /**
- * A name no other consumer uses, for an ephemeral queue of this process: `~<base>.<uuid>`.
+ * A name no other consumer uses, for an ephemeral queue of this process: `~<base>.<uuid>`. For
+ * a queue of `BUS_CONTRACTS` (marked ephemeral there) the name is typed: what is sent to it must
+ * be that queue's message.
  *
  * @example
- *   const replies = ephemeralQueueName('exec.replies'); // '~exec.replies.9b2f…'
+ *   const replies = ephemeralQueueName('execution.replies'); // '~execution.replies.9b2f…'
  *   await bus.consume(replies, async (m) => settle(m.payload), { ephemeral: true });
  *   await bus.send('exec.fast', { task_id, reply_to: replies });
  */
+export function ephemeralQueueName<B extends QueueName>(base: B): EphemeralQueue<B>;
+export function ephemeralQueueName(base: string): string;
 export function ephemeralQueueName(base: string): string {
   if (typeof base !== 'string' || base.length === 0) throw new ValidationError('An ephemeral queue name needs a base', { base });
   const queue = `${EPHEMERAL_QUEUE_MARK}${base}.${randomUUID()}`;

@@ -88,17 +88,25 @@ export const PackGrantChanged = z.object({
   user_id: z.string(),
 });
 
-export const EVENTS = {
-  'user.registered': UserRegistered,
-  'password.changed': PasswordChanged,
-  'pack.published': PackPublished,
-  'pack.installed': PackInstalled,
-  'pack.uninstalled': PackUninstalled,
-  'pack.grant.changed': PackGrantChanged,
-  'api-key.used': ApiKeysUsed,
-  'task.revoked': TaskRevoked,
-  'storage.changed': StorageChanged,
-} as const;
+/**
+ * Every run that ended, synchronous or not (a synchronous run that succeeded has no row, and
+ * this is its only trace). Its event id is derived from `task_id`: a run announced twice (a
+ * worker that died before acknowledging its job) carries the same id both times.
+ */
+export const CommandExecuted = z.object({
+  /** `<namespace>.<command>`. */
+  command: z.string(),
+  tenant_id: z.string(),
+  user_id: z.string(),
+  duration_ms: z.number(),
+  task_id: z.string(),
+  status: z.enum(['success', 'failure', 'timeout']),
+});
 
-export type EventName = keyof typeof EVENTS;
-export type EventPayload<N extends EventName> = z.infer<(typeof EVENTS)[N]>;
+/**
+ * The end of a task whose caller holds its id (asked for async, or waited past the sync limit):
+ * `task.completed` for a success, `task.failed` for a failure or a timeout, with its error.
+ */
+export const TaskEnded = CommandExecuted.extend({
+  error: z.object({ type: z.string(), message: z.string() }).optional(),
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdentitySchema } from '@svc/auth';
 
 export const TIER_VALUES = ['free', 'developer_preview', 'pro', 'enterprise'] as const;
 export const SLUG_MIN = 2;
@@ -58,6 +59,8 @@ export const ValidateAccessCodeBody = z.strictObject({ code: z.string().max(64) 
 /** What the gateway asks identity to turn a credential into an Identity. */
 export const PRINCIPAL_RPC = 'identity.principal';
 export const PrincipalRequest = z.union([z.strictObject({ sessionId: z.string() }), z.strictObject({ apiKeyHash: z.string().regex(/^[0-9a-f]{64}$/) })]);
+/** Null when the session or key is unknown, revoked or expired. */
+export const PrincipalReply = z.object({ identity: IdentitySchema.nullable() });
 
 /** Cache key under which identity publishes a session's Identity for the gateway. */
 export function principalCacheKey(sessionId: string): string {
@@ -74,3 +77,41 @@ export const API_KEY_SCOPES = ['commands:execute'] as const;
 
 /** Answered by every service worker; the gateway's health check asks it over the bus. */
 export const FLEET_PING_RPC = 'fleet.ping';
+export const FleetPing = z.object({});
+export const FleetPong = z.object({ service: z.string() });
+
+/** A user's tier changed (billing, an operator, an access code): the gateway's limits follow it. */
+export const UserTierChanged = z.object({
+  user_id: z.string(),
+  tenant_id: z.string(),
+  tier: z.enum(TIER_VALUES),
+  previous_tier: z.enum(TIER_VALUES),
+  source: z.enum(['billing', 'admin', 'access_code']),
+  reason: z.string().nullable().default(null),
+});
+
+/** Mints one access code for another service (paid registration, an operator's comp code); the literal travels only in the reply. */
+export const MINT_ACCESS_CODE_RPC = 'identity.access-code.mint';
+export const MintAccessCodeRequest = z.strictObject({
+  tier: z.enum(TIER_VALUES),
+  cohort: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/),
+  max_uses: z.number().int().min(1).max(1_000_000).default(1),
+  expires_at: z.string().datetime().nullable().default(null),
+  kind: z.enum(['standard', 'comp', 'registration']).default('standard'),
+});
+export const MintedAccessCode = z.object({ id: z.string(), code: z.string() });
+
+/** Deactivates an access code by id (a disputed registration payment, say). */
+export const DEACTIVATE_ACCESS_CODE_RPC = 'identity.access-code.deactivate';
+export const DeactivateAccessCodeRequest = z.strictObject({ id: z.string() });
+export const DeactivatedAccessCode = z.object({ id: z.string(), is_active: z.literal(false) });
+
+/** An operator's manual tier change. */
+export const SET_USER_TIER_RPC = 'identity.user.set-tier';
+export const SetUserTierRequest = z.strictObject({ user_id: z.string(), tier: z.enum(TIER_VALUES), reason: z.string().min(1).max(500), changed_by: z.string() });
+export const SetUserTierReply = z.object({ user_id: z.string(), tier: z.enum(TIER_VALUES), previous_tier: z.enum(TIER_VALUES) });
+
+/** Ends every refresh session of a user; the gateway stops accepting their access tokens at once. */
+export const REVOKE_SESSIONS_RPC = 'identity.sessions.revoke';
+export const RevokeSessionsRequest = z.strictObject({ user_id: z.string() });
+export const RevokeSessionsReply = z.object({ revoked: z.number().int().min(0) });

@@ -5,3 +5,8 @@ export * from './registry.js';
 export * from './version.js';
 export * from './storage.js';
 export * from './telemetry.js';
+export * from './execution.js';
+export * from './bus-names.js';
+export * from './bus.js';
+export * from './mail.js';
+export * from './billing.js';

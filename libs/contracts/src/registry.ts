@@ -85,6 +85,19 @@ export type ResolvedCommand = z.infer<typeof ResolvedCommand>;
 /** The commands listed for the caller's tenants, as `GET /api/v1/commands` lists them (MCP `tools/list`). */
 export const LIST_COMMANDS_RPC = 'registry.command.list';
 export const ListCommandsRequest = ListCommandsQuery.extend({ tenant_ids: z.array(TenantId) });
+/** A command as the catalog lists it. */
+export const CommandSummary = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  pack: z.string(),
+  version: z.string(),
+  description: z.string(),
+  input_schema: z.record(z.string(), z.unknown()),
+  output_format: z.string(),
+  timeout: z.number().int(),
+  tags: z.array(z.string()),
+});
+export const ListedCommands = z.object({ commands: z.array(CommandSummary), total: z.number().int(), page: z.number().int(), pages: z.number().int() });
 
 /**
  * The package (`.tar.gz`) of a pack version, base64-encoded, for a worker to unpack and run.

@@ -77,21 +77,25 @@ export const StorageDeleteRequest = StorageGetRequest;
 export const StorageListRequest = StorageListQuery.extend({ tenantId: TenantId });
 
 /** What a read answers (Part 1 "Storage entry"); `expires_at` is null for an entry without ttl. */
-export interface StorageEntry {
-  key: string;
-  value: Record<string, unknown>;
-  created_at: string;
-  expires_at: string | null;
-}
+export const StorageEntry = z.object({
+  key: z.string(),
+  value: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+});
+export type StorageEntry = z.infer<typeof StorageEntry>;
 
-export interface StorageWriteResult {
-  key: string;
-  created: boolean;
-  expires_at: string | null;
-}
+export const StorageWriteResult = z.object({ key: z.string(), created: z.boolean(), expires_at: z.string().nullable() });
+export type StorageWriteResult = z.infer<typeof StorageWriteResult>;
 
-export interface StorageListResult {
-  keys: string[];
+export const StorageListResult = z.object({
+  keys: z.array(z.string()),
   /** Every live key matching the prefix, not only those returned. */
-  total: number;
-}
+  total: z.number().int(),
+});
+export type StorageListResult = z.infer<typeof StorageListResult>;
+
+/** `storage.get`'s answer: null for a key the tenant has no live entry under. */
+export const StorageGetReply = z.object({ entry: StorageEntry.nullable() });
+/** `storage.delete`'s answer: false when there was no such key. */
+export const StorageDeleteReply = z.object({ deleted: z.boolean() });

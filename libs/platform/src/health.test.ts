@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryBus, type Bus } from '@svc/bus';
+import { createMemoryBus, typedBus, type Bus } from '@svc/bus';
 import { createLogger } from '@svc/core';
 import { createDatabase } from '@svc/db';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
@@ -29,7 +29,7 @@ describe.each(testDatabaseKinds())('the probes of a service app on $name', (kind
 
   beforeAll(async () => {
     db = await kind.open();
-    bus = createMemoryBus();
+    bus = typedBus(createMemoryBus());
     const routes = Router().get('/things', (_req, res) => void res.json({ data: [] }));
     const app = createServiceApp({ routes: [routes], internalSecret: SECRET, log, readiness: infrastructureReadiness({ database: db.database, bus }) });
     server = await listen(app, 0, '127.0.0.1');
@@ -84,7 +84,7 @@ describe('readiness checks', () => {
 
   it('answers 503 naming the database when it does not answer select 1', async () => {
     const unreachable = await createDatabase({ url: 'postgres://svc@127.0.0.1:1/nowhere' });
-    const bus = createMemoryBus();
+    const bus = typedBus(createMemoryBus());
     const app = await listen(createServiceApp({ routes: [], internalSecret: SECRET, log, readiness: infrastructureReadiness({ database: unreachable, bus }) }), 0, '127.0.0.1');
     try {
       expect(await get(`${baseOf(app)}/readyz`)).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'failing', bus: 'ok' } } });
@@ -127,7 +127,7 @@ describe('the probe listener of a process without HTTP', () => {
 
   beforeAll(async () => {
     db = await testDatabaseKinds()[0]!.open();
-    bus = createMemoryBus();
+    bus = typedBus(createMemoryBus());
     probes = await listenForProbes(0, infrastructureReadiness({ database: db.database, bus }), log, '127.0.0.1');
   });
 

@@ -1,30 +1,31 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Router } from 'express';
-import type { Bus, Subscription } from '@svc/bus';
+import { EventOutbox, type Bus, type Subscription } from '@svc/bus';
 import type { Cache } from '@svc/cache';
 import { FLEET_PING_RPC, SVC_VERSION } from '@svc/contracts';
 import { CommandRunQuota } from '@svc/rate-limit';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
-import { consumeBroadcasts, consumeJobs, consumePackChanges, consumeReplies, replyQueueName, type WorkerPrefetch } from './events/execution.consumer.js';
-import { commandRoutes } from './http/command.routes.js';
-import { mcpRoutes } from './http/mcp.routes.js';
-import { taskRoutes } from './http/task.routes.js';
-import { IdempotencyRepository } from './repositories/idempotency.repository.js';
-import { TaskRepository } from './repositories/task.repository.js';
 import { allowList } from '@svc/egress';
-import { RunnerPool } from './runners/runner-pool.js';
-import type { SandboxMode } from './runners/runner-sandbox.js';
-import { CommandRunService, IDEMPOTENCY_WINDOW_MS } from './services/command-run.service.js';
-import { InputValidator } from './services/input-validator.js';
-import { PackCache } from './services/pack-cache.js';
-import { RegistryCatalog } from './services/registry-catalog.js';
-import { storageHooks } from './services/storage-hooks.js';
-import { egressHooks, type EgressSettings } from './services/egress-hooks.js';
-import { ReplyWaiters } from './services/reply-waiters.js';
-import { TaskService } from './services/task.service.js';
-import { TaskWorker } from './services/task-worker.js';
+import { outbox } from './db/schema.js';
+import { consumeBroadcasts, consumeJobs, consumePackChanges, consumeReplies, replyQueueName, type WorkerPrefetch } from './api/events/pack.consumer.js';
+import { commandRoutes } from './api/http/run.routes.js';
+import { mcpRoutes } from './api/http/mcp.routes.js';
+import { taskRoutes } from './api/http/task.routes.js';
+import { IdempotencyRepository } from './core/repositories/idempotency.repository.js';
+import { TaskRepository } from './core/repositories/task.repository.js';
+import { RunnerPool } from './worker/runners/runner-pool.js';
+import type { SandboxMode } from './worker/runners/runner-sandbox.js';
+import { CommandRunService, IDEMPOTENCY_WINDOW_MS } from './api/services/run.service.js';
+import { InputValidator } from './api/services/input-validator.js';
+import { PackCache } from './worker/services/pack-cache.js';
+import { RegistryCatalog } from './api/services/registry-catalog.js';
+import { storageHooks } from './worker/services/storage-hooks.js';
+import { egressHooks, type EgressSettings } from './worker/services/egress-hooks.js';
+import { ReplyWaiters } from './api/services/reply-waiters.js';
+import { TaskService } from './api/services/task.service.js';
+import { TaskWorker } from './worker/services/task-worker.js';
 
 export const EXECUTION_SCHEMA = 'execution';
 export const EXECUTION_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -49,6 +50,8 @@ export interface ExecutionConfig {
   migrationsFolder?: string;
   /** Path of `runner.mjs` when it is not beside the code (bundles). */
   runnerScript?: string;
+  /** How often the outbox relay looks for unsent events (default 5 s). */
+  outboxIntervalMs?: number;
   /** How runners are confined (README "Sandbox"); defaults where absent. */
   sandbox?: RunnerSandboxConfig;
   /** `ctx.fetch` for packs that declare network access; on, to public addresses, by default. */
@@ -80,6 +83,11 @@ function migrate(deps: ExecutionDeps): Promise<void> {
   return deps.database.migrate({ migrationsFolder: deps.config.migrationsFolder ?? EXECUTION_MIGRATIONS, schema: EXECUTION_SCHEMA });
 }
 
+/** Both processes write events and relay those left unsent. */
+function eventOutbox({ database, bus, log, config }: ExecutionDeps): EventOutbox {
+  return new EventOutbox({ db: database.db, table: outbox, bus, log, intervalMs: config.outboxIntervalMs });
+}
+
 /**
  * The API side: `POST /commands/{namespace}/{name}` and the task endpoints. It validates,
  * records the task and queues it; a synchronous caller waits for the worker's reply.
@@ -90,18 +98,21 @@ export function createExecutionService(deps: ExecutionDeps): { routes: Router[];
   const replyQueue = replyQueueName();
   const catalog = new RegistryCatalog(bus);
   const validator = new InputValidator();
-  const runs = new CommandRunService(database.db, bus, catalog, validator, waiters, { syncWaitMs: config.syncWaitMs, replyQueue }, deps.log);
+  const events = eventOutbox(deps);
+  const runs = new CommandRunService(database.db, bus, events, catalog, validator, waiters, { syncWaitMs: config.syncWaitMs, replyQueue }, deps.log);
   const subscriptions: Subscription[] = [];
   return {
-    routes: [commandRoutes(runs), taskRoutes(new TaskService(database.db, bus, config.retentionMs))],
+    routes: [commandRoutes(runs), taskRoutes(new TaskService(database.db, events, config.retentionMs))],
     rootRoutes: [mcpRoutes({ bus, runs, quota: new CommandRunQuota(deps.cache, config.rateLimit.storage, config.rateLimit.enabled), version: config.version })],
     async start() {
       await migrate(deps);
       subscriptions.push(await consumeReplies(bus, replyQueue, waiters));
       subscriptions.push(await consumePackChanges(bus, { catalog, validator }));
+      events.start();
     },
     async stop() {
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
+      await events.stop();
     },
   };
 }
@@ -127,7 +138,8 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
     outputBytesPerCall: config.sandbox?.outputBytesPerCall,
   });
   const packs = new PackCache(bus, join(config.dataDir, 'packs'));
-  const worker = new TaskWorker(database.db, bus, pool, packs, config, log);
+  const events = eventOutbox(deps);
+  const worker = new TaskWorker(database.db, bus, events, pool, packs, config, log);
   const subscriptions: Subscription[] = [];
   let purge: NodeJS.Timeout | undefined;
   return {
@@ -139,6 +151,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
       subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs }, log));
       subscriptions.push(...(await consumeJobs(bus, worker, config.prefetch)));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'execution-worker' })));
+      events.start();
       purge = setInterval(() => {
         void purgeExpired(deps).catch((err: Error) => log.warn('task purge failed', { error: err.message }));
       }, PURGE_EVERY_MS);
@@ -149,6 +162,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
       await packs.settle();
       await pool.close();
+      await events.stop();
     },
   };
 }

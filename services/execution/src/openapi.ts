@@ -22,7 +22,7 @@ import {
   type SchemaObject,
 } from '@svc/openapi';
 import { TASK_STATUSES } from './db/schema.js';
-import { IDEMPOTENCY_KEY_MAX } from './http/command.routes.js';
+import { IDEMPOTENCY_KEY_MAX } from './api/http/run.routes.js';
 
 const replayed = { 'Idempotent-Replayed': { description: '`true` when this is the stored outcome of an earlier call with the same `Idempotency-Key`.', schema: constant('true') } };
 const taskId = pathParameter('task_id', string(), 'The task\'s id.');

@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import type { Router } from 'express';
-import type { Bus, Subscription } from '@svc/bus';
+import { EventOutbox, type Bus, type Subscription } from '@svc/bus';
 import type { Cache } from '@svc/cache';
 import { FLEET_PING_RPC } from '@svc/contracts';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
+import { inbox, outbox } from './db/schema.js';
 import { consumeApiKeyUse } from './events/api-key.consumer.js';
 import { consumePackEvents } from './events/pack.consumer.js';
 import { respondToPrincipalRequests } from './events/principal.responder.js';
@@ -14,7 +15,7 @@ import { organizationRoutes } from './http/organization.routes.js';
 import { accessCodeRoutes } from './http/access-code.routes.js';
 import { authRoutes } from './http/auth.routes.js';
 import { userRoutes } from './http/user.routes.js';
-import { OutboxRelay, type MailSettings } from './mail/outbox-relay.js';
+import { mailDelivery, type MailSettings } from './mail/mail-delivery.js';
 import { AccessCodeService } from './services/access-code.service.js';
 import { AccountService } from './services/account.service.js';
 import { ApiKeyService } from './services/api-key.service.js';
@@ -52,7 +53,7 @@ export interface IdentityDeps {
 
 export interface IdentityService {
   routes: Router[];
-  /** Migrates, bootstraps the admin and starts answering bus requests. */
+  /** Migrates, bootstraps the admin, starts answering bus requests and relaying the outbox. */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -61,13 +62,14 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
   const db = database.db;
   const hasher = bcryptHasher(config.bcryptRounds);
   const principals = new PrincipalService(db, cache, log, config.internalSecret);
-  const auth = new AuthService(db, bus, hasher, principals, config, log);
+  const mail = config.mail ? mailDelivery(config.mail) : undefined;
+  const events = new EventOutbox({ db, table: outbox, inbox, bus, log, deliveries: mail ? { email: mail } : {}, intervalMs: config.mail?.intervalMs });
+  const auth = new AuthService(db, events, hasher, principals, config, log);
   const codes = new AccessCodeService(db);
-  const organizations = new OrganizationService(db, principals);
+  const organizations = new OrganizationService(db, principals, events);
   const accounts = new AccountService(db, organizations, principals);
   const apiKeys = new ApiKeyService(db, principals);
   const subscriptions: Subscription[] = [];
-  const relay = config.mail ? new OutboxRelay(db, config.mail, log) : undefined;
 
   return {
     routes: [
@@ -85,12 +87,13 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'identity' })));
       subscriptions.push(await consumePackEvents(bus, db));
       subscriptions.push(await consumeApiKeyUse(bus, apiKeys));
-      if (relay) relay.start();
-      else log.info('e-mail delivery is off (no SMTP_URL): e-mails stay in identity.outbox');
+      events.start();
+      if (!mail) log.info('e-mail delivery is off (no SMTP_URL): e-mails stay in identity.outbox');
     },
     async stop() {
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
-      await relay?.stop();
+      await events.stop();
+      mail?.close();
     },
   };
 }

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Router } from 'express';
-import type { Bus, Subscription } from '@svc/bus';
+import { EventOutbox, type Bus, type Subscription } from '@svc/bus';
 import type { Cache } from '@svc/cache';
 import { FLEET_PING_RPC } from '@svc/contracts';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
 import type { BlobStore } from './blobs/blob-store.js';
 import { createFileSystemBlobStore } from './blobs/file-system-blob-store.js';
+import { outbox } from './db/schema.js';
 import { respondToCommandRequests } from './events/command.responder.js';
 import { respondToPackageRequests } from './events/package.responder.js';
 import { commandRoutes } from './http/command.routes.js';
@@ -28,6 +29,8 @@ export interface RegistryConfig {
   blobDir: string;
   /** Where the SQL migrations are; defaults to this package's `drizzle/`. */
   migrationsFolder?: string;
+  /** How often the outbox relay looks for unsent events (default 5 s). */
+  outboxIntervalMs?: number;
 }
 
 export interface RegistryDeps {
@@ -40,7 +43,7 @@ export interface RegistryDeps {
 
 export interface RegistryService {
   routes: Router[];
-  /** Migrates and starts answering bus requests. */
+  /** Migrates, starts answering bus requests and relaying the outbox. */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -50,23 +53,26 @@ export function createRegistryService({ database, bus, log, config }: RegistryDe
   const blobs: BlobStore = createFileSystemBlobStore(config.blobDir);
   const catalog = new CatalogService(db);
   const packages = new PackageService(db, blobs);
+  const events = new EventOutbox({ db, table: outbox, bus, log, intervalMs: config.outboxIntervalMs });
   const subscriptions: Subscription[] = [];
 
   return {
     routes: [
-      publishRoutes(new PublishService(db, blobs, bus, log)),
-      packRoutes(new PackService(db, blobs, bus, log)),
+      publishRoutes(new PublishService(db, blobs, events, log)),
+      packRoutes(new PackService(db, blobs, events, log)),
       commandRoutes(catalog),
-      grantRoutes(new GrantService(db, bus, log)),
+      grantRoutes(new GrantService(db, events)),
     ],
     async start() {
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? REGISTRY_MIGRATIONS, schema: REGISTRY_SCHEMA });
       subscriptions.push(...(await respondToCommandRequests(bus, catalog)));
       subscriptions.push(await respondToPackageRequests(bus, packages));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'registry' })));
+      events.start();
     },
     async stop() {
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
+      await events.stop();
     },
   };
 }

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { Router } from 'express';
-import type { Bus, Subscription } from '@svc/bus';
+import { EventOutbox, type Bus, type Subscription } from '@svc/bus';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
+import { outbox } from './db/schema.js';
 import { respondToStorageRequests } from './events/storage.responder.js';
 import { storageRoutes } from './http/storage.routes.js';
 import { StorageService, type Clock } from './services/storage.service.js';
@@ -24,18 +25,23 @@ export interface StorageDeps {
   config: StorageConfig;
   /** Tests move time; everything else uses the real clock. */
   clock?: Clock;
+  /** How often the outbox relay looks for unsent events (default 5 s); tests shorten it. */
+  outboxIntervalMs?: number;
 }
 
 export interface StorageServiceHandle {
   routes: Router[];
   storage: StorageService;
-  /** Migrates, answers the storage RPCs and starts the expiry sweep. */
+  /** The outbox of `storage.changed` (its relay runs between start and stop). */
+  events: EventOutbox;
+  /** Migrates, answers the storage RPCs and starts the expiry sweep and the outbox relay. */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export function createStorageService({ database, bus, log, config, clock }: StorageDeps): StorageServiceHandle {
-  const storage = new StorageService(database.db, bus, log, clock);
+export function createStorageService({ database, bus, log, config, clock, outboxIntervalMs }: StorageDeps): StorageServiceHandle {
+  const events = new EventOutbox({ db: database.db, table: outbox, bus, log, intervalMs: outboxIntervalMs });
+  const storage = new StorageService(database.db, events, clock);
   const subscriptions: Subscription[] = [];
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
@@ -50,9 +56,11 @@ export function createStorageService({ database, bus, log, config, clock }: Stor
   return {
     routes: [storageRoutes(storage)],
     storage,
+    events,
     async start() {
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? STORAGE_MIGRATIONS, schema: STORAGE_SCHEMA });
       subscriptions.push(...(await respondToStorageRequests(bus, storage)));
+      events.start();
       sweepTimer = setInterval(sweep, config.sweepIntervalSeconds * 1000);
       sweepTimer.unref();
     },
@@ -60,6 +68,7 @@ export function createStorageService({ database, bus, log, config, clock }: Stor
       clearInterval(sweepTimer);
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
       await sweeping;
+      await events.stop();
     },
   };
 }

@@ -1,17 +1,17 @@
 import { boolean, index, integer, json, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { TASK_STATUSES, type TaskError } from '@svc/contracts';
+import { outboxTable } from '@svc/db';
 
 export const execution = pgSchema('execution');
 
-export const TASK_STATUSES = ['pending', 'started', 'success', 'failure', 'timeout', 'revoked'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-export const TERMINAL_STATUSES: readonly TaskStatus[] = ['success', 'failure', 'timeout', 'revoked'];
+export { TASK_STATUSES, type TaskError, type TaskStatus } from '@svc/contracts';
+export const TERMINAL_STATUSES: readonly (typeof TASK_STATUSES)[number][] = ['success', 'failure', 'timeout', 'revoked'];
 
-export interface TaskError {
-  type: string;
-  message: string;
-  /** Which of the MCP error kinds this is: a validation, command, timeout or internal failure. */
-  kind: 'command' | 'timeout' | 'internal' | 'cancelled';
-}
+/**
+ * Events a run's end could not publish at once (the broker away when the worker announced it),
+ * and those of the API's changes (a cancel, a detached run): see "The outbox" in `@svc/db`.
+ */
+export const outbox = outboxTable(execution);
 
 /**
  * Every run a caller can ask about: asynchronous ones, and synchronous ones that failed or

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { inboxTable, outboxTable } from '@svc/db';
+import { boolean, index, integer, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const identity = pgSchema('identity');
 
@@ -66,26 +66,14 @@ export const accessCodes = identity.table('access_codes', {
 });
 
 /**
- * Messages to send, written in the same transaction as the change that caused them; the
- * outbox relay sends them (`attempts` counts the tries begun, `next_attempt_at` is when the
- * message is due again: after a failure's backoff, or when a relay's lease on it runs out).
+ * What identity must send, written in the same transaction as the change that causes it: its
+ * events (`user.registered`, `password.changed`) and its e-mails (kind `email`, `name` the
+ * template, `payload` `{to, data}`). See "The outbox" in `@svc/db`.
  */
-export const outbox = identity.table(
-  'outbox',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    kind: text('kind', { enum: ['email'] }).notNull(),
-    recipient: text('recipient').notNull(),
-    template: text('template').notNull(),
-    payload: jsonb('payload').notNull().$type<Record<string, unknown>>(),
-    createdAt: createdAt(),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
-    lastError: text('last_error'),
-  },
-  (t) => [index('outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.sentAt} is null`)],
-);
+export const outbox = outboxTable(identity);
+
+/** Events identity has handled, by id: a second delivery of one is not applied again. */
+export const inbox = inboxTable(identity);
 
 /** Membership of an organization tenant; a personal tenant's only member is its user. */
 export const organizationMembers = identity.table(

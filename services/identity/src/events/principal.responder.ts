@@ -1,12 +1,10 @@
 import type { Bus, Subscription } from '@svc/bus';
-import { PRINCIPAL_RPC, PrincipalRequest } from '@svc/contracts';
-import { parseInput } from '@svc/core';
+import { PRINCIPAL_RPC } from '@svc/contracts';
 import type { PrincipalService } from '../services/principal.service.js';
 
 /** Answers the gateway's "who is behind this session or key?" when its cache has no entry. */
 export function respondToPrincipalRequests(bus: Bus, principals: PrincipalService): Promise<Subscription> {
-  return bus.respond(PRINCIPAL_RPC, async (payload) => {
-    const request = parseInput(PrincipalRequest, payload, 'principal request');
+  return bus.respond(PRINCIPAL_RPC, async (request) => {
     const identity = 'sessionId' in request ? await principals.resolveSession(request.sessionId) : await principals.resolveApiKey(request.apiKeyHash);
     return { identity };
   });

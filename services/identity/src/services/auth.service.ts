@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus } from '@svc/bus';
+import type { EventOutbox } from '@svc/bus';
 import { signAccessToken } from '@svc/auth';
 import { AppError, AuthenticationError, NotFoundError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { AccessCodeRepository } from '../repositories/access-code.repository.js';
-import { OutboxRepository } from '../repositories/outbox.repository.js';
 import { SessionRepository } from '../repositories/session.repository.js';
 import { UserRepository, type UserWithTenant } from '../repositories/user.repository.js';
 import type { PasswordHasher } from './password.js';
 import type { PrincipalService } from './principal.service.js';
+import { queueEmail } from '../mail/mail-delivery.js';
 import { assertSlugAllowed, slugTaken } from './slug.js';
 import { digest, newRefreshToken } from './tokens.js';
 
@@ -56,7 +56,7 @@ const invalidAccessCode = () =>
 export class AuthService {
   constructor(
     private readonly db: Db,
-    private readonly bus: Bus,
+    private readonly events: EventOutbox,
     private readonly hasher: PasswordHasher,
     private readonly principals: PrincipalService,
     private readonly settings: TokenSettings,
@@ -66,8 +66,8 @@ export class AuthService {
   async register(input: { email: string; password: string; slug: string; access_code: string; name?: string }) {
     assertSlugAllowed(input.slug);
     const passwordHash = await this.hasher.hash(input.password);
-    const { user, code, tokens } = await this.db
-      .transaction(async (tx) => {
+    const { user, tokens } = await this.events
+      .transaction(async (tx, out) => {
         const users = new UserRepository(tx);
         if (await users.findByEmail(input.email)) throw emailTaken();
         if (await users.slugExists(input.slug)) throw slugTaken(input.slug);
@@ -77,7 +77,8 @@ export class AuthService {
         const created = await users.create({ email: input.email, passwordHash, slug: input.slug, name: input.name ?? '', tier: found.tier });
         const redeemed = await codes.redeem(input.access_code, created.id);
         if (!redeemed) throw invalidAccessCode();
-        return { user: created, code: redeemed, tokens: await this.openSession(tx, created.id) };
+        out.publish('user.registered', { user_id: created.id, tenant_id: created.tenant.id, email: created.email, tier: created.subscriptionTier, access_code_id: redeemed.id, cohort: redeemed.cohort });
+        return { user: created, tokens: await this.openSession(tx, created.id) };
       })
       .catch((err: unknown) => {
         // Two registrations racing for one e-mail or slug: the loser gets the same answer as if it came second.
@@ -85,9 +86,6 @@ export class AuthService {
         if (constraint === undefined) throw err;
         throw constraint === 'tenants_slug_unique' ? slugTaken(input.slug) : emailTaken();
       });
-    await this.bus
-      .publish('user.registered', { user_id: user.id, tenant_id: user.tenant.id, email: user.email, tier: user.subscriptionTier, access_code_id: code.id, cohort: code.cohort })
-      .catch((err: Error) => this.log.error('user.registered not published', { error: err.message, user_id: user.id }));
     return { tokens, user: publicUser(user) };
   }
 
@@ -134,14 +132,14 @@ export class AuthService {
   private async replacePassword(user: UserWithTenant, currentPassword: string, newPassword: string): Promise<void> {
     if (!(await this.hasher.verify(currentPassword, user.passwordHash))) throw new AuthenticationError('Current password is incorrect');
     const passwordHash = await this.hasher.hash(newPassword);
-    const revoked = await this.db.transaction(async (tx) => {
+    const revoked = await this.events.transaction(async (tx, out) => {
       await new UserRepository(tx).update(user.id, { passwordHash });
       const families = await new SessionRepository(tx).revokeAllOfUser(user.id);
-      await new OutboxRepository(tx).queueEmail(user.email, 'password-changed', { name: user.name, changed_at: new Date().toISOString() });
+      queueEmail(out, user.email, 'password-changed', { name: user.name, changed_at: new Date().toISOString() });
+      out.publish('password.changed', { user_id: user.id });
       return families;
     });
     await this.principals.forgetSessions(revoked);
-    await this.bus.publish('password.changed', { user_id: user.id }).catch((err: Error) => this.log.error('password.changed not published', { error: err.message }));
   }
 
   private async openSession(db: Db, userId: string): Promise<Tokens> {

@@ -1,10 +1,11 @@
 import type { Identity } from '@svc/auth';
+import type { EventOutbox } from '@svc/bus';
 import { AppError, NotFoundError, PermissionError } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { InviteRepository } from '../repositories/invite.repository.js';
 import { OrganizationRepository, type MemberRole, type OrganizationRow } from '../repositories/organization.repository.js';
-import { OutboxRepository } from '../repositories/outbox.repository.js';
 import { UserRepository } from '../repositories/user.repository.js';
+import { queueEmail } from '../mail/mail-delivery.js';
 import type { PrincipalService } from './principal.service.js';
 import { assertSlugAllowed, slugTaken } from './slug.js';
 
@@ -25,6 +26,7 @@ export class OrganizationService {
   constructor(
     private readonly db: Db,
     private readonly principals: PrincipalService,
+    private readonly events: EventOutbox,
   ) {}
 
   /** Creates an organization with `ownerId` as its owner; the slug must be free across all tenants. */
@@ -71,9 +73,9 @@ export class OrganizationService {
     const role = await orgs.roleOf(org.id, caller.userId);
     if (role !== 'owner' && role !== 'admin') throw new PermissionError('Only owners and admins may invite members');
     const expiresAt = new Date(Date.now() + INVITE_TTL_DAYS * 86_400_000);
-    const invite = await this.db.transaction(async (tx) => {
+    const invite = await this.events.transaction(async (tx, out) => {
       const created = await new InviteRepository(tx).create({ organizationId: org.id, email: input.email, role: input.role, invitedBy: caller.userId, expiresAt });
-      await new OutboxRepository(tx).queueEmail(input.email, 'organization-invite', { organization: org.name, scope: `@${org.slug}`, invite_id: created.id, role: input.role, expires_at: expiresAt.toISOString() });
+      queueEmail(out, input.email, 'organization-invite', { organization: org.name, scope: `@${org.slug}`, invite_id: created.id, role: input.role, expires_at: expiresAt.toISOString() });
       return created;
     });
     return { id: invite.id, email: invite.email, role: invite.role, expiresAt: invite.expiresAt.toISOString() };

@@ -1,8 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, unique, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { outboxTable } from '@svc/db';
 import type { CommandExample } from '@svc/pack-sdk';
 
 export const registry = pgSchema('registry');
+
+/** The registry's events, written with the change they announce (see `@svc/db`, "The outbox"). */
+export const outbox = outboxTable(registry);
 
 const VISIBILITY = ['public', 'unlisted', 'private', 'organization'] as const;
 const QUEUE = ['fast', 'medium', 'long'] as const;

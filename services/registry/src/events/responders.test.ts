@@ -63,7 +63,7 @@ describe('registry RPCs for execution', () => {
   });
 
   it('lists the commands of the caller, as GET /commands does', async () => {
-    const mine = await h.bus.request<{ commands: Array<{ name: string }>; total: number }>(LIST_COMMANDS_RPC, { tenant_ids: tenantIdsOf(ada) });
+    const mine = await h.bus.request(LIST_COMMANDS_RPC, { tenant_ids: tenantIdsOf(ada) });
     expect(mine.commands.map((c) => c.name)).toEqual(['echo']);
     expect(await h.bus.request(LIST_COMMANDS_RPC, { tenant_ids: tenantIdsOf(stranger), limit: 5 })).toEqual({ commands: [], total: 0, page: 1, pages: 0 });
   });
@@ -71,7 +71,8 @@ describe('registry RPCs for execution', () => {
   it('answers NOT_FOUND for an unknown version and VALIDATION_FAILED for a malformed question', async () => {
     await expect(h.bus.request(FETCH_PACKAGE_RPC, { version_id: randomUUID() })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(h.bus.request(FETCH_PACKAGE_RPC, { version_id: 'x' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(h.bus.request(RESOLVE_COMMAND_RPC, { namespace: 'ada', name: 'echo' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    // Malformed on purpose: the contract's type would not let it be sent.
+    await expect(h.bus.request(RESOLVE_COMMAND_RPC, { namespace: 'ada', name: 'echo' } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
   it('stops resolving an uninstalled pack at once', async () => {

@@ -1,6 +1,6 @@
 import semver from 'semver';
 import { tenantIdsOf, type Identity } from '@svc/auth';
-import type { Bus } from '@svc/bus';
+import type { EventOutbox } from '@svc/bus';
 import { PackIdParam } from '@svc/contracts';
 import { NotFoundError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
@@ -23,7 +23,7 @@ export class PackService {
   constructor(
     private readonly db: Db,
     private readonly blobs: BlobStore,
-    private readonly bus: Bus,
+    private readonly events: EventOutbox,
     private readonly log: Logger,
   ) {}
 
@@ -43,31 +43,29 @@ export class PackService {
     const previous = found.active?.version ?? null;
     if (found.active?.id !== target.id) {
       try {
-        await this.db.transaction(async (tx) => {
+        await this.events.transaction(async (tx, out) => {
           const clashes = await new CommandRepository(tx).activeClashes(pack.namespace, names, pack.id);
           if (clashes.length > 0) throw commandNameTaken(pack.namespace, clashes);
           await new CommandRepository(tx).activate(pack.id, target.id);
           await new PackRepository(tx).setActiveVersion(pack.id, target.id, identity.userId);
+          out.publish('pack.installed', {
+            pack_id: pack.id,
+            version_id: target.id,
+            tenant_id: pack.ownerTenantId,
+            user_id: identity.userId,
+            namespace: pack.namespace,
+            name: pack.name,
+            version: target.version,
+            previous_version: previous,
+            visibility: target.visibility,
+            commands: names,
+          });
         });
       } catch (err) {
         // Another pack of the namespace took one of the names between the check and the write.
         if (violatedUniqueConstraint(err) === 'commands_active_name_idx') throw commandNameTaken(pack.namespace, names.map((command) => ({ command, pack: '(another pack)' })));
         throw err;
       }
-      await this.bus
-        .publish('pack.installed', {
-          pack_id: pack.id,
-          version_id: target.id,
-          tenant_id: pack.ownerTenantId,
-          user_id: identity.userId,
-          namespace: pack.namespace,
-          name: pack.name,
-          version: target.version,
-          previous_version: previous,
-          visibility: target.visibility,
-          commands: names,
-        })
-        .catch((err: Error) => this.log.error('pack.installed not published', { pack_id: pack.id, error: err.message }));
     }
 
     const message = previous === null ? `Installed ${input.name} ${target.version}` : previous === target.version ? `${input.name} ${target.version} is already installed` : `Installed ${input.name} ${target.version} (was ${previous})`;
@@ -100,15 +98,9 @@ export class PackService {
     const { pack, active } = await requireOwnedPack(this.db, identity, found, { pack_id: packId }, 'uninstall');
     const versions = await new VersionRepository(this.db).listOf(pack.id);
     const names = active ? await new CommandRepository(this.db).namesOf(active.id) : [];
-    if (!(await packs.delete(pack.id))) throw packNotFound({ pack_id: packId });
-
-    await Promise.all(
-      versions.map((version) =>
-        this.blobs.delete(version.blobKey).catch((err: Error) => this.log.error('package file not removed', { blob_key: version.blobKey, error: err.message })),
-      ),
-    );
-    await this.bus
-      .publish('pack.uninstalled', {
+    await this.events.transaction(async (tx, out) => {
+      if (!(await new PackRepository(tx).delete(pack.id))) throw packNotFound({ pack_id: packId });
+      out.publish('pack.uninstalled', {
         pack_id: pack.id,
         tenant_id: pack.ownerTenantId,
         user_id: identity.userId,
@@ -116,8 +108,14 @@ export class PackService {
         name: pack.name,
         version: active?.version ?? null,
         commands: names,
-      })
-      .catch((err: Error) => this.log.error('pack.uninstalled not published', { pack_id: pack.id, error: err.message }));
+      });
+    });
+
+    await Promise.all(
+      versions.map((version) =>
+        this.blobs.delete(version.blobKey).catch((err: Error) => this.log.error('package file not removed', { blob_key: version.blobKey, error: err.message })),
+      ),
+    );
     return { message: `Uninstalled @${pack.namespace}/${pack.name}` };
   }
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Identity } from '@svc/auth';
-import type { Bus } from '@svc/bus';
+import type { EventOutbox } from '@svc/bus';
 import { PermissionError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { inspectPackage, PackFormatError, type InspectedPackage } from '@svc/pack-sdk';
@@ -24,7 +24,7 @@ export class PublishService {
   constructor(
     private readonly db: Db,
     private readonly blobs: BlobStore,
-    private readonly bus: Bus,
+    private readonly events: EventOutbox,
     private readonly log: Logger,
   ) {}
 
@@ -51,9 +51,10 @@ export class PublishService {
     const sha256 = createHash('sha256').update(tarball).digest('hex');
     await this.blobs.put(blobKey, tarball);
 
+    const commandNames = manifest.commands.map((c) => c.name);
     let packId: string;
     try {
-      packId = await this.db.transaction(async (tx) => {
+      packId = await this.events.transaction(async (tx, out) => {
         const pack = await new PackRepository(tx).findOrCreate(namespace, name, ownerTenantId);
         if (pack.ownerTenantId !== ownerTenantId) throw new PermissionError(`${ref} belongs to another tenant`, { reason: 'namespace_not_owned', namespace });
         const versions = new VersionRepository(tx);
@@ -89,6 +90,7 @@ export class PublishService {
             examples: command.examples,
           })),
         );
+        out.publish('pack.published', { pack_id: pack.id, version_id: versionId, tenant_id: ownerTenantId, user_id: identity.userId, namespace, name, version, visibility, commands: commandNames });
         return pack.id;
       });
     } catch (err) {
@@ -97,11 +99,6 @@ export class PublishService {
       if (violatedUniqueConstraint(err) === 'pack_versions_pack_version_unique') throw versionExists(ref, version);
       throw err;
     }
-
-    const commandNames = manifest.commands.map((c) => c.name);
-    await this.bus
-      .publish('pack.published', { pack_id: packId, version_id: versionId, tenant_id: ownerTenantId, user_id: identity.userId, namespace, name, version, visibility, commands: commandNames })
-      .catch((err: Error) => this.log.error('pack.published not published', { pack_id: packId, error: err.message }));
 
     return {
       pack: { id: packId, namespace, name, version, version_id: versionId, visibility, description, commands: commandNames, size_bytes: tarball.length, sha256 },

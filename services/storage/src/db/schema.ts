@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { outboxTable } from '@svc/db';
 import { bigint, customType, index, integer, json, pgSchema, primaryKey, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const storage = pgSchema('storage');
+
+/** `storage.changed` events, written with the change they count (see `@svc/db`, "The outbox"). */
+export const outbox = outboxTable(storage);
 
 /** Byte-order collation: listing, prefixes and `after` paging behave the same on every server. */
 const byteOrderText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });

@@ -1,50 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAmqpBus, createMemoryBus, destroyBusPrefix, type Bus } from '@svc/bus';
+import type { Bus } from '@svc/bus';
+import { testBusKinds, type TestBus } from '@svc/bus/testing';
 import { STORAGE_DELETE_RPC, STORAGE_GET_RPC, STORAGE_LIST_RPC, STORAGE_PUT_RPC, STORAGE_VALUE_MAX_BYTES } from '@svc/contracts';
 import { AppError, createLogger } from '@svc/core';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
 import { createStorageService, type StorageServiceHandle } from '../app.js';
 
+type StorageRpc = typeof STORAGE_GET_RPC | typeof STORAGE_PUT_RPC | typeof STORAGE_DELETE_RPC | typeof STORAGE_LIST_RPC;
+
 const log = createLogger({ service: 'test', silent: true });
-
-interface BusKind {
-  name: string;
-  open(prefix: string): Promise<Bus>;
-  dispose(prefix: string): Promise<void>;
-}
-
-const BUSES: BusKind[] = [{ name: 'in-process', open: async () => createMemoryBus({ logger: log }), dispose: async () => {} }];
-if (process.env.AMQP_URL) {
-  BUSES.push({
-    name: 'RabbitMQ',
-    open: (prefix) => createAmqpBus({ url: process.env.AMQP_URL!, prefix, logger: log }),
-    dispose: (prefix) => destroyBusPrefix(process.env.AMQP_URL!, prefix),
-  });
-}
 
 // The real bus with the real database, the in-process bus with the embedded one.
 const [pglite, postgres] = testDatabaseKinds();
-const PAIRS = [{ bus: BUSES[0]!, database: pglite! }, ...(BUSES[1] ? [{ bus: BUSES[1], database: postgres ?? pglite! }] : [])];
+const [inProcess, rabbit] = testBusKinds();
+const PAIRS = [{ bus: inProcess!, database: pglite! }, ...(rabbit ? [{ bus: rabbit, database: postgres ?? pglite! }] : [])];
 
 describe.each(PAIRS)('storage RPCs over the $bus.name bus', ({ bus: busKind, database }) => {
-  const prefix = `test-storage-${randomUUID().slice(0, 8)}.`;
   let db: TestDatabase;
+  let opened: TestBus;
   let bus: Bus;
   let service: StorageServiceHandle;
-  const ask = <T = any>(queue: string, payload: unknown) => bus.request<T>(queue, payload, { timeoutMs: 5000 });
+  // Bad requests on purpose, too: the payload is not held to the contract's type here.
+  const ask = (rpc: StorageRpc, payload: object): Promise<any> => bus.request(rpc, payload as never, { timeoutMs: 5000 });
 
   beforeAll(async () => {
     db = await database.open();
-    bus = await busKind.open(prefix);
+    opened = await busKind.open();
+    bus = opened.bus;
     service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600 } });
     await service.start();
   });
 
   afterAll(async () => {
     await service?.stop();
-    await bus?.close();
-    await busKind.dispose(prefix);
+    await opened?.dispose();
     await db?.dispose();
   });
 
@@ -86,7 +76,7 @@ describe.each(PAIRS)('storage RPCs over the $bus.name bus', ({ bus: busKind, dat
     ['a ttl of zero', STORAGE_PUT_RPC, { tenantId: randomUUID(), key: 'k', data: {}, ttl: 0 }, 'ttl'],
     ['an unknown field', STORAGE_DELETE_RPC, { tenantId: randomUUID(), key: 'k', force: true }, 'storage.delete'],
     ['a list limit over 1000', STORAGE_LIST_RPC, { tenantId: randomUUID(), limit: 1001 }, 'limit'],
-  ])('refuses %s with VALIDATION_FAILED', async (_label, queue, payload, field) => {
+  ] as const)('refuses %s with VALIDATION_FAILED', async (_label, queue, payload, field) => {
     const failure = await ask(queue, payload).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(AppError);
     expect(failure).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@svc/auth';
-import { createMemoryBus, type Bus } from '@svc/bus';
+import { createBus, type Bus } from '@svc/bus';
 import { STORAGE_KEY_MAX, STORAGE_LIST_LIMIT_MAX, STORAGE_TTL_MAX_SECONDS, STORAGE_VALUE_MAX_BYTES } from '@svc/contracts';
 import { createLogger } from '@svc/core';
 import { personalIdentity } from '@svc/auth/src/testing/identities.js';
@@ -43,7 +43,7 @@ describe('storage routes', () => {
 
   beforeAll(async () => {
     db = await testDatabaseKinds()[0]!.open();
-    bus = createMemoryBus({ logger: log });
+    bus = await createBus({ logger: log });
     service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600 } });
     await service.start();
     server = await listen(createServiceApp({ routes: service.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');

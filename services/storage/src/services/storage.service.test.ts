@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryBus, type Bus, type BusMessage } from '@svc/bus';
-import { StorageChanged, type EventPayload } from '@svc/contracts';
+import { createBus, type Bus } from '@svc/bus';
+import type { EventPayload } from '@svc/contracts';
 import { createLogger } from '@svc/core';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
 import { createStorageService, type StorageServiceHandle } from '../app.js';
@@ -33,9 +33,9 @@ describe.each(testDatabaseKinds())('storage service on $name', (kind) => {
 
   beforeAll(async () => {
     db = await kind.open();
-    bus = createMemoryBus({ logger: log });
-    await bus.subscribe('test.storage-usage', ['storage.changed'], async (message: BusMessage) => {
-      events.push(StorageChanged.parse(message.payload));
+    bus = await createBus({ logger: log });
+    await bus.subscribe('test.storage-usage', ['storage.changed'], async (message) => {
+      events.push(message.payload);
     });
     service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600 }, clock: () => new Date(Date.now() + offsetMs) });
     await service.start();

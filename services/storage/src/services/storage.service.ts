@@ -1,6 +1,5 @@
-import type { Bus } from '@svc/bus';
-import { storageValueBytes, type StorageEntry, type StorageListResult, type StorageWriteResult, type EventPayload } from '@svc/contracts';
-import type { Logger } from '@svc/core';
+import type { EventOutbox, OutboxWriter } from '@svc/bus';
+import { storageValueBytes, type StorageEntry, type StorageListResult, type StorageWriteResult } from '@svc/contracts';
 import type { Db } from '@svc/db';
 import { StorageRepository, type EntryRow, type UsageRow } from '../repositories/storage.repository.js';
 
@@ -20,14 +19,14 @@ function entryView(row: EntryRow): StorageEntry {
 
 /**
  * Per-tenant key-value storage with expiry. Every change also updates the tenant's usage
- * totals in the same transaction and then publishes them as `storage.changed`. An expired
+ * totals in the same transaction, and writes them there as `storage.changed` (published once
+ * it commits, through the outbox). An expired
  * entry is invisible at once and removed by `sweepExpired` (its usage counts until then).
  */
 export class StorageService {
   constructor(
     private readonly db: Db,
-    private readonly bus: Bus,
-    private readonly log: Logger,
+    private readonly events: EventOutbox,
     private readonly clock: Clock = () => new Date(),
   ) {}
 
@@ -41,31 +40,29 @@ export class StorageService {
     const now = this.clock();
     const expiresAt = ttlSeconds ? new Date(now.getTime() + ttlSeconds * 1000) : null;
     const sizeBytes = Buffer.byteLength(key) + storageValueBytes(data);
-    const { created, usage } = await this.db.transaction(async (tx) => {
+    const created = await this.events.transaction(async (tx, out) => {
       const repo = new StorageRepository(tx);
       await repo.lockTenant(tenantId);
       const existing = await repo.find(tenantId, key);
       const replacing = existing !== undefined && isLive(existing, now);
       await repo.write({ tenantId, key, value: data, sizeBytes, createdAt: replacing ? existing.createdAt : now, updatedAt: now, expiresAt });
-      return { created: !replacing, usage: await repo.addUsage(tenantId, sizeBytes - (existing?.sizeBytes ?? 0), existing ? 0 : 1) };
+      announceUsage(out, await repo.addUsage(tenantId, sizeBytes - (existing?.sizeBytes ?? 0), existing ? 0 : 1));
+      return !replacing;
     });
-    this.publishUsage(usage);
     return { key, created, expires_at: expiresAt?.toISOString() ?? null };
   }
 
   /** False when the tenant has no live entry under `key`. */
   async delete(tenantId: string, key: string): Promise<boolean> {
     const now = this.clock();
-    const outcome = await this.db.transaction(async (tx) => {
+    return this.events.transaction(async (tx, out) => {
       const repo = new StorageRepository(tx);
       await repo.lockTenant(tenantId);
       const removed = await repo.delete(tenantId, key);
-      if (!removed) return undefined;
-      return { deleted: isLive(removed, now), usage: await repo.addUsage(tenantId, -removed.sizeBytes, -1) };
+      if (!removed) return false;
+      announceUsage(out, await repo.addUsage(tenantId, -removed.sizeBytes, -1));
+      return isLive(removed, now);
     });
-    if (!outcome) return false;
-    this.publishUsage(outcome.usage);
-    return outcome.deleted;
   }
 
   async list(tenantId: string, options: { prefix: string; limit: number; after?: string }): Promise<StorageListResult> {
@@ -88,22 +85,18 @@ export class StorageService {
   }
 
   private async sweepTenant(tenantId: string, now: Date): Promise<number> {
-    const outcome = await this.db.transaction(async (tx) => {
+    return this.events.transaction(async (tx, out) => {
       const repo = new StorageRepository(tx);
       await repo.lockTenant(tenantId);
       const sizes = await repo.deleteExpired(tenantId, now);
-      if (sizes.length === 0) return undefined;
+      if (sizes.length === 0) return 0;
       const bytes = sizes.reduce((sum, size) => sum + size, 0);
-      return { count: sizes.length, usage: await repo.addUsage(tenantId, -bytes, -sizes.length) };
+      announceUsage(out, await repo.addUsage(tenantId, -bytes, -sizes.length));
+      return sizes.length;
     });
-    if (!outcome) return 0;
-    this.publishUsage(outcome.usage);
-    return outcome.count;
   }
+}
 
-  private publishUsage(row: UsageRow): void {
-    const event: EventPayload<'storage.changed'> = { tenant_id: row.tenantId, storage_bytes: row.storageBytes, storage_keys: row.storageKeys, version: row.version };
-    // The totals are absolute: a lost event is made good by the tenant's next change.
-    this.bus.publish('storage.changed', event).catch((err: Error) => this.log.error('storage.changed not published', { error: err.message, tenant_id: row.tenantId }));
-  }
+function announceUsage(out: OutboxWriter, row: UsageRow): void {
+  out.publish('storage.changed', { tenant_id: row.tenantId, storage_bytes: row.storageBytes, storage_keys: row.storageKeys, version: row.version });
 }

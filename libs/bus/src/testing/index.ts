@@ -1,0 +1,2 @@
+export { testBusKinds, type TestBus, type TestBusKind } from './buses.js';
+export { gate, waitFor } from './wait.js';

@@ -1,0 +1,136 @@
+import {
+  busContract,
+  type BusContract,
+  type EventInput,
+  type EventName,
+  type EventPattern,
+  type EventPayload,
+  type EventsMatching,
+  type QueueAddress,
+  type QueueInput,
+  type QueueName,
+  type QueuePayload,
+  type RpcName,
+  type RpcReply,
+  type RpcReplyInput,
+  type RpcRequest,
+  type RpcRequestInput,
+} from '@svc/contracts';
+import { IntegrationError, parseInput, ValidationError } from '@svc/core';
+import type { z } from 'zod';
+import type { BusMessage, ConsumeOptions, RawBus, RequestOptions, SendOptions, Subscription } from './bus.js';
+import { EPHEMERAL_QUEUE_MARK, isEphemeralQueue } from './names.js';
+
+/** An event as its subscriber receives it: `name` tells which, and `payload` is typed by it. */
+export type EventMessage<N extends EventName> = N extends EventName ? Omit<BusMessage, 'name' | 'payload'> & { name: N; payload: EventPayload<N> } : never;
+
+export type EventHandler<N extends EventName> = (message: EventMessage<N>) => Promise<void>;
+export type WorkHandler<Q extends QueueName> = (message: BusMessage<QueuePayload<Q>>) => Promise<void>;
+export type Responder<N extends RpcName> = (payload: RpcRequest<N>, message: BusMessage<RpcRequest<N>>) => Promise<RpcReplyInput<N>>;
+
+/**
+ * The bus every service holds: the semantics of `RawBus` (README), with every name a key of
+ * `BUS_CONTRACTS` (`@svc/contracts`) and every payload typed by it. What arrives is checked
+ * against the name's schema before a handler sees it: an event or a job that does not match is
+ * dead-lettered (dropped on an ephemeral queue) with a log line naming the field, a question
+ * that does not match is answered VALIDATION_FAILED, a reply that does not match rejects the
+ * request with INTEGRATION_ERROR. What leaves is checked by the compiler only.
+ */
+export interface Bus {
+  readonly kind: 'amqp' | 'memory';
+  publish<N extends EventName>(event: N, payload: EventInput<N>, options?: SendOptions): Promise<void>;
+  subscribe<P extends EventPattern>(queue: string, patterns: readonly P[], handler: EventHandler<EventsMatching<P>>, options?: ConsumeOptions): Promise<Subscription>;
+  send<Q extends QueueName>(queue: QueueAddress<Q>, payload: QueueInput<Q>, options?: SendOptions): Promise<void>;
+  consume<Q extends QueueName>(queue: QueueAddress<Q>, handler: WorkHandler<Q>, options?: ConsumeOptions): Promise<Subscription>;
+  request<N extends RpcName>(name: N, payload: RpcRequestInput<N>, options?: RequestOptions): Promise<RpcReply<N>>;
+  respond<N extends RpcName>(name: N, handler: Responder<N>, options?: ConsumeOptions): Promise<Subscription>;
+  /** True when the broker is reachable and the adapter can publish. */
+  healthy(): Promise<boolean>;
+  /** Cancels every consumer (draining as `cancel()` does), fails pending requests, disconnects. */
+  close(): Promise<void>;
+}
+
+/** The contract name of a queue: an ephemeral queue `~<base>.<uuid>` is one of `base`'s. */
+function baseOf(queue: string): string {
+  return isEphemeralQueue(queue) ? queue.slice(EPHEMERAL_QUEUE_MARK.length, queue.lastIndexOf('.')) : queue;
+}
+
+const KIND_NAMES = { event: 'an event', queue: 'a queue', rpc: 'an RPC' } as const;
+
+function contractOf<K extends BusContract['kind']>(name: string, kind: K): Extract<BusContract, { kind: K }> {
+  const contract = busContract(baseOf(name));
+  if (contract?.kind !== kind) throw new ValidationError(`${name} is not ${KIND_NAMES[kind]} of BUS_CONTRACTS`, { name });
+  return contract as Extract<BusContract, { kind: K }>;
+}
+
+/**
+ * Checks an arriving payload against its schema; the error names the first bad field (it is
+ * the handler's failure, so the adapter logs it and dead-letters the message).
+ */
+function checked(schema: z.ZodType, message: BusMessage, what: string): void {
+  message.payload = parseInput(schema, message.payload, what);
+}
+
+/**
+ * Wraps an adapter in the typed bus.
+ *
+ * @example
+ *   const bus = typedBus(createMemoryBus());
+ *   await bus.subscribe('identity.packs', ['pack.installed'], async (m) => record(m.payload.pack_id));
+ */
+export function typedBus(raw: RawBus): Bus {
+  return {
+    kind: raw.kind,
+    async publish(event, payload, options) {
+      contractOf(event, 'event');
+      return raw.publish(event, payload, options);
+    },
+    async subscribe(queue, patterns, handler, options) {
+      return raw.subscribe(
+        queue,
+        [...patterns],
+        async (message) => {
+          checked(contractOf(message.name, 'event').payload, message, message.name);
+          await handler(message as never);
+        },
+        options,
+      );
+    },
+    async send(queue, payload, options) {
+      contractOf(queue, 'queue');
+      return raw.send(queue, payload, options);
+    },
+    async consume(queue, handler, options) {
+      const { payload: schema } = contractOf(queue, 'queue');
+      const what = baseOf(queue);
+      return raw.consume(
+        queue,
+        async (message) => {
+          checked(schema, message, what);
+          await handler(message as never);
+        },
+        options,
+      );
+    },
+    async request(name, payload, options) {
+      const { reply } = contractOf(name, 'rpc');
+      const answer = reply.safeParse(await raw.request(name, payload, options));
+      if (answer.success) return answer.data as never;
+      const issue = answer.error.issues[0]!;
+      throw new IntegrationError(`Invalid ${name} reply: ${issue.path.join('.') || 'reply'}: ${issue.message}`, { rpc: name, field: issue.path.join('.'), issue: issue.message });
+    },
+    async respond(name, handler, options) {
+      const { request } = contractOf(name, 'rpc');
+      return raw.respond(
+        name,
+        (_payload, message) => {
+          checked(request, message, name);
+          return handler(message.payload as never, message as never);
+        },
+        options,
+      );
+    },
+    healthy: () => raw.healthy(),
+    close: () => raw.close(),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * What travels between execution's two processes: the job the API puts on `exec.<queue>` and
+ * the outcome a worker sends back to the API process waiting for it.
+ */
+import { z } from 'zod';
+import { QUEUES } from '@svc/pack-sdk';
+import { ephemeralQueueOf } from './bus-names.js';
+
+export const TASK_STATUSES = ['pending', 'started', 'success', 'failure', 'timeout', 'revoked'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const TaskError = z.object({
+  type: z.string(),
+  message: z.string(),
+  /** Which of the MCP error kinds this is: a command, timeout, internal or cancelled failure. */
+  kind: z.enum(['command', 'timeout', 'internal', 'cancelled']),
+});
+export type TaskError = z.infer<typeof TaskError>;
+
+/** A task that may have no row yet (a synchronous run): what its row would be made of. */
+export const UnstoredTask = z.object({
+  id: z.string(),
+  userId: z.string(),
+  tenantId: z.string(),
+  namespace: z.string(),
+  command: z.string(),
+  packId: z.string(),
+  packVersion: z.string(),
+  packVersionId: z.string(),
+  entry: z.string(),
+  queue: z.enum(QUEUES),
+  async: z.boolean(),
+  input: z.unknown(),
+  maxRetries: z.number().int(),
+  timeoutMs: z.number().int(),
+  correlationId: z.string(),
+});
+
+/** A synchronous run travels whole, so that a successful one needs no row at all. */
+export const SyncRun = z.object({
+  task: UnstoredTask,
+  /** Epoch ms from which the caller may hold the task id: every state from then on is stored. */
+  store_from: z.number(),
+  attempt: z.number().int().min(1),
+});
+export type SyncRun = z.infer<typeof SyncRun>;
+
+/** The ephemeral queue of an API process, where workers send the outcomes it waits for. */
+export const EXECUTION_REPLIES = 'execution.replies';
+
+/** The job put on `exec.<queue>`: the task row holds everything else, or `sync` does. */
+export const ExecJob = z.object({
+  task_id: z.string(),
+  reply_to: ephemeralQueueOf(EXECUTION_REPLIES).optional(),
+  sync: SyncRun.optional(),
+});
+export type ExecJob = z.infer<typeof ExecJob>;
+
+/** How a run ended, as the worker reports it to a waiting synchronous caller. */
+export const RunOutcome = z.object({
+  task_id: z.string(),
+  status: z.enum(['success', 'failure', 'timeout', 'revoked']),
+  result: z.unknown().optional(),
+  error: TaskError.optional(),
+  duration_ms: z.number(),
+});
+export type RunOutcome = z.infer<typeof RunOutcome>;

@@ -1,0 +1,46 @@
+import type { Bus } from '@svc/bus';
+import { tenantIdsOf, type Identity } from '@svc/auth';
+import { RESOLVE_COMMAND_RPC, ResolvedCommand } from '@svc/contracts';
+import { AppError } from '@svc/core';
+import type { CommandCatalog } from '../../core/command-catalog.js';
+
+/** How long a resolved command is reused; visibility changes reach running calls within this. */
+export const RESOLVE_CACHE_MS = 2000;
+const RESOLVE_TIMEOUT_MS = 3000;
+
+/**
+ * Asks the registry, which owns visibility, whether the caller may run a command and what it
+ * is. Answers are reused for a moment: every call of a hot command would otherwise cost a
+ * round trip. Installs and uninstalls clear a namespace's answers, found or not, as soon as
+ * their event arrives (`forgetNamespace`): a new version or a new pack is run from the next
+ * call, not after the moment is over.
+ */
+export class RegistryCatalog implements CommandCatalog {
+  private readonly recent = new Map<string, { command: ResolvedCommand | null; until: number }>();
+
+  constructor(private readonly bus: Bus) {}
+
+  async resolve(identity: Identity, path: { namespace: string; name: string; pack?: string }): Promise<ResolvedCommand | null> {
+    const tenantIds = tenantIdsOf(identity);
+    const key = `${path.namespace}/${path.pack ?? ''}/${path.name}|${tenantIds.join(',')}`;
+    const now = Date.now();
+    const hit = this.recent.get(key);
+    if (hit && hit.until > now) return hit.command;
+    let command: ResolvedCommand | null;
+    try {
+      const answer = await this.bus.request(RESOLVE_COMMAND_RPC, { ...path, tenant_ids: tenantIds }, { timeoutMs: RESOLVE_TIMEOUT_MS });
+      command = ResolvedCommand.parse(answer);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'NOT_FOUND') throw err;
+      command = null;
+    }
+    if (this.recent.size > 10_000) this.recent.clear();
+    this.recent.set(key, { command, until: now + RESOLVE_CACHE_MS });
+    return command;
+  }
+
+  forgetNamespace(namespace: string): void {
+    const prefix = `${namespace}/`;
+    for (const key of this.recent.keys()) if (key.startsWith(prefix)) this.recent.delete(key);
+  }
+}

@@ -1,0 +1,180 @@
+import type { Bus, EventOutbox } from '@svc/bus';
+import type { ExecJob, RunOutcome, SyncRun, TaskError } from '@svc/contracts';
+import { AppError, type Logger } from '@svc/core';
+import type { Db } from '@svc/db';
+import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
+import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError } from '../runners/runner-errors.js';
+import type { RunnerPool } from '../runners/runner-pool.js';
+import { SandboxUnavailableError } from '../runners/runner-sandbox.js';
+import type { PackSource } from '../../core/command-catalog.js';
+import { announceEnd } from '../../core/task-events.js';
+import { isTerminal, outcomeOf } from '../../core/task-view.js';
+
+export interface WorkerSettings {
+  /** How long results of finished tasks are kept (default 24 h). */
+  retentionMs: number;
+  /** First retry delay; doubles with every attempt up to `retryMaxMs`. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+/** Runners are keyed by pack and version, so an uninstall can stop every version's runner. */
+export function packKeyOf(packId: string, versionId: string): string {
+  return `${packId}/${versionId}`;
+}
+
+type Ending = { status: 'success'; result: unknown } | { status: 'failure' | 'timeout'; error: TaskError; retryable: boolean };
+
+/** What a failed run tells the caller: only a command's own failure carries its message. */
+function endingOf(err: unknown): Ending {
+  if (err instanceof CommandTimeoutError) return { status: 'timeout', error: { type: 'TimeoutError', message: err.message, kind: 'timeout' }, retryable: false };
+  if (err instanceof CommandError) return { status: 'failure', error: { type: err.type, message: err.message, kind: 'command' }, retryable: true };
+  if (err instanceof ResultTooLargeError) return { status: 'failure', error: { type: 'ResultTooLargeError', message: err.message, kind: 'command' }, retryable: false };
+  // Trying again on the same worker cannot help; its log says why it cannot isolate packs.
+  if (err instanceof SandboxUnavailableError) return { status: 'failure', error: { type: err.type, message: 'The command could not be run', kind: 'internal' }, retryable: false };
+  const type = err instanceof AppError ? err.type : 'InternalError';
+  return { status: 'failure', error: { type, message: 'The command could not be run', kind: 'internal' }, retryable: true };
+}
+
+/** Whether a synchronous run has reached the time from which its caller may hold its id. */
+function storing(sync: SyncRun): boolean {
+  return Date.now() >= sync.store_from;
+}
+
+/** The row a synchronous run would have, while it has none. */
+function unstoredRow(sync: SyncRun): TaskRow {
+  const now = new Date();
+  return {
+    ...sync.task,
+    status: 'started',
+    result: null,
+    error: null,
+    attempts: sync.attempt,
+    durationMs: null,
+    createdAt: now,
+    startedAt: now,
+    completedAt: null,
+    resultExpiresAt: null,
+    resultPurged: false,
+  };
+}
+
+/**
+ * Takes jobs from `exec.*` and runs them in pack runners. The task row makes redelivery safe: a
+ * finished task is never run again, and a task revoked while it ran keeps its revoked state. A
+ * synchronous run without a row (see `SyncRun`) is run again when redelivered; its caller takes
+ * the first answer.
+ */
+export class TaskWorker {
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly bus: Bus,
+    private readonly events: EventOutbox,
+    private readonly pool: RunnerPool,
+    private readonly packs: PackSource,
+    private readonly settings: WorkerSettings,
+    private readonly log: Logger,
+  ) {}
+
+  /** `redelivered`: the job was handed out before and not acknowledged (its worker died). */
+  async handle(job: ExecJob, redelivered = false): Promise<void> {
+    const taken = await this.take(job, redelivered);
+    if (!taken) return;
+    const { task, stored } = taken;
+
+    const started = performance.now();
+    const controller = new AbortController();
+    this.running.set(task.id, controller);
+    let ending: Ending;
+    try {
+      const packDir = await this.packs.dirFor(task.packId, task.packVersionId);
+      const run = await this.pool.run({
+        packKey: packKeyOf(task.packId, task.packVersionId),
+        packDir,
+        entry: task.entry,
+        command: task.command,
+        input: task.input,
+        context: { tenant: task.tenantId, user: task.userId, correlationId: task.correlationId },
+        timeoutMs: task.timeoutMs,
+        signal: controller.signal,
+      });
+      ending = { status: 'success', result: run.value };
+    } catch (err) {
+      if (err instanceof CommandCancelledError) return this.reply(job, await new TaskRepository(this.db).find(task.id));
+      const failed = endingOf(err);
+      ending = failed;
+      if (failed.status !== 'success' && failed.error.kind === 'internal') this.log.error('task run failed', { task_id: task.id, error: (err as Error).message });
+    } finally {
+      this.running.delete(task.id);
+    }
+    const durationMs = performance.now() - started;
+
+    if (ending.status !== 'success' && ending.retryable && task.attempts <= task.maxRetries) {
+      return this.retry(job, task, stored);
+    }
+    const ended: TaskEnding = { ...ending, durationMs, retentionMs: this.settings.retentionMs };
+    // A synchronous run that succeeded in time needs no row: nobody but its caller knows its id.
+    const rowless = job.sync !== undefined && ended.status === 'success' && !storing(job.sync);
+    const finished = rowless ? { ...task, ...endingColumns(ended) } : await this.end(job, task, ended);
+    if (!finished) return this.reply(job, await new TaskRepository(this.db).find(task.id));
+    // The caller first, then the events: their confirmations need not hold the answer up. A
+    // caller whose answer is lost is handed the task when its wait ends, so the task keeps it.
+    await this.reply(job, finished, rowless ? () => this.end(job, task, ended) : undefined);
+    await announceEnd(this.events, finished);
+  }
+
+  /**
+   * The task a job stands for, taken for a run (`stored` when it has a row); undefined when it
+   * must not run: finished, revoked or unknown.
+   */
+  private async take(job: ExecJob, redelivered: boolean): Promise<{ task: TaskRow; stored: boolean } | undefined> {
+    if (job.sync && !storing(job.sync)) return { task: unstoredRow(job.sync), stored: false };
+    const tasks = new TaskRepository(this.db);
+    // Claiming first saves a read on every run; only a job that cannot be claimed (finished,
+    // revoked, or unknown) costs the extra look.
+    const task = job.sync ? await tasks.claimUnstored(job.sync.task, job.sync.attempt) : await tasks.claim(job.task_id);
+    if (task) return { task, stored: true };
+    const current = await tasks.find(job.task_id);
+    if (!current) this.log.warn('job for an unknown task dropped', { task_id: job.task_id });
+    await this.reply(job, current);
+    // Its worker may have died between recording the end and announcing it: announcing again
+    // makes the events at least once (a death after announcing repeats them; consumers go by task_id).
+    if (redelivered && current && isTerminal(current)) await announceEnd(this.events, current);
+    return undefined;
+  }
+
+  /** Records the end; undefined when the task was revoked meanwhile. */
+  private end(job: ExecJob, task: TaskRow, ending: TaskEnding): Promise<TaskRow | undefined> {
+    const tasks = new TaskRepository(this.db);
+    if (!job.sync) return tasks.finish(task.id, ending);
+    return tasks.recordUnstored(job.sync.task, { attempt: task.attempts, startedAt: task.startedAt ?? new Date() }, ending);
+  }
+
+  /** Aborts a task running in this worker (its runner is killed if the command ignores the signal). */
+  cancel(taskId: string): void {
+    this.running.get(taskId)?.abort();
+  }
+
+  /** Re-queues a failed run after an exponential backoff, holding the delivery until it is re-sent. */
+  private async retry(job: ExecJob, task: TaskRow, stored: boolean): Promise<void> {
+    const delay = Math.min(this.settings.retryBaseMs * 2 ** (task.attempts - 1), this.settings.retryMaxMs);
+    const tasks = new TaskRepository(this.db);
+    if (stored && !(await tasks.requeue(task.id))) return this.reply(job, await tasks.find(task.id));
+    this.log.info('task failed; retrying', { task_id: task.id, attempt: task.attempts, delay_ms: delay });
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    await this.bus.send(`exec.${task.queue}`, job.sync ? { ...job, sync: { ...job.sync, attempt: job.sync.attempt + 1 } } : job);
+  }
+
+  private async reply(job: ExecJob, task: TaskRow | undefined, onLost?: () => Promise<unknown>): Promise<void> {
+    const outcome: RunOutcome | undefined = task && outcomeOf(task);
+    if (!job.reply_to || !outcome) return;
+    try {
+      await this.bus.send(job.reply_to, outcome);
+    } catch (err) {
+      this.log.warn('reply not sent', { error: (err as Error).message, task_id: outcome.task_id });
+      await onLost?.();
+    }
+  }
+}
