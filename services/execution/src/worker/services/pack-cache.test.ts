@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,22 +27,25 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+const V_OK = randomUUID();
+const V_BAD = randomUUID();
+
 const stagingFolders = async () => (await readdir(root)).filter((name) => name.startsWith('.staging-'));
 
 describe('PackCache', () => {
   it('unpacks a version read-only, in folders runners of another uid can search', async () => {
-    tarballs.set('v-ok', await createPackArchive({ 'pack.yaml': 'schema_version: 1\n', 'commands/echo.js': 'export default (i) => i;\n' }));
-    const dir = await new PackCache(bus, root).dirFor('pack-ok', 'v-ok');
-    expect(dir).toBe(join(root, 'pack-ok', 'v-ok'));
+    tarballs.set(V_OK, await createPackArchive({ 'pack.yaml': 'schema_version: 1\n', 'commands/echo.js': 'export default (i) => i;\n' }));
+    const dir = await new PackCache(bus, root).dirFor('pack-ok', V_OK);
+    expect(dir).toBe(join(root, 'pack-ok', V_OK));
     expect((await readdir(join(dir, 'commands')))).toEqual(['echo.js']);
   });
 
   it('leaves no staging folder behind when unpacking fails half way', async () => {
     // A name of 256 bytes (128 two-byte characters) passes the package checks and fails at the disk.
     const tooLong = 'é'.repeat(128);
-    tarballs.set('v-bad', await createPackArchive({ 'pack.yaml': 'schema_version: 1\n', 'a.js': 'x', [`${tooLong}.js`]: 'y' }));
+    tarballs.set(V_BAD, await createPackArchive({ 'pack.yaml': 'schema_version: 1\n', 'a.js': 'x', [`${tooLong}.js`]: 'y' }));
     const cache = new PackCache(bus, root);
-    for (let attempt = 0; attempt < 3; attempt += 1) await expect(cache.dirFor('pack-bad', 'v-bad')).rejects.toMatchObject({ code: 'ENAMETOOLONG' });
+    for (let attempt = 0; attempt < 3; attempt += 1) await expect(cache.dirFor('pack-bad', V_BAD)).rejects.toMatchObject({ code: 'ENAMETOOLONG' });
     expect(await stagingFolders()).toEqual([]);
   });
 
