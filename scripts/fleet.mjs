@@ -1,5 +1,5 @@
 // `npm run fleet`: every service as its own process against real Postgres, Redis and RabbitMQ,
-// the way a deployment runs them. Build first (`npm run build`).
+// the way a deployment runs them, each started again when it dies. Build first (`npm run build`).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { cpuProfileFlags, PROCESS_NODE_FLAGS } from './node-flags.mjs';
@@ -32,21 +32,41 @@ const processes = [
 // SVC_CPU_PROF_DIR: every process writes a CPU profile into a folder of its own name when it exits.
 const profiling = (name) => (process.env.SVC_CPU_PROF_DIR ? cpuProfileFlags(join(process.env.SVC_CPU_PROF_DIR, name)) : []);
 
-const children = processes.map(({ name, entry, env }) => {
-  const child = spawn(process.execPath, [...PROCESS_NODE_FLAGS, ...profiling(name), entry], { stdio: 'inherit', env: { ...process.env, ...env } });
-  child.on('exit', (code, signal) => {
-    console.error(`${name} exited (${signal ?? code}); stopping the fleet`);
-    shutdown(code ?? 1);
-  });
-  return child;
-});
+// A process that dies is started again after a pause that doubles with each quick death (1 s,
+// 2 s, 4 s … up to 30 s) and starts over once it has stayed up for a minute; the others keep
+// serving meanwhile, as an orchestrator would have it.
+const RESTART_FIRST_MS = 1000;
+const RESTART_MAX_MS = 30_000;
+const STABLE_AFTER_MS = 60_000;
 
 let stopping = false;
+const running = new Map();
+
+function start(proc) {
+  const { name, entry, env } = proc;
+  const startedAt = Date.now();
+  const child = spawn(process.execPath, [...PROCESS_NODE_FLAGS, ...profiling(name), entry], { stdio: 'inherit', env: { ...process.env, ...env } });
+  running.set(name, child);
+  child.on('exit', (code, signal) => {
+    running.delete(name);
+    if (stopping) return;
+    proc.quickDeaths = Date.now() - startedAt >= STABLE_AFTER_MS ? 0 : (proc.quickDeaths ?? 0) + 1;
+    const delay = Math.min(RESTART_FIRST_MS * 2 ** Math.max(0, proc.quickDeaths - 1), RESTART_MAX_MS);
+    console.error(`${name} exited (${signal ?? code}); starting it again in ${delay} ms`);
+    setTimeout(() => {
+      if (!stopping) start(proc);
+    }, delay);
+  });
+}
+
+for (const proc of processes) start(proc);
+
 function shutdown(code) {
   if (stopping) return;
   stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  const children = [...running.values()];
+  for (const child of children) child.kill('SIGTERM');
   setTimeout(() => process.exit(code), 11_000).unref();
-  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.on('exit', r)) : null))).then(() => process.exit(code));
+  Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.on('exit', r)) : null))).then(() => process.exit(code));
 }
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => shutdown(0));

@@ -4,8 +4,13 @@ import { spawn } from 'node:child_process';
 import { PROCESS_NODE_FLAGS } from './node-flags.mjs';
 import { pnpm } from './pnpm.mjs';
 
+// Operators set NODE_ENV=production. It is for the platform at run time; given to the install
+// it would leave out (or remove) the devDependencies the build needs (tsup, typescript), so the
+// install and the build run without it and the platform gets the environment as it was given.
+const { NODE_ENV: _forTheRunOnly, ...buildEnv } = process.env;
+
 const step = (args) => {
-  const status = pnpm(args);
+  const status = pnpm(args, { env: buildEnv });
   if (status !== 0) process.exit(status);
 };
 

@@ -1,8 +1,8 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import type { Bus } from '@svc/bus';
 import { trackedReads, type Cache } from '@svc/cache';
 import { SVC_VERSION } from '@svc/contracts';
-import { correlationMiddleware, errorHandler, JSON_BODY_LIMIT_BYTES, NotFoundError, PayloadTooLargeError, type Logger } from '@svc/core';
+import { correlationMiddleware, errorHandler, JSON_BODY_LIMIT_BYTES, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, type Logger } from '@svc/core';
 import { ApiKeyUsage } from './auth/api-key-usage.js';
 import { authenticator, createPassport } from './auth/authenticate.js';
 import { PrincipalResolver } from './auth/principal-resolver.js';
@@ -12,6 +12,7 @@ import { handTo } from './http/hand-over.js';
 import { forwardTo, type Forwarder } from './http/proxy.js';
 import type { CommandGroupLimit } from './http/limits.js';
 import { createRequestLimits } from './http/request-limits.js';
+import { documentedMethods } from './openapi/allowed-methods.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { docsRoutes } from './openapi/docs.routes.js';
 import { findRoute, mayChangeCaller, type RouteRule, type ServiceName } from './routing/route-table.js';
@@ -59,6 +60,8 @@ export interface Gateway {
  */
 const PRINCIPAL_READS = { maxEntries: 10_000, ttlSeconds: 60, name: 'svc-gateway-principals' };
 
+const noRoute = (req: Request) => new NotFoundError(`No route for ${req.method} ${req.path}`, { method: req.method, path: req.path });
+
 /** The public door: routes, authenticates, limits and forwards; owns no business rules. */
 export function createGateway({ cache, bus, log, health, config, inProcess = {} }: GatewayDeps): Gateway {
   const app = express();
@@ -66,11 +69,21 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   app.set('trust proxy', config.trustProxy);
   app.use(correlationMiddleware());
   app.use(healthRoutes(health, config.version));
-  app.use(docsRoutes(buildOpenApiDocument()));
+  const document = buildOpenApiDocument();
+  app.use(docsRoutes(document));
+  const allowedMethods = documentedMethods(document);
 
   const route: RequestHandler = (req, res, next) => {
+    // No cross-origin use is served (the console will be same-origin): a preflight is refused
+    // in the error format, naming the methods the path has.
+    if (req.method === 'OPTIONS') {
+      const allowed = allowedMethods(req.path);
+      if (!allowed) return next(noRoute(req));
+      res.setHeader('Allow', allowed.join(', '));
+      return next(new MethodNotAllowedError(`OPTIONS is not served; ${req.path} answers ${allowed.join(', ')}`, { method: req.method, allowed }));
+    }
     const rule = findRoute(req.method, req.path);
-    if (!rule) return next(new NotFoundError(`No route for ${req.method} ${req.path}`, { method: req.method, path: req.path }));
+    if (!rule) return next(noRoute(req));
     const length = Number(req.headers['content-length'] ?? 0);
     const limit = rule.bodyLimit ?? JSON_BODY_LIMIT_BYTES;
     if (length > limit) {
@@ -80,7 +93,7 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
     next();
   };
 
-  const { perClientIp: ipLimits, perUser: userLimits } = createRequestLimits({
+  const { perClientIp: ipLimits, perUser: userLimits, beforeCaller } = createRequestLimits({
     enabled: config.rateLimitEnabled,
     cache,
     storage: config.rateLimitStorage,
@@ -115,6 +128,7 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   const forward: RequestHandler = (req, res, next) => toService[res.locals.route!.service](req, res, next);
 
   app.use(route, ipLimits, authenticate, rereadAfterChange, userLimits, forward);
+  app.use(beforeCaller);
   app.use(errorHandler(log));
   return {
     app,

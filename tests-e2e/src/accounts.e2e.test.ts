@@ -16,6 +16,48 @@ describe.each(MODES)('accounts (%s infrastructure)', (mode) => {
   });
   afterAll(() => fleet?.stop());
 
+  describe('the role model', () => {
+    it('keeps platform roles apart from tenant roles: the operator is owner, everybody else a member who owns their own tenant', async () => {
+      const operator = await call('/api/v1/auth/me', { token: admin });
+      expect(operator.body.data.role).toBe('owner');
+      const ada = await user();
+      expect((await call('/api/v1/auth/me', { token: ada.token })).body.data.role).toBe('member');
+      // Ada owns the organization she creates, and that opens nothing of the platform's.
+      const org = await createOrganization(call, ada);
+      expect((await call('/api/v1/account/mode', { token: ada.token })).body.data.organization.role).toBe('owner');
+      const refused = await call('/api/v1/access-codes', { token: ada.token });
+      expectError(refused, 403, 'PERMISSION_DENIED');
+      expect(refused.body.error.details.reason).toBe('platform_admin_required');
+      const bob = await user();
+      await joinOrganization(call, ada, org.id, bob, 'admin');
+      expect((await call(`/api/v1/organizations/${org.id}/members`, { token: ada.token })).body.data.map((m: { role: string }) => m.role).sort()).toEqual(['admin', 'owner']);
+      expectError(await call('/api/v1/access-codes', { token: bob.token }), 403, 'PERMISSION_DENIED');
+    });
+
+    it('lets the owner appoint an admin, who may then reach the admin areas but appoint nobody, and make them a member again', async () => {
+      const [carol, dave] = [await user(), await user()];
+      const appointed = await call(`/api/v1/users/${carol.id}/role`, { method: 'PUT', token: admin, body: { role: 'admin' } });
+      expect(appointed.status, JSON.stringify(appointed.body)).toBe(200);
+      expect(appointed.body.data).toMatchObject({ id: carol.id, role: 'admin' });
+      await expect.poll(async () => (await call('/api/v1/access-codes', { token: carol.token })).status, { timeout: 5000 }).toBe(200);
+      expect((await call('/api/v1/auth/me', { token: carol.token })).body.data.role).toBe('admin');
+
+      // An admin appoints nobody; nobody changes the owner's role; nobody becomes owner here.
+      const byAdmin = await call(`/api/v1/users/${dave.id}/role`, { method: 'PUT', token: carol.token, body: { role: 'admin' } });
+      expectError(byAdmin, 403, 'PERMISSION_DENIED');
+      expect(byAdmin.body.error.details.reason).toBe('platform_owner_required');
+      expectError(await call(`/api/v1/users/${dave.id}/role`, { method: 'PUT', token: dave.token, body: { role: 'admin' } }), 403, 'PERMISSION_DENIED');
+      const operatorId = (await call('/api/v1/auth/me', { token: admin })).body.data.id;
+      expectError(await call(`/api/v1/users/${operatorId}/role`, { method: 'PUT', token: admin, body: { role: 'member' } }), 409, 'CONFLICT');
+      expectError(await call(`/api/v1/users/${dave.id}/role`, { method: 'PUT', token: admin, body: { role: 'owner' } }), 400, 'VALIDATION_FAILED');
+      expectError(await call('/api/v1/users/not-a-uuid/role', { method: 'PUT', token: admin, body: { role: 'admin' } }), 400, 'VALIDATION_FAILED');
+      expectError(await call('/api/v1/users/00000000-0000-4000-8000-000000000000/role', { method: 'PUT', token: admin, body: { role: 'admin' } }), 404, 'NOT_FOUND');
+
+      expect((await call(`/api/v1/users/${carol.id}/role`, { method: 'PUT', token: admin, body: { role: 'member' } })).body.data.role).toBe('member');
+      await expect.poll(async () => (await call('/api/v1/access-codes', { token: carol.token })).status, { timeout: 5000 }).toBe(403);
+    });
+  });
+
   describe('developer mode', () => {
     it('starts in consumer mode and switches to developer mode by creating an organization', async () => {
       const ada = await user();

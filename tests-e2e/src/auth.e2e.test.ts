@@ -208,7 +208,14 @@ describe.each(MODES)('sign-in slice (%s infrastructure)', (mode) => {
       const deleted = await call(`/api/v1/access-codes/${row.id}`, { method: 'DELETE', token: adminToken });
       expect(deleted.body.data).toEqual({ id: row.id, is_active: false });
       expectError((await register({ access_code: inactive })).reply, 400, 'ACCESS_CODE_INVALID');
-      expectError(await call('/api/v1/access-codes/validate', { body: { code: inactive } }), 400, 'ACCESS_CODE_INVALID');
+      // The spec's reduced form for an invalid access code: a message and nothing else.
+      for (const code of [inactive, 'SVC-AAAA-AAAA', 'not-a-code']) {
+        const invalid = await call('/api/v1/access-codes/validate', { body: { code }, headers: clientAddress() });
+        expect(invalid.status).toBe(400);
+        expect(invalid.body).toEqual({ success: false, error: { message: 'Access code is invalid, inactive or used up' } });
+      }
+      // A malformed request keeps the full error body.
+      expectError(await call('/api/v1/access-codes/validate', { body: { kode: inactive }, headers: clientAddress() }), 400, 'VALIDATION_FAILED');
     });
 
     it('creates the account without developer mode and with the tier of the code', async () => {

@@ -19,7 +19,7 @@ describe.each(MODES)('the command-run budget of the free tier (%s infrastructure
   });
   afterAll(() => fleet?.stop());
 
-  it('refuses the 6th run in an hour with 429, counting REST runs and MCP tool calls together', async () => {
+  it('refuses the 6th run in an hour, counting REST runs and MCP tool calls together: a JSON-RPC result over MCP, 429 over REST', async () => {
     const free = await signUp(call, await adminToken(call), { tier: 'free' });
     const key = (await createApiKey(call, free, 'mcp')).key;
     const rest = () => call(`/api/v1/commands/${publisher.slug}/echo`, { token: free.token, body: { text: 'x' } });
@@ -32,11 +32,18 @@ describe.each(MODES)('the command-run budget of the free tier (%s infrastructure
 
     for (const run of [rest, tool, rest, tool, rest]) expect((await run()).status).toBe(200);
 
+    // Over MCP the refusal is the tool call's answer in the protocol (the typed error result,
+    // with retry_after), and the headers describe the command-run budget that refused it.
     const sixth = await tool();
-    expect(sixth.status).toBe(429);
-    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
-    const body = (await sixth.json()) as any;
-    expect(body.error).toMatchObject({ type: 'RateLimitError', code: 'RATE_LIMITED', retry_after: Number(sixth.headers.get('retry-after')) });
+    expect(sixth.status).toBe(200);
+    expect(sixth.headers.get('x-ratelimit-limit')).toBe('5');
+    expect(sixth.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(sixth.headers.get('x-ratelimit-reset')) - Date.now() / 1000).toBeGreaterThan(60);
+    const answer = (await sixth.json()) as any;
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: 1, result: { isError: true, content: [{ type: 'text' }] } });
+    const refusal = JSON.parse(answer.result.content[0].text);
+    expect(refusal).toEqual({ error: expect.stringContaining('limit'), type: 'rate_limit', code: 'RATE_LIMITED', retry_after: expect.any(Number), correlation_id: sixth.headers.get('x-request-id') });
+    expect(refusal.retry_after).toBeGreaterThan(60);
     const seventh = await rest();
     expect(seventh.status).toBe(429);
     expect(seventh.body.error.code).toBe('RATE_LIMITED');

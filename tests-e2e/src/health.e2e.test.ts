@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FLEET_PING_RPC } from '@svc/contracts';
 import { client, type Call } from './support/client.js';
 import { MODES, startFleetThroughProxy, startTestFleet, type TestFleet } from './support/fleet.js';
 import type { TcpProxy } from '@svc/testing';
@@ -58,5 +59,15 @@ describe.each(MODES)('health reports its parts (%s infrastructure)', (mode) => {
     expect(reply.status).toBe(200);
     expect(Object.keys(reply.body).sort()).toEqual(['services', 'status', 'timestamp', 'version']);
     expect(Object.keys(reply.body.services).sort()).toEqual(['cache', 'database', 'worker']);
+  });
+
+  it('says the worker is unhealthy when no execution worker answers, though every service still does', async () => {
+    expect((await client(fleet.url)('/health')).body.services.worker).toBe('healthy');
+    await fleet.stopWorkers();
+    // The services still answer the fleet-wide ping; only a worker's answer counts.
+    await expect(fleet.infra.bus.request(FLEET_PING_RPC, {}, { timeoutMs: 2000 })).resolves.toMatchObject({ service: expect.any(String) });
+    const reply = await client(fleet.url)('/health');
+    expect(reply.status).toBe(503);
+    expect(reply.body).toMatchObject({ status: 'unhealthy', services: { database: 'healthy', worker: 'unhealthy' } });
   });
 });

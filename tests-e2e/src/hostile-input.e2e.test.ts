@@ -22,6 +22,10 @@ const AUTHORIZATIONS = [
   'Bearer a b',
 ];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+/** Content encodings a plain (not compressed) body is declared with. */
+const ENCODINGS = ['gzip', 'deflate', 'br'];
+/** Nesting no body may have (the limit is 64 levels), put in each field of a valid body in turn. */
+const DEEP = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
 /** What every string of a valid body is replaced with, one at a time. */
 const STRINGS = ['a\u0000b', '\ud800', 'x'.repeat(100_000), '', ' '];
 /** What every value of a valid body is replaced with, one at a time. */
@@ -94,6 +98,8 @@ describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
       try {
         const reply = await call(path, { method, ...options, headers: { ...clientAddress(), ...options.headers } });
         if (reply.status >= 500) problems.push(`${sent} → ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`);
+        // Every refusal has a body a client can read (HEAD aside, which has none).
+        else if (reply.status >= 400 && method !== 'HEAD' && (typeof reply.body !== 'object' || reply.body === null)) problems.push(`${sent} → ${reply.status} without a JSON body`);
       } catch (err) {
         problems.push(`${sent} → ${(err as Error).message.slice(0, 300)}`);
       }
@@ -122,12 +128,17 @@ describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
         }
       }
       for (const authorization of AUTHORIZATIONS) await send(method, path, { ...body, headers: { ...json, authorization } });
+      await send(method, path, { token, ...body, headers: { ...json, 'x-padding': 'x'.repeat(17 * 1024) } });
       for (const other of METHODS.filter((m) => !operations.some((o) => o.template === template && o.method === m))) {
         await send(other, path, { token, ...(other === 'GET' || other === 'HEAD' ? {} : body) });
       }
       if (operation.requestBody) {
         for (const raw of RAW_BODIES) await send(method, path, { token, raw, headers: json });
         for (const type of CONTENT_TYPES) await send(method, path, { token, raw: JSON.stringify(valid ?? {}), headers: { ...json, 'content-type': type } });
+        for (const encoding of ENCODINGS) await send(method, path, { token, raw: JSON.stringify(valid ?? {}), headers: { ...json, 'content-encoding': encoding } });
+        for (const key of Object.keys(valid ?? { data: 1 })) {
+          await send(method, path, { token, raw: JSON.stringify({ ...(valid as object), [key]: '<deep>' }).replace('"<deep>"', DEEP), headers: json });
+        }
         if (valid !== undefined) {
           for (const spoilt of mutations(valid, (leaf) => (typeof leaf === 'string' ? [...STRINGS, ...VALUES] : VALUES))) await send(method, path, { token, body: spoilt, headers: json });
         }

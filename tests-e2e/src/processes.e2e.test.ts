@@ -9,9 +9,10 @@ import { deleteCachePrefix } from '@svc/cache';
 import { createScratchDatabase } from '@svc/db';
 import { freePort, makeDataDir } from '@svc/testing';
 import { createOrganization, signUp } from './support/accounts.js';
-import { client } from './support/client.js';
+import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
 import { MODES } from './support/fleet.js';
+import { processesRunning } from './support/processes.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -39,6 +40,16 @@ function isListening(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
+}
+
+/** A new developer publishes and installs an echo pack and runs it through every process. */
+async function expectEchoRun(url: string, call: Call, adminToken: string, text: string): Promise<void> {
+  const dev = await signUp(call, adminToken);
+  await createOrganization(call, dev);
+  await installPack(url, call, dev, { namespace: dev.slug, name: 'tools', commands: [{ name: 'echo' }] });
+  const reply = await call(`/api/v1/commands/${dev.slug}/echo`, { token: dev.token, body: { text } });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  expect(reply.body.data.result).toEqual({ echoed: { text } });
 }
 
 describe.runIf(MODES.includes('real'))('fleet as separate processes (real infrastructure)', () => {
@@ -133,13 +144,31 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
   it('runs a command through the gateway, execution and worker processes', async () => {
     const call = client(url);
     const admin = await call('/api/v1/auth/login', { body: { email: 'proc-ops@example.test', password: 'processes-admin-1' } });
-    const dev = await signUp(call, admin.body.data.tokens.accessToken);
-    await createOrganization(call, dev);
-    await installPack(url, call, dev, { namespace: dev.slug, name: 'tools', commands: [{ name: 'echo' }] });
-    const reply = await call(`/api/v1/commands/${dev.slug}/echo`, { token: dev.token, body: { text: 'across processes' } });
-    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    expect(reply.body.data.result).toEqual({ echoed: { text: 'across processes' } });
+    await expectEchoRun(url, call, admin.body.data.tokens.accessToken, 'across processes');
   });
+
+  it('starts a killed worker again while every other process keeps serving', async () => {
+    const call = client(url);
+    const ours = () => processesRunning('dist/').filter((p) => p.ppid === fleet.pid);
+    const before = ours();
+    const worker = before.find((p) => p.cmdline.includes('services/execution/dist/worker.js'))!;
+    expect(before).toHaveLength(7);
+    process.kill(worker.pid, 'SIGKILL');
+    await waitUntil(async () => !processesRunning('services/execution/dist/worker.js').some((p) => p.pid === worker.pid), 5000, 'the worker did not die');
+
+    // Without a worker the rest serve on: sign-in, the catalog, health (which says the worker is missing).
+    const admin = await call('/api/v1/auth/login', { body: { email: 'proc-ops@example.test', password: 'processes-admin-1' } });
+    expect(admin.status).toBe(200);
+    expect((await call('/api/v1/commands', { token: admin.body.data.tokens.accessToken })).status).toBe(200);
+
+    await waitUntil(async () => ours().some((p) => p.cmdline.includes('services/execution/dist/worker.js') && p.pid !== worker.pid), 15_000, 'the worker was not started again');
+    await waitUntil(() => isHealthy(url), 30_000, 'the fleet did not become healthy again');
+    // The six others are the same processes as before.
+    const after = ours().map((p) => p.pid);
+    expect(after).toHaveLength(7);
+    expect(after).toEqual(expect.arrayContaining(before.filter((p) => p !== worker).map((p) => p.pid)));
+    await expectEchoRun(url, call, admin.body.data.tokens.accessToken, 'restarted');
+  }, 90_000);
 
   it('serves storage and telemetry through their own processes', async () => {
     const call = client(url);

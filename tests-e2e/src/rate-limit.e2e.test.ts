@@ -75,6 +75,53 @@ describe.each(MODES)('rate limits through the gateway (%s infrastructure)', (mod
     expect(login.status).toBe(401);
     expect(header(login, 'x-ratelimit-limit')).toBe(30);
   });
+
+  it("gives answers made before the caller is known the headers of the client address's budget, and refuses it when spent", async () => {
+    const address = clientAddress();
+    const user = await signUp(call, admin);
+    const key = await createApiKey(call, user, 'revoked');
+    expect((await call(`/api/v1/account/api-keys/${key.id}`, { method: 'DELETE', token: user.token })).status).toBe(200);
+    const early: Array<[string, Promise<Reply>, number]> = [
+      ['no token', call('/api/v1/auth/me', { headers: address }), 401],
+      ['a bad token', call('/api/v1/auth/me', { token: 'not-a-token', headers: address }), 401],
+      ['a revoked key', call('/api/v1/tasks/00000000-0000-4000-8000-000000000000', { token: key.key, headers: address }), 401],
+      ['an unknown route', call('/api/v1/nowhere', { token: user.token, headers: address }), 404],
+      ['a body declared too large', call('/api/v1/storage/k', { method: 'PUT', token: user.token, raw: 'x'.repeat(1024 * 1024 + 1), headers: { ...address, 'content-type': 'application/json' } }), 413],
+      ['OPTIONS', call('/api/v1/storage/k', { method: 'OPTIONS', headers: address }), 405],
+    ];
+    let remaining = 1000;
+    for (const [label, answer, status] of early) {
+      const reply = await answer;
+      expect(reply.status, label).toBe(status);
+      expect(reply.body.success, label).toBe(false);
+      expect(header(reply, 'x-ratelimit-limit'), label).toBe(1000);
+      remaining = Math.min(remaining, header(reply, 'x-ratelimit-remaining')!);
+      expect(header(reply, 'x-ratelimit-reset'), label).toBeGreaterThan(Date.now() / 1000);
+    }
+    expect(remaining).toBe(1000 - early.length);
+    const options = await call('/api/v1/storage/k', { method: 'OPTIONS', headers: address });
+    expect(options.headers.get('allow')).toBe('DELETE, GET, PUT');
+    expect(options.body.error.code).toBe('METHOD_NOT_ALLOWED');
+
+    for (let i = early.length + 1; i < 1000; i += 1) await call('/api/v1/nowhere', { headers: address });
+    expectRefused(await call('/api/v1/auth/me', { headers: address }), 1000);
+    // Another address, and a known caller from the same one, are not held up.
+    expect((await call('/api/v1/auth/me', { headers: clientAddress() })).status).toBe(401);
+    expect((await call('/api/v1/auth/me', { token: user.token, headers: address })).status).toBe(200);
+  });
+
+  it('tells an unknown or revoked API key that it is invalid or revoked', async () => {
+    const user = await signUp(call, admin);
+    const key = await createApiKey(call, user, 'soon-revoked');
+    expect((await call(`/api/v1/account/api-keys/${key.id}`, { method: 'DELETE', token: user.token })).status).toBe(200);
+    for (const token of [key.key, `sk-svc-${'0'.repeat(64)}`]) {
+      const reply = await call('/api/v1/commands', { token });
+      expect(reply.status).toBe(401);
+      expect(reply.body.error).toMatchObject({ code: 'AUTHENTICATION_FAILED', message: 'The API key is invalid or has been revoked' });
+    }
+    const missing = await call('/api/v1/commands');
+    expect(missing.body.error.message).toBe('Authorization header with a Bearer token is required');
+  });
 });
 
 describe.runIf(MODES.includes('real'))('gateway replicas on one Redis (real infrastructure)', () => {

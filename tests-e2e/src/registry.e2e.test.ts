@@ -48,7 +48,7 @@ describe.each(MODES)('pack registry (%s infrastructure)', (mode) => {
     expect(installed.body.data).toMatchObject({ pack: { id: packId, name: 'text-tools', version: '1.0.0', commands: ['echo'] }, message: expect.any(String) });
 
     const listed = await call('/api/v1/packs', { token: dev.token });
-    expect(listed.body.data.packs).toEqual([{ id: packId, name: 'text-tools', namespace: ns, version: '1.0.0', visibility: 'public', commands: 1, installed_at: expect.any(String), status: 'active' }]);
+    expect(listed.body.data.packs).toEqual([{ id: packId, name: 'text-tools', namespace: ns, version: '1.0.0', visibility: 'public', commands: 1, installed_at: expect.any(String), status: 'active', pinned: false }]);
 
     const detail = await call(`/api/v1/commands/${ns}/echo`, { token: consumer.token });
     expect(detail.status).toBe(200);
@@ -117,11 +117,12 @@ describe.each(MODES)('pack registry (%s infrastructure)', (mode) => {
       expect(reply.body.error.details.reason).toBe('namespace_not_owned');
     });
 
-    it('refuses an account in consumer mode with 403 PERMISSION_DENIED', async () => {
+    it('refuses to publish from an account in consumer mode with 403 PERMISSION_DENIED', async () => {
       const reply = await publish(consumer, { namespace: consumer.slug, name: 'consumer-pack' });
       expectError(reply, 403, 'PERMISSION_DENIED');
       expect(reply.body.error.details.reason).toBe('developer_mode_required');
-      expectError(await call('/api/v1/packs/install', { token: consumer.token, body: { name: `@${consumer.slug}/x` } }), 403, 'PERMISSION_DENIED');
+      // Installing needs no developer mode: a pack that does not exist is simply not found.
+      expectError(await call('/api/v1/packs/install', { token: consumer.token, body: { name: `@${consumer.slug}/x` } }), 404, 'NOT_FOUND');
     });
 
     it('refuses the same version twice with 409 VERSION_EXISTS', async () => {

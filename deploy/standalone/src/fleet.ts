@@ -48,6 +48,8 @@ export interface Fleet {
   url: string;
   /** What the gateway was built with (service URLs included): a second gateway replica can be made from it. */
   gatewayConfig: GatewayConfig;
+  /** Stops the execution workers alone (the services keep serving), as when every worker is gone. */
+  stopWorkers(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -118,15 +120,19 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const gateway = createGateway({ ...deps('gateway'), health: fleetHealthChecks(infra), config: gatewayConfig, inProcess });
   const gatewayServer = await listen(gateway.app, options.port, options.host ?? '0.0.0.0');
 
+  const stopWorkers = async () => {
+    for (const worker of workers.splice(0)) await worker.stop();
+  };
   return {
     url: urlOf(gatewayServer),
     gatewayConfig,
+    stopWorkers,
     async stop() {
       await closeServer(gatewayServer);
       await gateway.stop();
       for (const server of servers) await closeServer(server);
       // Workers first: a job or a pack fetch in progress still asks the services.
-      for (const worker of workers) await worker.stop();
+      await stopWorkers();
       for (const service of Object.values(services)) await service.stop();
     },
   };

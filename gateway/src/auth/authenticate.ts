@@ -43,10 +43,10 @@ export function createPassport(jwtSecret: string, principals: PrincipalResolver)
   instance.use(
     'api-key',
     new BearerStrategy((token: string, done: (err: unknown, user?: Identity | false, info?: { message: string; scope: string }) => void) => {
-      if (!API_KEY_PATTERN.test(token)) return done(null, false, { message: 'Invalid API key', scope: '' });
+      if (!API_KEY_PATTERN.test(token)) return done(null, false, { message: 'The API key is invalid: sk-svc- and 64 hex digits expected', scope: '' });
       principals
         .forApiKey(createHash('sha256').update(token).digest('hex'))
-        .then((identity) => done(null, identity ?? false, { message: 'Invalid or revoked API key', scope: '' }))
+        .then((identity) => done(null, identity ?? false, { message: 'The API key is invalid or has been revoked', scope: '' }))
         .catch((err: unknown) => done(err));
     }),
   );
@@ -59,7 +59,10 @@ function failureMessage(info: unknown): string {
     if (info.message === 'No auth token') return 'Authorization header with a Bearer token is required';
     return 'Invalid access token';
   }
-  if (typeof info === 'string') return 'Authorization header with a Bearer token is required';
+  // The bearer strategy fails with its challenge: `Bearer realm="Users", error="invalid_token",
+  // error_description="<what the verify step said>"` for a key it was given and refused, a
+  // bare `Bearer realm="Users"` when there was no token at all.
+  if (typeof info === 'string') return /error_description="([^"]*)"/.exec(info)?.[1] ?? 'Authorization header with a Bearer token is required';
   return (info as { message?: string } | undefined)?.message ?? 'Invalid access token';
 }
 

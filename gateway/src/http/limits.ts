@@ -46,6 +46,13 @@ export const IP_LIMITS = {
 
 export type IpLimitName = keyof typeof IP_LIMITS;
 
+/**
+ * Per client IP, for answers given before the caller is known (no route, missing or refused
+ * credentials, a body declared too large): the spec's "other /api/v1/*" size. It gives those
+ * answers their X-RateLimit-* headers and bounds how fast one address may probe credentials.
+ */
+export const UNKNOWN_CALLER_LIMIT = { name: 'ip-unknown-caller', points: 1000, durationSeconds: 60 } as const satisfies LimitSpec;
+
 /** `POST /api/v1/commands/{namespace}/{name}`: a command run, which also draws on the command-run budget. */
 export function isCommandRun(method: string, path: string): boolean {
   return method === 'POST' && /^\/api\/v1\/commands\/[^/]+\/[^/]+\/?$/.test(path);

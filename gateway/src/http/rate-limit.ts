@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { errorBody, RateLimitError, correlationOf } from '@svc/core';
-import { consumeAll, type LimitCheck, type LimitResult } from '@svc/rate-limit';
+import { consumeAll, rateLimitHeaders, retryAfterSeconds, type LimitCheck, type LimitResult } from '@svc/rate-limit';
 
 const remaining = (r: LimitResult) => Math.max(0, r.state.remainingPoints);
 
@@ -19,12 +19,6 @@ export function governing(results: LimitResult[]): LimitResult | undefined {
   }, undefined);
 }
 
-function setHeaders(res: Response, { limit, state }: LimitResult): void {
-  res.setHeader('X-RateLimit-Limit', String(limit));
-  res.setHeader('X-RateLimit-Remaining', String(Math.max(0, state.remainingPoints)));
-  res.setHeader('X-RateLimit-Reset', String(Math.ceil((Date.now() + state.msBeforeNext) / 1000)));
-}
-
 /**
  * Writes the governing limiter's X-RateLimit-* headers; after a refusal also answers 429 with
  * Retry-After and the RATE_LIMITED body (`error.retry_after` in seconds). True when the
@@ -33,9 +27,9 @@ function setHeaders(res: Response, { limit, state }: LimitResult): void {
 export function answerLimits(req: Request, res: Response, results: LimitResult[]): boolean {
   const decisive = governing(results);
   if (!decisive) return true;
-  setHeaders(res, decisive);
+  res.set(rateLimitHeaders(decisive));
   if (!decisive.rejected) return true;
-  const retryAfter = Math.max(1, Math.ceil(decisive.state.msBeforeNext / 1000));
+  const retryAfter = retryAfterSeconds(decisive);
   res.setHeader('Retry-After', String(retryAfter));
   res.status(429).json(errorBody(new RateLimitError(`Rate limit exceeded; retry in ${retryAfter} s`, { retry_after: retryAfter }), correlationOf(req)));
   return false;

@@ -1,9 +1,9 @@
-import type { RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { TIERS } from '@svc/auth';
 import type { Cache } from '@svc/cache';
 import { CommandRunQuota, consumeAll, createLimiter, TIER_LIMITS, type LimitCheck, type LimitSpec, type LimitStorage } from '@svc/rate-limit';
-import { endpointGroupOf, groupLimits, IP_LIMITS, isCommandRun, type CommandGroupLimit, type EndpointGroup, type IpLimitName } from './limits.js';
+import { endpointGroupOf, groupLimits, IP_LIMITS, isCommandRun, UNKNOWN_CALLER_LIMIT, type CommandGroupLimit, type EndpointGroup, type IpLimitName } from './limits.js';
 import { answerLimits, rateLimit } from './rate-limit.js';
 
 export interface RequestLimitsOptions {
@@ -19,6 +19,12 @@ export interface RequestLimits {
   perClientIp: RequestHandler;
   /** After authentication: the caller's tier and endpoint-group limits, and the command-run budget for a command run. */
   perUser: RequestHandler;
+  /**
+   * Error middleware for answers given before any limit spoke (an unknown route, missing or
+   * refused credentials, 413): a point of the client IP's unknown-caller budget and its
+   * headers, so that every answer carries X-RateLimit-*; 429 instead when that budget is spent.
+   */
+  beforeCaller: ErrorRequestHandler;
   /** The command-run budget this gateway draws on for REST command runs. */
   commandRuns: CommandRunQuota;
 }
@@ -29,6 +35,7 @@ function limiters<K extends string>(names: readonly K[], spec: (name: K) => Limi
 }
 
 const pass: RequestHandler = (_req, _res, next) => next();
+const passError: ErrorRequestHandler = (err, _req, _res, next) => next(err);
 
 /**
  * Every rate limit of the gateway (numbers in `limits.ts`). A request is refused when any limit
@@ -37,7 +44,7 @@ const pass: RequestHandler = (_req, _res, next) => next();
  */
 export function createRequestLimits({ enabled, cache, storage, commandGroup }: RequestLimitsOptions): RequestLimits {
   const commandRuns = new CommandRunQuota(cache, storage, enabled);
-  if (!enabled) return { perClientIp: pass, perUser: pass, commandRuns };
+  if (!enabled) return { perClientIp: pass, perUser: pass, beforeCaller: passError, commandRuns };
 
   const ipNames = Object.keys(IP_LIMITS) as IpLimitName[];
   const ip = limiters(ipNames, (name) => ({ name: `ip-${name}`, ...IP_LIMITS[name] }), cache, storage);
@@ -65,5 +72,17 @@ export function createRequestLimits({ enabled, cache, storage, commandGroup }: R
     if (answerLimits(req, res, results)) next();
   };
 
-  return { perClientIp, perUser, commandRuns };
+  const unknownCaller = createLimiter(UNKNOWN_CALLER_LIMIT, cache, storage);
+  const beforeCaller: ErrorRequestHandler = async (err, req, res, next) => {
+    if (res.headersSent || res.hasHeader('X-RateLimit-Limit')) return next(err);
+    let results;
+    try {
+      results = await consumeAll([{ limiter: unknownCaller, key: req.ip ?? 'unknown' }]);
+    } catch {
+      return next(err); // the counters are away: the answer goes out without headers
+    }
+    if (answerLimits(req, res, results)) next(err);
+  };
+
+  return { perClientIp, perUser, beforeCaller, commandRuns };
 }

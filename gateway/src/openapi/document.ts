@@ -38,7 +38,8 @@ const DESCRIPTION = `Every endpoint of the svc platform, as clients reach it thr
 - **Envelope:** success bodies are \`{data, meta?}\` (task endpoints add \`success: true\`; \`/health\` is a bare object; the command list adds \`pagination\`).
 - **Errors:** every failure is \`{success: false, error: {type, message, code, details, correlation_id, timestamp}}\`, with \`error.retry_after\` on a 429.
 - **Authentication:** \`Authorization: Bearer <access token>\` (a JWT from register, login or refresh) or, where an operation lists \`apiKey\`, an API key \`sk-svc-…\`.
-- **Rate limits:** answers that passed the limits carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; a refusal is a 429 with \`Retry-After\`.
+- **Rate limits:** every answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (before the caller is known, those of the client address's budget); a refusal is a 429 with \`Retry-After\`.
+- **Refused early:** \`OPTIONS\` is 405 \`METHOD_NOT_ALLOWED\` with \`Allow\`; headers over 16 KiB are 431 \`HEADERS_TOO_LARGE\`; a JSON body nested more than 64 levels deep, or not decodable as its \`Content-Encoding\` says, is 400 \`VALIDATION_FAILED\`.
 - **Correlation:** \`X-Request-Id\` is accepted (1-128 of \`[A-Za-z0-9._:-]\`) or generated, and echoed on every answer.`;
 
 export interface DocumentedOperation {

@@ -3,7 +3,17 @@ import { z } from 'zod';
 export const TIERS = ['free', 'developer_preview', 'pro', 'enterprise'] as const;
 export type Tier = (typeof TIERS)[number];
 
-/** Platform roles: `owner` and `admin` open the admin areas; everybody else is a `member`. */
+/**
+ * The role names, used at two levels that never mix (root README, "Roles"):
+ *
+ * - The platform role, `Identity.role` (`User.role`): `owner` is the operator account that
+ *   `SVC_ADMIN_EMAIL` bootstraps; `admin` is appointed by the owner
+ *   (`PUT /api/v1/users/{user_id}/role`); everybody else is `member`. It opens the platform's
+ *   admin areas (access codes, Part 2's admin and metrics) and nothing of any tenant.
+ * - A tenant role, `Identity.memberships[].role`: every user is `owner` of their personal
+ *   tenant; in an organization, the role of their membership (`owner`, `admin`, `member`). It
+ *   governs that tenant's own things (members, invites, packs) and never the platform's.
+ */
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -43,6 +53,19 @@ export function tenantIdsOf(identity: Pick<Identity, 'memberships'>): string[] {
   return identity.memberships.map((m) => m.tenantId);
 }
 
-export function isAdmin(identity: Pick<Identity, 'role'>): boolean {
+/**
+ * The one answer to "is this caller a platform admin": platform role `admin` or `owner`, which
+ * the spec's admin-only areas require ("role admin or owner"). An organization's owner or
+ * admin is not one, nor is anybody as owner of their personal tenant.
+ *
+ * @example
+ *   if (!isPlatformAdmin(identity)) throw new PermissionError('Admin or owner role required');
+ */
+export function isPlatformAdmin(identity: Pick<Identity, 'role'>): boolean {
   return identity.role === 'owner' || identity.role === 'admin';
+}
+
+/** The caller's role in a tenant (their personal one: `owner`), or undefined when they are not a member. */
+export function tenantRoleOf(identity: Pick<Identity, 'memberships'>, tenantId: string): Role | undefined {
+  return identity.memberships.find((m) => m.tenantId === tenantId)?.role;
 }

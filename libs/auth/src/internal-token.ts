@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import type { RequestHandler, Request } from 'express';
-import { AuthenticationError } from '@svc/core';
-import { IdentitySchema, type Identity } from './identity.js';
+import { AuthenticationError, PermissionError } from '@svc/core';
+import { IdentitySchema, isPlatformAdmin, type Identity } from './identity.js';
 import { secretKey } from './secret-key.js';
 
 /** Header carrying the gateway-signed identity to services. */
@@ -74,4 +74,11 @@ export function internalIdentity(secret: string): RequestHandler {
 export function requireIdentity(req: Request): Identity {
   if (!req.identity) throw new AuthenticationError('Authentication required');
   return req.identity;
+}
+
+/** The caller's identity when they are a platform admin (`isPlatformAdmin`); 403 otherwise, 401 without one. */
+export function requirePlatformAdmin(req: Request): Identity {
+  const identity = requireIdentity(req);
+  if (!isPlatformAdmin(identity)) throw new PermissionError('Admin or owner role required', { reason: 'platform_admin_required' });
+  return identity;
 }

@@ -13,6 +13,8 @@ import {
   ApiKeysUsed,
   CommandExecuted,
   PackGrantChanged,
+  PackInstallationChanged,
+  PackInstallationRemoved,
   PackInstalled,
   PackPublished,
   PackUninstalled,
@@ -44,6 +46,7 @@ import {
   SetUserTierReply,
   SetUserTierRequest,
   UserTierChanged,
+  WORKER_PING_RPC,
 } from './identity.js';
 import { EmailRequested } from './mail.js';
 import { FETCH_PACKAGE_RPC, FetchedPackage, FetchPackageRequest, LIST_COMMANDS_RPC, ListCommandsRequest, ListedCommands, RESOLVE_COMMAND_RPC, ResolveCommandRequest, ResolvedCommand } from './registry.js';
@@ -108,6 +111,8 @@ export const BUS_CONTRACTS = {
   'pack.published': event(PackPublished),
   'pack.installed': event(PackInstalled),
   'pack.uninstalled': event(PackUninstalled),
+  'pack.installation.changed': event(PackInstallationChanged),
+  'pack.installation.removed': event(PackInstallationRemoved),
   'pack.grant.changed': event(PackGrantChanged),
   [RESOLVE_COMMAND_RPC]: rpc(ResolveCommandRequest, ResolvedCommand),
   [LIST_COMMANDS_RPC]: rpc(ListCommandsRequest, ListedCommands),
@@ -121,6 +126,7 @@ export const BUS_CONTRACTS = {
   'task.completed': event(TaskEnded),
   'task.failed': event(TaskEnded),
   'task.revoked': event(TaskRevoked),
+  [WORKER_PING_RPC]: rpc(FleetPing, FleetPong),
   // storage
   'storage.changed': event(StorageChanged),
   [STORAGE_GET_RPC]: rpc(StorageGetRequest, StorageGetReply),

@@ -46,6 +46,30 @@ export const PackInstalled = z.object({
   visibility: z.string(),
 });
 
+/** A tenant removed its installation of a pack it does not own; the pack stays published. */
+export const PackInstallationRemoved = z.object({
+  pack_id: z.string(),
+  /** The tenant whose installation it is. */
+  tenant_id: z.string(),
+  owner_tenant_id: z.string(),
+  user_id: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+});
+
+/**
+ * A tenant that does not own a pack installed it, or moved its installation to another version
+ * (`pinned` false: it follows the pack's active version). `version_id` is the version its runs
+ * now use. The owning tenant's own installs are `pack.installed`.
+ */
+export const PackInstallationChanged = PackInstallationRemoved.extend({
+  version: z.string(),
+  version_id: z.string(),
+  pinned: z.boolean(),
+  /** The version the installation ran before, null when it is new. */
+  previous_version: z.string().nullable(),
+});
+
 /** The pack and all its versions are gone; workers stop offering `commands` at once. */
 export const PackUninstalled = z.object({
   pack_id: z.string(),

@@ -42,6 +42,12 @@ export const ChangePasswordBody = z.strictObject({ current_password: z.string().
 export const ChangePasswordLoginBody = ChangePasswordBody.extend({ email });
 export const UpdateMeBody = z.strictObject({ name: displayName() });
 
+/** Platform roles the owner may give or take: `owner` belongs to the bootstrapped operator only. */
+export const APPOINTABLE_ROLES = ['admin', 'member'] as const;
+
+/** `PUT /api/v1/users/{user_id}/role`: the platform owner appoints an admin, or makes one a member again. */
+export const SetPlatformRoleBody = z.strictObject({ role: z.enum(APPOINTABLE_ROLES) });
+
 export const CreateAccessCodesBody = z.strictObject({
   count: z.number().int().min(1).max(100).default(1),
   tier: z.enum(TIER_VALUES),
@@ -75,10 +81,16 @@ export function apiKeyPrincipalCacheKey(keyHash: string): string {
 export const API_KEY_PATTERN = /^sk-svc-[0-9a-f]{64}$/;
 export const API_KEY_SCOPES = ['commands:execute'] as const;
 
-/** Answered by every service worker; the gateway's health check asks it over the bus. */
+/** Answered by every service and the execution workers: is anything of the fleet on the bus. */
 export const FLEET_PING_RPC = 'fleet.ping';
 export const FleetPing = z.object({});
 export const FleetPong = z.object({ service: z.string() });
+
+/**
+ * Answered by execution workers only (`{service: 'execution-worker'}`): the gateway's `/health`
+ * reports the worker healthy only when one of them answers, not when any service does.
+ */
+export const WORKER_PING_RPC = 'execution.worker.ping';
 
 /** A user's tier changed (billing, an operator, an access code): the gateway's limits follow it. */
 export const UserTierChanged = z.object({

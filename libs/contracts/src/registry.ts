@@ -36,8 +36,13 @@ export const PackIdParam = z.uuid('must be a pack id (uuid)');
 
 export const GrantBody = z.strictObject({ pack_namespace: Namespace, pack_name: PackOrCommandName, grantee_tenant_id: TenantId });
 
+/** A boolean in a query string: `true` or `false`, nothing else. */
+const QueryBoolean = z.enum(['true', 'false']).transform((value) => value === 'true');
+
 export const ListCommandsQuery = z.object({
   namespace: Namespace.optional(),
+  /** Only the commands of the packs the caller's tenants installed (`GET /packs`), at the version installed. */
+  installed: QueryBoolean.optional(),
   search: z.string().trim().max(COMMAND_SEARCH_MAX, `must be at most ${COMMAND_SEARCH_MAX} characters`).optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   limit: z.coerce.number().int().min(1).max(COMMANDS_PAGE_LIMIT_MAX).default(COMMANDS_PAGE_LIMIT_DEFAULT),
@@ -57,6 +62,8 @@ export const ResolveCommandRequest = z.object({
   name: z.string(),
   pack: z.string().optional(),
   tenant_ids: z.array(TenantId),
+  /** The tenant the run is for (the caller's own): a version it pinned its installation to is the one resolved. */
+  tenant_id: TenantId.optional(),
 });
 
 export const ResolvedCommand = z.object({
@@ -84,7 +91,7 @@ export type ResolvedCommand = z.infer<typeof ResolvedCommand>;
 
 /** The commands listed for the caller's tenants, as `GET /api/v1/commands` lists them (MCP `tools/list`). */
 export const LIST_COMMANDS_RPC = 'registry.command.list';
-export const ListCommandsRequest = ListCommandsQuery.extend({ tenant_ids: z.array(TenantId) });
+export const ListCommandsRequest = ListCommandsQuery.extend({ tenant_ids: z.array(TenantId), tenant_id: TenantId.optional(), installed: z.boolean().optional() });
 /** A command as the catalog lists it. */
 export const CommandSummary = z.object({
   namespace: z.string(),

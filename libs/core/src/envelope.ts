@@ -34,3 +34,20 @@ export function errorBody(err: AppError, correlationId: string): ErrorBody {
     },
   };
 }
+
+/** The reduced error body of Part 1 "Errors", note 1: only a message (an invalid access code). */
+export interface ReducedErrorBody {
+  success: false;
+  error: { message: string };
+}
+
+/**
+ * `{success: false, error: {message}}`, the reduced form the spec gives some answers (an
+ * access code that does not validate); every other failure has the full `errorBody`.
+ *
+ * @example
+ *   res.status(400).json(reducedErrorBody('Access code is invalid, inactive or used up'));
+ */
+export function reducedErrorBody(message: string): ReducedErrorBody {
+  return { success: false, error: { message } };
+}

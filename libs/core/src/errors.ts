@@ -13,12 +13,14 @@ export const ERROR_STATUS = {
   AUTHENTICATION_FAILED: 401,
   PERMISSION_DENIED: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   TIMEOUT: 408,
   CONFLICT: 409,
   GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   INTEGRATION_ERROR: 502,
   SERVICE_UNAVAILABLE: 503,
@@ -68,12 +70,14 @@ export const ValidationError = codedError('VALIDATION_FAILED', 'ValidationError'
 export const AuthenticationError = codedError('AUTHENTICATION_FAILED', 'AuthenticationError');
 export const PermissionError = codedError('PERMISSION_DENIED', 'PermissionError');
 export const NotFoundError = codedError('NOT_FOUND', 'NotFoundError');
+export const MethodNotAllowedError = codedError('METHOD_NOT_ALLOWED', 'MethodNotAllowedError');
 export const TimeoutError = codedError('TIMEOUT', 'TimeoutError');
 export const ConflictError = codedError('CONFLICT', 'ConflictError');
 export const GoneError = codedError('GONE', 'GoneError');
 export const PayloadTooLargeError = codedError('PAYLOAD_TOO_LARGE', 'PayloadTooLargeError');
 export const UnsupportedMediaTypeError = codedError('UNSUPPORTED_MEDIA_TYPE', 'UnsupportedMediaTypeError');
 export const RateLimitError = codedError('RATE_LIMITED', 'RateLimitError');
+export const HeadersTooLargeError = codedError('HEADERS_TOO_LARGE', 'HeadersTooLargeError');
 export const InternalError = codedError('INTERNAL_ERROR', 'InternalError');
 export const IntegrationError = codedError('INTEGRATION_ERROR', 'IntegrationError');
 export const ServiceUnavailableError = codedError('SERVICE_UNAVAILABLE', 'ServiceUnavailableError');

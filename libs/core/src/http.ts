@@ -1,9 +1,9 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { AppError, InternalError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from './errors.js';
+import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './json-depth.js';
 import { errorBody } from './envelope.js';
 import { acceptCorrelationId, REQUEST_ID_HEADER } from './correlation.js';
 import type { Logger } from './logger.js';
-import { assertJsonShape, JSON_MAX_DEPTH } from './json-shape.js';
 
 /** Largest JSON body any endpoint accepts. */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -15,10 +15,16 @@ function hasBody(req: express.Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/** Refuses a JSON body nested deeper than MAX_JSON_DEPTH before it is parsed (400). */
+function refuseDeepJson(_req: unknown, _res: unknown, body: Buffer): void {
+  if (!jsonNestedDeeperThan(body)) return;
+  throw new ValidationError(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`, { limit_depth: MAX_JSON_DEPTH });
+}
+
 /**
  * JSON body parsing with the fleet's rules: a body must be declared `application/json`
- * (415 otherwise), be at most 1 MiB (413), be well-formed (400) and nest arrays and objects at
- * most 64 deep (400, before any schema or serializer recurses into it). `multipart/form-data` is
+ * (415 otherwise), be at most 1 MiB (413), nest at most MAX_JSON_DEPTH levels (400) and be
+ * well-formed (400). `multipart/form-data` is
  * left unread for the upload routes that parse it themselves (multer, with their own limits);
  * any other route finds no body and refuses the request with its schema (400).
  */
@@ -27,11 +33,7 @@ export function jsonBody(): RequestHandler[] {
     if (!BODY_METHODS.has(req.method) || !hasBody(req) || req.is(['application/json', 'multipart/form-data'])) return next();
     next(new UnsupportedMediaTypeError('Request body must be application/json', { content_type: req.headers['content-type'] ?? null }));
   };
-  const shallowEnough: RequestHandler = (req, _res, next) => {
-    assertJsonShape(req.body, { maxDepth: JSON_MAX_DEPTH });
-    next();
-  };
-  return [requireJson, express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false }), shallowEnough];
+  return [requireJson, express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false, verify: refuseDeepJson })];
 }
 
 /** Turns body-parser and path-decoding failures into AppErrors; passes anything else through. */
@@ -52,8 +54,22 @@ function fromBodyParser(err: unknown): AppError | undefined {
     case 'stream.encoding.set':
       return new ValidationError((err as Error).message);
     default:
-      return undefined;
+      return clientFault(err);
   }
+}
+
+/**
+ * Any other failure body-parser blames on the request (a 4xx it marks as safe to show): a
+ * body that does not decode as its `Content-Encoding` says (`gzip`, `deflate`, `br` over plain
+ * text), for one.
+ */
+function clientFault(err: unknown): AppError | undefined {
+  const { status, expose, message } = (err ?? {}) as { status?: unknown; expose?: unknown; message?: unknown };
+  if (expose !== true || typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  const text = typeof message === 'string' ? message : 'Malformed request body';
+  if (status === 413) return new PayloadTooLargeError(text, { limit_bytes: JSON_BODY_LIMIT_BYTES });
+  if (status === 415) return new UnsupportedMediaTypeError(text);
+  return new ValidationError(`The request body could not be read: ${text}`, { issue: text });
 }
 
 /**

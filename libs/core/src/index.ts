@@ -6,4 +6,5 @@ export * from './config.js';
 export * from './validation.js';
 export * from './json-shape.js';
 export * from './http.js';
+export * from './json-depth.js';
 export * from './timeout.js';

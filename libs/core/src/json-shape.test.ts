@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.js';
-import { assertJsonShape, JSON_MAX_DEPTH, jsonShapeProblem } from './json-shape.js';
+import { MAX_JSON_DEPTH as JSON_MAX_DEPTH } from './json-depth.js';
+import { assertJsonShape, jsonShapeProblem } from './json-shape.js';
 
 const nested = (depth: number, leaf: unknown = 1): unknown => JSON.parse(`${'{"a":'.repeat(depth)}${JSON.stringify(leaf)}${'}'.repeat(depth)}`);
 

@@ -1,8 +1,5 @@
 import { ValidationError } from './errors.js';
 
-/** Deepest nesting of arrays and objects any JSON body or command input may have. */
-export const JSON_MAX_DEPTH = 64;
-
 export interface JsonShapeLimits {
   /** Arrays and objects nested at most this deep (`{}` is 1, `{"a": []}` is 2). */
   maxDepth: number;
@@ -18,9 +15,10 @@ export interface JsonShapeProblem {
 }
 
 /**
- * The first place where `value` breaks `limits`, walked without recursion (so any depth is
- * safe to look at), or undefined. Run before any schema: validators, serializers and the IPC
- * of pack runners recurse, and a few kilobytes of `[[[[…` would overflow their stacks.
+ * The first place where an already parsed `value` breaks `limits`, walked without recursion (so
+ * any depth is safe to look at), or undefined, naming the field: for values that did not arrive
+ * as one JSON text (whose depth `jsonNestedDeeperThan` checks before parsing), and for the
+ * length of arrays, before a schema runs over them.
  *
  * @example
  *   jsonShapeProblem(JSON.parse('[[[1]]]'), { maxDepth: 2 }); // { field: '0.0', issue: 'is nested deeper than 2 levels', limit: 2 }
@@ -50,7 +48,7 @@ export function jsonShapeProblem(value: unknown, limits: JsonShapeLimits): JsonS
  * `value` breaks `limits`; `what` names it in the message ("body", "input").
  *
  * @example
- *   assertJsonShape(req.body, { maxDepth: JSON_MAX_DEPTH });
+ *   assertJsonShape(input, { maxDepth: MAX_JSON_DEPTH, maxArrayItems: 10_000 }, 'input');
  */
 export function assertJsonShape(value: unknown, limits: JsonShapeLimits, what = 'body'): void {
   const problem = jsonShapeProblem(value, limits);

@@ -40,6 +40,10 @@ export const SHARED_SCHEMAS: Record<string, SchemaObject> = {
     },
     { description: 'The error body of every failure.' },
   ),
+  ReducedError: object(
+    { success: constant(false), error: object({ message: string({ description: 'Human-readable.' }) }) },
+    { description: 'The reduced error body (`reducedErrorBody` of `@svc/core`): only a message, where the spec gives that form (an access code that does not validate).' },
+  ),
   Meta: object({ request_id: string(), timestamp: dateTime }, { description: 'Optional envelope metadata (the spec allows it; most endpoints omit it).' }),
   Pagination: object(
     {
@@ -81,7 +85,7 @@ export const SHARED_RESPONSES: Record<string, ResponseObject> = {
   },
   Error: {
     description:
-      'Any other failure, in the error body: 400 `VALIDATION_FAILED` (malformed JSON, bad path), 404 `NOT_FOUND` (no such path), 413 `PAYLOAD_TOO_LARGE` (body over 1 MiB), 415 `UNSUPPORTED_MEDIA_TYPE` (a body that is not JSON), 500 `INTERNAL_ERROR`, 503 `SERVICE_UNAVAILABLE` (the owning service is unreachable).',
+      'Any other failure, in the error body: 400 `VALIDATION_FAILED` (malformed JSON, JSON nested more than 64 levels, a body that does not decode as its `Content-Encoding` says, bad path), 404 `NOT_FOUND` (no such path), 405 `METHOD_NOT_ALLOWED` (`OPTIONS`), 413 `PAYLOAD_TOO_LARGE` (body over 1 MiB), 415 `UNSUPPORTED_MEDIA_TYPE` (a body that is not JSON), 431 `HEADERS_TOO_LARGE` (headers over 16 KiB), 500 `INTERNAL_ERROR`, 503 `SERVICE_UNAVAILABLE` (the owning service is unreachable).',
     content: { 'application/json': { schema: ref('Error') } },
   },
 };

@@ -6,6 +6,7 @@ import { createPackArchive, DEFAULT_ARCHIVE_LIMITS, readPackArchive } from './ar
 import { PackFormatError } from './errors.js';
 import { MAX_PACKAGE_FILES, MAX_UNPACKED_BYTES } from './limits.js';
 import { inspectPackage } from './package.js';
+import { tarballByGnuTar, tarballByNpmPack } from './testing/archivers.js';
 
 const gzip = promisify(gzipCallback);
 
@@ -61,6 +62,32 @@ describe('readPackArchive', () => {
   it('accepts directories and ignores them', async () => {
     const tarball = await rawTarGz([{ name: 'commands/', type: 'directory' }, { name: 'commands/echo.js', content: ECHO }]);
     expect([...(await readPackArchive(tarball)).files.keys()]).toEqual(['commands/echo.js']);
+  });
+
+  describe('archives made by the usual tools', () => {
+    const files = { 'pack.yaml': MANIFEST, 'commands/echo.js': ECHO };
+
+    it('reads GNU tar of a folder (tar czf x.tgz -C dir .): the ./ root and directories skipped, ./ prefixes dropped', async () => {
+      const { files: read } = await readPackArchive(await tarballByGnuTar(files));
+      expect([...read.keys()].sort()).toEqual(['commands/echo.js', 'pack.yaml']);
+      expect((await inspectPackage(await tarballByGnuTar(files))).manifest.pack.name).toBe('text-tools');
+    });
+
+    it("reads npm pack's archive with its package/ folder moved to the root", async () => {
+      const { files: read } = await readPackArchive(await tarballByNpmPack(files));
+      expect([...read.keys()].sort()).toEqual(['commands/echo.js', 'pack.yaml', 'package.json']);
+      expect(read.get('commands/echo.js')!.toString()).toBe(ECHO);
+    });
+
+    it('reads a tar-stream archive with a ./ root entry and ./ prefixes', async () => {
+      const tarball = await rawTarGz([
+        { name: './', type: 'directory' },
+        { name: './commands/', type: 'directory' },
+        { name: './pack.yaml', content: MANIFEST },
+        { name: './commands/echo.js', content: ECHO },
+      ]);
+      expect([...(await readPackArchive(tarball)).files.keys()].sort()).toEqual(['commands/echo.js', 'pack.yaml']);
+    });
   });
 
   it.each([

@@ -3,7 +3,7 @@ import { gunzip as gunzipCallback, gzip as gzipCallback, type InputType, type Zl
 import { extract, pack } from 'tar-stream';
 import { PackFormatError } from './errors.js';
 import { MAX_PACKAGE_BYTES, MAX_PACKAGE_FILES, MAX_UNPACKED_BYTES } from './limits.js';
-import { checkPackagePath } from './paths.js';
+import { archiveEntry, withoutNpmPackageFolder } from './paths.js';
 
 const gunzip = promisify<InputType, ZlibOptions, Buffer>(gunzipCallback);
 const gzip = promisify<InputType, Buffer>(gzipCallback);
@@ -58,30 +58,28 @@ async function decompress(tarball: Buffer, limits: ArchiveLimits): Promise<Buffe
   }
 }
 
-function safePath(name: string): string {
-  const checked = checkPackagePath(name);
-  if (checked.problem !== undefined) throw new PackFormatError('PACKAGE_PATH_INVALID', `Package entry "${name}" ${checked.problem}`, { entry: name });
-  return checked.path;
-}
-
 /**
  * A file whose path runs through another file (`zz` and `zz/y`) could never be unpacked: one
  * of them would have to be a folder.
  */
-function refuseCollisions(files: Map<string, Buffer>): void {
+function refuseCollisions(files: Map<string, Buffer>): Map<string, Buffer> {
   for (const path of files.keys()) {
     for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
       const parent = path.slice(0, slash);
       if (files.has(parent)) throw new PackFormatError('PACKAGE_PATH_INVALID', `Package entry "${path}" lies inside "${parent}", which is a file`, { entry: path, file: parent });
     }
   }
+  return files;
 }
 
 /**
- * Reads a `.tar.gz` package in memory, never touching the disk: only regular files and
- * directories, every path inside the package, no file inside another, within the size and
- * file-count limits. Throws a
- * PackFormatError naming the first problem.
+ * Reads a `.tar.gz` package in memory, never touching the disk, under the platform's archive
+ * rules: each entry by `archiveEntry` (regular files and directories only, `./` prefixes and
+ * the root directory entry accepted, no path that could leave the folder), `npm pack`'s
+ * `package/` folder moved to the root (`withoutNpmPackageFolder`), within the size and
+ * file-count limits, no file inside another. Tarballs made by GNU tar (`tar czf x.tgz -C dir .`), `npm pack` and
+ * tar-stream all read the same. Dashboard bundles are read with it too (with their own
+ * limits). Throws a PackFormatError naming the first problem.
  *
  * @example
  *   const { files } = await readPackArchive(uploadedBuffer);
@@ -95,20 +93,17 @@ export async function readPackArchive(tarball: Buffer, limits: ArchiveLimits = D
   entries.end(tar);
   try {
     for await (const entry of entries) {
-      const { name, type, size } = entry.header;
-      const path = safePath(name);
-      if (type === 'directory') {
+      const kept = archiveEntry(entry.header);
+      if (kept?.kind !== 'file') {
         entry.resume();
         continue;
       }
-      if (type !== 'file') {
-        throw new PackFormatError('PACKAGE_PATH_INVALID', `Package entry "${name}" is a ${type}; only regular files and directories are allowed`, { entry: name, type });
-      }
-      if (files.has(path)) throw new PackFormatError('PACKAGE_PATH_INVALID', `Package entry "${path}" appears twice`, { entry: name });
+      const { path } = kept;
+      if (files.has(path)) throw new PackFormatError('PACKAGE_PATH_INVALID', `Package entry "${path}" appears twice`, { entry: entry.header.name });
       if (files.size + 1 > limits.maxFiles) {
         throw tooLarge(`The package has more than ${limits.maxFiles} files`, { limit_files: limits.maxFiles });
       }
-      unpackedBytes += size;
+      unpackedBytes += entry.header.size ?? 0;
       if (unpackedBytes > limits.maxUnpackedBytes) {
         throw tooLarge(`The package's files add up to more than ${limits.maxUnpackedBytes} bytes`, { limit_bytes: limits.maxUnpackedBytes });
       }
@@ -120,8 +115,7 @@ export async function readPackArchive(tarball: Buffer, limits: ArchiveLimits = D
     if (err instanceof PackFormatError) throw err;
     throw new PackFormatError('PACKAGE_INVALID', `The package is not a valid tar archive: ${(err as Error).message}`);
   }
-  refuseCollisions(files);
-  return { files, unpackedBytes };
+  return { files: refuseCollisions(withoutNpmPackageFolder(files)), unpackedBytes };
 }
 
 /**
@@ -138,7 +132,7 @@ export async function createPackArchive(files: Record<string, string | Uint8Arra
     for await (const chunk of archive) chunks.push(chunk as Buffer);
   })();
   for (const [name, content] of Object.entries(files)) {
-    archive.entry({ name: safePath(name), mode: 0o644, mtime: new Date(0), type: 'file' }, typeof content === 'string' ? content : Buffer.from(content));
+    archive.entry({ name: archiveEntry({ name, type: 'file' })!.path, mode: 0o644, mtime: new Date(0), type: 'file' }, typeof content === 'string' ? content : Buffer.from(content));
   }
   archive.finalize();
   await collected;

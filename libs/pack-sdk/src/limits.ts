@@ -26,7 +26,7 @@ export const MAX_EGRESS_HOSTS = 50;
 
 /**
  * Longest array anywhere in a command's input, refused (400) before its schema runs; arrays
- * and objects nest at most 64 deep (`JSON_MAX_DEPTH` of `@svc/core`), within the 1 MiB body.
+ * and objects nest at most 64 deep (`MAX_JSON_DEPTH` of `@svc/core`), within the 1 MiB body.
  */
 export const MAX_INPUT_ARRAY_ITEMS = 10_000;
 

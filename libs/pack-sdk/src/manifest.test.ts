@@ -155,7 +155,7 @@ commands:
       const padded = (size: number) => `${base}#${'x'.repeat(size - Buffer.byteLength(base) - 2)}\n`;
       expect(Buffer.byteLength(padded(MAX_MANIFEST_BYTES))).toBe(MAX_MANIFEST_BYTES);
       expect(parseManifest(padded(MAX_MANIFEST_BYTES)).pack.name).toBe('text-tools');
-      expect(failure(padded(MAX_MANIFEST_BYTES + 1)).code).toBe('PAYLOAD_TOO_LARGE');
+      expect(failure(padded(MAX_MANIFEST_BYTES + 1)).code).toBe('MANIFEST_INVALID');
     });
   });
 

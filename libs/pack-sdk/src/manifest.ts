@@ -103,7 +103,8 @@ function fail(issues: Issue[]): never {
 
 function readYaml(text: string): unknown {
   if (Buffer.byteLength(text) > MAX_MANIFEST_BYTES) {
-    throw new PackFormatError('PAYLOAD_TOO_LARGE', `${MANIFEST_FILE} is larger than ${MAX_MANIFEST_BYTES} bytes`, { limit_bytes: MAX_MANIFEST_BYTES });
+    // A manifest the format refuses (400), not a request too large to read: the package itself fitted.
+    throw new PackFormatError('MANIFEST_INVALID', `${MANIFEST_FILE} is larger than ${MAX_MANIFEST_BYTES} bytes`, { field: MANIFEST_FILE, limit_bytes: MAX_MANIFEST_BYTES });
   }
   const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
   const [error] = document.errors;

@@ -1,3 +1,4 @@
+import { PackFormatError } from './errors.js';
 import { MAX_PATH_LENGTH } from './limits.js';
 
 /** Control characters, backslashes (a separator on Windows) and colons (drive letters, streams). */
@@ -32,4 +33,55 @@ export function checkPackagePath(raw: string): { path: string; problem?: undefin
     if (segment === '.' || segment === '') return { problem: 'contains an empty or "." segment' };
   }
   return { path };
+}
+
+/** The folder `npm pack` puts every file of a package under. */
+export const NPM_PACKAGE_FOLDER = 'package';
+
+/** An archive entry the platform keeps: a regular file or a directory, at its normalised path. */
+export interface ArchiveEntry {
+  kind: 'file' | 'directory';
+  path: string;
+}
+
+/**
+ * The rule for one entry of any archive the platform unpacks (pack packages and dashboard
+ * bundles alike): regular files and directories only, never links, devices or FIFOs; `./`
+ * prefixes dropped, as `tar czf x.tgz -C dir .` writes them; the archive's own root directory
+ * (`./`) skipped (null); every other path checked by `checkPackagePath`. Throws a
+ * PackFormatError (`PACKAGE_PATH_INVALID`) naming the entry.
+ *
+ * @example
+ *   archiveEntry({ name: './', type: 'directory' });              // null
+ *   archiveEntry({ name: './commands/echo.js', type: 'file' });   // { kind: 'file', path: 'commands/echo.js' }
+ *   archiveEntry({ name: 'evil', type: 'symlink' });              // throws PACKAGE_PATH_INVALID
+ */
+export function archiveEntry(header: { name: string; type?: string | null }): ArchiveEntry | null {
+  const { name, type } = header;
+  if (type !== 'file' && type !== 'directory') {
+    throw new PackFormatError('PACKAGE_PATH_INVALID', `Package entry "${name}" is a ${type ?? 'entry of unknown type'}; only regular files and directories are allowed`, { entry: name, type });
+  }
+  if (type === 'directory' && isArchiveRoot(name)) return null;
+  const checked = checkPackagePath(name);
+  if (checked.problem !== undefined) throw new PackFormatError('PACKAGE_PATH_INVALID', `Package entry "${name}" ${checked.problem}`, { entry: name });
+  return { kind: type, path: checked.path };
+}
+
+/** `.`, `./`, `././`: the folder the archive was made from. */
+function isArchiveRoot(name: string): boolean {
+  return /^(\.\/?)+$/.test(name);
+}
+
+/**
+ * The files of an archive made by `npm pack`, whose every file is under `package/`, moved to
+ * the root; any other archive unchanged. Only an archive with nothing at its root is moved, so
+ * a package that has a `package/` folder of its own beside other files keeps it.
+ *
+ * @example
+ *   withoutNpmPackageFolder(new Map([['package/pack.yaml', yaml]])); // Map { 'pack.yaml' => yaml }
+ */
+export function withoutNpmPackageFolder<T>(files: Map<string, T>): Map<string, T> {
+  const prefix = `${NPM_PACKAGE_FOLDER}/`;
+  if (files.size === 0 || ![...files.keys()].every((path) => path.startsWith(prefix))) return files;
+  return new Map([...files].map(([path, content]) => [path.slice(prefix.length), content]));
 }

@@ -1,7 +1,9 @@
-import type { Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { maxHeaderSize, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { internalIdentity } from '@svc/auth';
-import { correlationMiddleware, errorHandler, jsonBody, notFoundHandler, refuseNulInUrl, ServiceUnavailableError, type Logger } from '@svc/core';
+import { correlationMiddleware, errorBody, errorHandler, HeadersTooLargeError, jsonBody, notFoundHandler, refuseNulInUrl, ServiceUnavailableError, TimeoutError, ValidationError, type AppError, type Logger } from '@svc/core';
 import { isConnectionFailure } from '@svc/db';
 import { healthProbes, type ReadinessChecks } from './health.js';
 
@@ -43,11 +45,39 @@ export function createServiceApp(options: {
   return app;
 }
 
+function clientErrorOf(code: string | undefined): AppError {
+  if (code === 'HPE_HEADER_OVERFLOW') return new HeadersTooLargeError(`The request's headers exceed ${maxHeaderSize} bytes`, { limit_bytes: maxHeaderSize });
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new TimeoutError('The request did not arrive in time');
+  return new ValidationError('Malformed HTTP request', { issue: code ?? 'unreadable' });
+}
+
+/**
+ * What Node's HTTP parser refuses before express sees a request (headers over
+ * `maxHeaderSize`, a malformed request line) answered with the error body, where Node would
+ * send an empty one, and the connection closed.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight) return void socket.destroy();
+  const error = clientErrorOf(err.code);
+  const correlationId = randomUUID();
+  const body = JSON.stringify(errorBody(error, correlationId));
+  const head = [
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${correlationId}`,
+    'Connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+
 /** Listens and resolves with the server once bound (port 0 picks a free one). */
 export function listen(app: express.Express, port: number, host = '0.0.0.0'): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(server)));
     server.keepAliveTimeout = 65_000;
+    server.on('clientError', answerClientError);
   });
 }
 

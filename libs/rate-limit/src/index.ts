@@ -1,3 +1,4 @@
 export * from './limiter.js';
 export * from './tiers.js';
 export * from './command-quota.js';
+export * from './headers.js';

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Router } from 'express';
 import { EventOutbox, type Bus, type Subscription } from '@svc/bus';
 import type { Cache } from '@svc/cache';
-import { FLEET_PING_RPC, SVC_VERSION } from '@svc/contracts';
+import { FLEET_PING_RPC, SVC_VERSION, WORKER_PING_RPC } from '@svc/contracts';
 import { CommandRunQuota } from '@svc/rate-limit';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
@@ -151,6 +151,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
       subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs }, log));
       subscriptions.push(...(await consumeJobs(bus, worker, config.prefetch)));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'execution-worker' })));
+      subscriptions.push(await bus.respond(WORKER_PING_RPC, async () => ({ service: 'execution-worker' })));
       events.start();
       purge = setInterval(() => {
         void purgeExpired(deps).catch((err: Error) => log.warn('task purge failed', { error: err.message }));

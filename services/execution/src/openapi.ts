@@ -14,6 +14,7 @@ import {
   nullable,
   object,
   pathParameter,
+  queryParameters,
   ref,
   string,
   uuid,
@@ -23,6 +24,7 @@ import {
 } from '@svc/openapi';
 import { TASK_STATUSES } from './db/schema.js';
 import { IDEMPOTENCY_KEY_MAX } from './api/http/run.routes.js';
+import { McpQuery } from './api/mcp/mcp-options.js';
 
 const replayed = { 'Idempotent-Replayed': { description: '`true` when this is the stored outcome of an earlier call with the same `Idempotency-Key`.', schema: constant('true') } };
 const taskId = pathParameter('task_id', string(), 'The task\'s id.');
@@ -138,8 +140,11 @@ export const executionOpenApi: OpenApiFragment = {
         operationId: 'mcp',
         summary: 'Streamable-HTTP MCP server (JSON-RPC)',
         description:
-          'Stateless (no sessions) and answering JSON. Methods: `initialize` (tools capability only), `ping`, `tools/list` (the commands `GET /api/v1/commands` lists, as tools named `scope__pack__command`, 100 per page), `tools/call` (runs through the REST path; counts against the command-run budget). Send `Accept: application/json, text/event-stream`.',
+          'Stateless (no sessions) and answering JSON. Methods: `initialize` (tools capability only), `ping`, `tools/list` (the commands `GET /api/v1/commands` lists, as tools named `scope__pack__command`, 100 per page; with `?tools=installed` only those of the packs the caller\'s tenants installed), `tools/call` (runs through the REST path; counts against the command-run budget: a refused call is answered with `isError: true` and `{error, type: "rate_limit", code: "RATE_LIMITED", retry_after, correlation_id}`, the `X-RateLimit-*` headers describing the command-run budget). Send `Accept: application/json, text/event-stream`.',
         tags: ['MCP'],
+        parameters: queryParameters(McpQuery, {
+          tools: '`all` (default): every command the tenant may see, as the spec has it. `installed`: only the commands of the packs the caller\'s tenants installed, at their installed version.',
+        }),
         requestBody: {
           required: true,
           content: {
@@ -154,7 +159,7 @@ export const executionOpenApi: OpenApiFragment = {
         responses: {
           200: jsonResponse('The JSON-RPC response (or responses, for a batch).', { anyOf: [ref('JsonRpcResponse'), arrayOf(ref('JsonRpcResponse'))] }),
           202: { description: 'Only notifications or responses were sent: nothing to answer.' },
-          400: jsonResponse('A body that is not JSON (-32700) or not JSON-RPC (-32600); or the error body for an unreadable request.', { anyOf: [ref('JsonRpcResponse'), ref('Error')] }),
+          400: jsonResponse('A body that is not JSON (-32700), not JSON-RPC or nested more than 64 levels (-32600); or the error body for an unreadable request or an unknown `tools` value.', { anyOf: [ref('JsonRpcResponse'), ref('Error')] }),
           403: errorResponse('`PERMISSION_DENIED`: the API key lacks the `commands:execute` scope.'),
           406: jsonRpcError('The `Accept` header does not name both `application/json` and `text/event-stream`.'),
           415: jsonRpcError('The body is not `application/json`.'),

@@ -24,6 +24,7 @@ import { AuthService } from './services/auth.service.js';
 import { ensureAdmin, type AdminBootstrap } from './services/bootstrap.service.js';
 import { bcryptHasher } from './services/password.js';
 import { PrincipalService } from './services/principal.service.js';
+import { RoleService } from './services/role.service.js';
 
 export const IDENTITY_SCHEMA = 'identity';
 export const IDENTITY_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -74,7 +75,7 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
   return {
     routes: [
       authRoutes(auth, db, { secure: config.cookieSecure, maxAgeSeconds: config.refreshTtlSeconds }),
-      userRoutes(db),
+      userRoutes(db, new RoleService(db, principals)),
       accessCodeRoutes(codes),
       accountRoutes(accounts, apiKeys),
       organizationRoutes(organizations, principals),

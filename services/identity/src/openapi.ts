@@ -10,6 +10,7 @@ import {
   RefreshBody,
   RegisterBody,
   TIER_VALUES,
+  SetPlatformRoleBody,
   UpdateMeBody,
   ValidateAccessCodeBody,
 } from '@svc/contracts';
@@ -24,6 +25,7 @@ import {
   fromZod,
   integer,
   jsonBody,
+  jsonResponse,
   nullable,
   object,
   pathParameter,
@@ -40,13 +42,13 @@ const clearedCookie = { 'Set-Cookie': { description: 'Clears the `svc_refresh` c
 const message = (description: string) => dataResponse(description, ref('Message'));
 /** The gateway lets API keys reach key management only for it to refuse them (403). */
 const accessTokenOnly = [{ bearerAuth: [] }];
-const adminOnly = errorResponse('`PERMISSION_DENIED`: the caller\'s role is not admin or owner.');
+const adminOnly = errorResponse('`PERMISSION_DENIED`: the caller\'s platform role is not admin or owner (`details.reason: platform_admin_required`).');
 
 const userProperties = {
   id: uuid,
   email: string({ format: 'email' }),
   name: string(),
-  role: enumOf(ROLES),
+  role: enumOf(ROLES, { description: 'The platform role: `owner` (the operator account), `admin` (appointed by the owner), `member` (everybody else). Not a tenant role: every user owns their personal tenant, and organization roles are in `GET /account/mode` and the members list.' }),
   developerMode: boolean(),
   subscriptionTier: enumOf(TIER_VALUES),
   createdAt: dateTime,
@@ -212,6 +214,24 @@ export const identityOpenApi: OpenApiFragment = {
         responses: { 200: dataResponse('The updated user.', ref('User')), 400: errorResponse('`VALIDATION_FAILED`: `name` is not 1-100 characters.') },
       },
     },
+    '/api/v1/users/{user_id}/role': {
+      put: {
+        operationId: 'setPlatformRole',
+        summary: 'Appoint a platform admin, or make one a member again (platform owner)',
+        description:
+          'The platform role opens the admin areas (`admin` or `owner`); it is not a role in any tenant. Only the owner, the operator account bootstrapped from `SVC_ADMIN_EMAIL`, changes it, to `admin` or `member`; the owner\'s own role is the bootstrap\'s. The user\'s next request carries the new role.',
+        tags: ['Account'],
+        parameters: [pathParameter('user_id', uuid, 'The user\'s id.')],
+        requestBody: jsonBody(fromZod(SetPlatformRoleBody)),
+        responses: {
+          200: dataResponse('The user with the role now held.', ref('User')),
+          400: errorResponse('`VALIDATION_FAILED`: a malformed id, or a role other than `admin` or `member`.'),
+          403: errorResponse('`PERMISSION_DENIED`: the caller is not the platform owner (`details.reason: platform_owner_required`).'),
+          404: errorResponse('`NOT_FOUND`: no such user.'),
+          409: errorResponse('`CONFLICT`: the user is the owner, whose role the bootstrap sets.'),
+        },
+      },
+    },
     '/api/v1/access-codes': {
       post: {
         operationId: 'createAccessCodes',
@@ -253,7 +273,10 @@ export const identityOpenApi: OpenApiFragment = {
         requestBody: jsonBody(fromZod(ValidateAccessCodeBody)),
         responses: {
           200: dataResponse('The code can be used.', object({ valid: constant(true), tier: enumOf(TIER_VALUES) })),
-          400: errorResponse('`ACCESS_CODE_INVALID`: unknown, inactive or used up; or `VALIDATION_FAILED`.'),
+          400: jsonResponse(
+            'A code that is unknown, inactive or used up: the reduced body `{success: false, error: {message}}`. A malformed request (`VALIDATION_FAILED`): the error body.',
+            { anyOf: [ref('ReducedError'), ref('Error')] },
+          ),
         },
       },
     },

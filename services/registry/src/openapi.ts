@@ -1,6 +1,7 @@
 import { GrantBody, InstallPackBody, ListCommandsQuery, Namespace, PACKAGE_FIELD, PackIdParam, PackOrCommandName } from '@svc/contracts';
 import {
   arrayOf,
+  boolean,
   constant,
   dataResponse,
   dateTime,
@@ -61,11 +62,12 @@ const schemas = {
     id: uuid,
     name: string(),
     namespace: string(),
-    version: string(),
-    visibility: enumOf(VISIBILITIES),
-    commands: integer({ description: 'How many commands the active version has.' }),
+    version: string({ description: 'The version the installation runs: the pinned one, else the pack\'s active one.' }),
+    visibility: enumOf(VISIBILITIES, { description: 'That version\'s visibility.' }),
+    commands: integer({ description: 'How many commands that version has.' }),
     installed_at: dateTime,
-    status: constant('active'),
+    status: enumOf(['active', 'unavailable'], { description: '`unavailable`: the tenant may no longer reach that version (a grant taken back, a pack made private); its commands do not run until it is reinstalled or becomes reachable again.' }),
+    pinned: boolean({ description: 'True when pinned to `version`; false when following the pack\'s active version.' }),
   }),
 };
 
@@ -112,16 +114,28 @@ export const registryOpenApi: OpenApiFragment = {
     '/api/v1/packs/install': {
       post: {
         operationId: 'installPack',
-        summary: 'Make a published version the active one',
+        summary: 'Install a pack into the caller\'s tenant, or release a version of one\'s own pack',
+        description:
+          'Two operations on one path, chosen by who calls. **A pack the caller\'s tenants do not own**, which the caller can see: installed into the caller\'s own (personal) tenant, by any signed-in user; `version: "latest"` (the default) follows the pack\'s active version, a version number pins the installation to that published version (which must be reachable by its own visibility), and installing again moves the pin. **A pack of one of the caller\'s tenants**: the release of a published version (developer mode), which becomes the pack\'s active version for every caller; `latest` is the highest release.',
         tags: ['Packs'],
         requestBody: jsonBody(fromZod(InstallPackBody)),
         responses: {
           200: dataResponse(
-            'Installed, upgraded, rolled back, or already active.',
-            object({ pack: object({ id: uuid, namespace: string(), name: string(), version: string(), commands: arrayOf(string()) }), message: string() }),
+            'Installed, re-pinned, released (upgraded, rolled back), or already so.',
+            object({
+              pack: object({
+                id: uuid,
+                namespace: string(),
+                name: string(),
+                version: string({ description: 'The version the installation runs.' }),
+                commands: arrayOf(string()),
+                pinned: boolean({ description: 'True when the installation is pinned to `version`.' }),
+              }),
+              message: string(),
+            }),
           ),
           400: errorResponse('`VALIDATION_FAILED`: a malformed name or version.'),
-          403: notOwner('install'),
+          403: errorResponse('`PERMISSION_DENIED` (`details.reason: developer_mode_required`): releasing a version of one\'s own pack needs developer mode.'),
           404: errorResponse('`NOT_FOUND`: no such pack or version, or one the caller may not see.'),
         },
       },
@@ -129,7 +143,8 @@ export const registryOpenApi: OpenApiFragment = {
     '/api/v1/packs': {
       get: {
         operationId: 'listInstalledPacks',
-        summary: 'Installed packs of every tenant the caller belongs to',
+        summary: 'The installed packs of every tenant the caller belongs to',
+        description: 'Packs the caller\'s tenants installed, their own packs\' released versions included, with the version each installation runs.',
         tags: ['Packs'],
         responses: { 200: dataResponse('The packs.', object({ packs: arrayOf(ref('InstalledPack')) })) },
       },
@@ -137,12 +152,14 @@ export const registryOpenApi: OpenApiFragment = {
     '/api/v1/packs/{pack_id}': {
       delete: {
         operationId: 'uninstallPack',
-        summary: 'Remove a pack with every version, command and grant',
+        summary: 'Remove the caller\'s installation of a pack, or the published pack itself',
+        description:
+          'Chosen by who calls. **A pack the caller\'s tenants do not own**: removes the caller\'s tenant\'s installation; the pack stays published for everyone else. **A pack of one of the caller\'s tenants** (developer mode): the spec\'s uninstall, removing the pack with every version, command, grant, every tenant\'s installation and the package files.',
         tags: ['Packs'],
         parameters: [pathParameter('pack_id', fromZod(PackIdParam), 'The pack\'s id.')],
         responses: {
           200: dataResponse('Removed.', ref('Message')),
-          403: notOwner('uninstall'),
+          403: errorResponse('`PERMISSION_DENIED`: removing one\'s own published pack needs developer mode (`details.reason: developer_mode_required`); a pack the caller may see but neither owns nor has installed may not be removed (`not_pack_owner`).'),
           404: errorResponse('`NOT_FOUND`: no pack has this id (an unknown or malformed one), or the caller cannot see it.'),
         },
       },
@@ -176,6 +193,7 @@ export const registryOpenApi: OpenApiFragment = {
         tags: ['Commands'],
         parameters: queryParameters(ListCommandsQuery, {
           namespace: 'Only this namespace (no `@`).',
+          installed: '`true`: only the commands of the packs the caller\'s tenants installed (`GET /api/v1/packs`), at the version installed, unlisted ones included.',
           search: 'Matches name or description, case-insensitively and literally.',
           page: 'Page number; a page past the end is empty.',
           limit: 'Page size.',

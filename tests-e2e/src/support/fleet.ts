@@ -36,6 +36,8 @@ export interface TestFleet {
   gatewayConfig: GatewayConfig;
   /** `SVC_DATA_DIR` of the fleet (workers unpack packs under `packs/`). */
   dataDir: string;
+  /** Stops the execution workers while the services keep serving. */
+  stopWorkers(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -128,6 +130,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
     infra,
     infraEnv,
     gatewayConfig: fleet.gatewayConfig,
+    stopWorkers: () => fleet.stopWorkers(),
     async stop() {
       await fleet.stop();
       await infra.close();

@@ -59,14 +59,16 @@ class DescribedClient extends Client {
  * receives checked against the OpenAPI document.
  *
  * @example
- *   const mcp = await connectMcp(fleet.url, key);
+ *   const mcp = await connectMcp(fleet.url, key);            // or { tools: 'installed' }
  *   const { tools } = await mcp.listTools();
  *   await mcp.close(); // fails if any reply did not match the document
  */
-export async function connectMcp(baseUrl: string, apiKey: string): Promise<Client> {
+export async function connectMcp(baseUrl: string, apiKey: string, options: { tools?: 'all' | 'installed' } = {}): Promise<Client> {
   const mismatches: string[] = [];
   const mcp = new DescribedClient(mismatches);
-  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+  const url = new URL(`${baseUrl}/mcp`);
+  if (options.tools) url.searchParams.set('tools', options.tools);
+  const transport = new StreamableHTTPClientTransport(url, {
     fetch: (url, init) =>
       describedFetch(url, init).catch((error: unknown) => {
         if (error instanceof UndescribedReplyError) mismatches.push(error.message);

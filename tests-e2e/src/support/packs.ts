@@ -1,18 +1,21 @@
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
-import { pack } from 'tar-stream';
+import { pack, type Header } from 'tar-stream';
 import { expectDescribed, type Reply } from './client.js';
 
 const gzip = promisify(gzipCallback);
 
-/** A `.tar.gz` written entry by entry as given, however malicious. */
-export async function rawTarGz(entries: Array<{ name: string; content: string }>): Promise<Buffer> {
+/** A `.tar.gz` written entry by entry as given (a file unless `type` says otherwise), however malicious. */
+export async function rawTarGz(entries: Array<Partial<Header> & { name: string; content?: string }>): Promise<Buffer> {
   const archive = pack();
   const chunks: Buffer[] = [];
   const done = (async () => {
     for await (const chunk of archive) chunks.push(chunk as Buffer);
   })();
-  for (const entry of entries) archive.entry({ name: entry.name }, entry.content);
+  for (const { content, ...header } of entries) {
+    if (content === undefined) archive.entry(header);
+    else archive.entry(header, content);
+  }
   archive.finalize();
   await done;
   return gzip(Buffer.concat(chunks));

@@ -40,6 +40,11 @@ function manifestOf(pack: TestPack): { commands: Array<{ entry: string }> } & Re
  * `{ echoed: input }`, unless `files` says otherwise.
  */
 export async function packageOf(pack: TestPack): Promise<Buffer> {
+  return createPackArchive(filesOf(pack));
+}
+
+/** The files of `packageOf(pack)` by path, for tests that archive them with other tools. */
+export function filesOf(pack: TestPack): Record<string, string> {
   const manifest = manifestOf(pack);
   const files: Record<string, string> = { 'pack.yaml': JSON.stringify(manifest, null, 2) };
   for (const command of manifest.commands) files[command.entry] = 'export default async (input) => ({ echoed: input });\n';
@@ -47,5 +52,5 @@ export async function packageOf(pack: TestPack): Promise<Buffer> {
     if (content === null) delete files[path];
     else files[path] = content;
   }
-  return createPackArchive(files);
+  return files;
 }

@@ -1,40 +1,40 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { isAdmin, requireIdentity, type Identity } from '@svc/auth';
+import { requirePlatformAdmin } from '@svc/auth';
 import { CreateAccessCodesBody, ValidateAccessCodeBody } from '@svc/contracts';
-import { ok, parseInput, PermissionError } from '@svc/core';
-import type { Request } from 'express';
+import { AppError, ok, parseInput, reducedErrorBody } from '@svc/core';
 import type { AccessCodeService } from '../services/access-code.service.js';
-
-function requireAdmin(req: Request): Identity {
-  const identity = requireIdentity(req);
-  if (!isAdmin(identity)) throw new PermissionError('Admin or owner role required');
-  return identity;
-}
 
 const CodeId = z.uuid('must be a uuid');
 
 export function accessCodeRoutes(codes: AccessCodeService): Router {
   const router = Router();
 
+  // A code that does not validate is answered in the spec's reduced form; a malformed request
+  // keeps the full error body.
   router.post('/access-codes/validate', async (req, res) => {
     const body = parseInput(ValidateAccessCodeBody, req.body);
-    res.json(ok(await codes.validate(body.code)));
+    try {
+      res.json(ok(await codes.validate(body.code)));
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'ACCESS_CODE_INVALID') throw err;
+      res.status(err.status).json(reducedErrorBody(err.message));
+    }
   });
 
   router.post('/access-codes', async (req, res) => {
-    const identity = requireAdmin(req);
+    const identity = requirePlatformAdmin(req);
     const body = parseInput(CreateAccessCodesBody, req.body ?? {});
     res.status(201).json(ok(await codes.create(body, identity.userId)));
   });
 
   router.get('/access-codes', async (req, res) => {
-    requireAdmin(req);
+    requirePlatformAdmin(req);
     res.json(ok(await codes.list()));
   });
 
   router.delete('/access-codes/:codeId', async (req, res) => {
-    requireAdmin(req);
+    requirePlatformAdmin(req);
     const id = parseInput(CodeId, req.params.codeId, 'code_id');
     res.json(ok(await codes.deactivate(id)));
   });

@@ -99,3 +99,22 @@ export const grants = registry.table(
   },
   (t) => [primaryKey({ columns: [t.packId, t.granteeTenantId] }), index('grants_grantee_idx').on(t.granteeTenantId)],
 );
+
+/**
+ * A tenant's installation of a pack: what `GET /packs` lists and MCP `?tools=installed` offers.
+ * `pinned_version_id` null follows the pack's active version; set, the tenant's runs use that
+ * version. The owning tenant's row (made when a member releases a version) always follows.
+ */
+export const installations = registry.table(
+  'installations',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    packId: uuid('pack_id')
+      .notNull()
+      .references(() => packs.id, { onDelete: 'cascade' }),
+    pinnedVersionId: uuid('pinned_version_id').references(() => packVersions.id, { onDelete: 'cascade' }),
+    installedBy: uuid('installed_by').notNull(),
+    installedAt: timestamp('installed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.packId] }), index('installations_pack_idx').on(t.packId)],
+);

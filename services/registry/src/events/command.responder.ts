@@ -6,6 +6,6 @@ import type { CatalogService } from '../services/catalog.service.js';
 export async function respondToCommandRequests(bus: Bus, catalog: CatalogService): Promise<Subscription[]> {
   return [
     await bus.respond(RESOLVE_COMMAND_RPC, async (request) => catalog.resolve(request)),
-    await bus.respond(LIST_COMMANDS_RPC, async ({ tenant_ids, ...query }) => (await catalog.list(tenant_ids, query)).data),
+    await bus.respond(LIST_COMMANDS_RPC, async ({ tenant_ids, tenant_id, ...query }) => (await catalog.list(tenant_ids, { ...query, tenantId: tenant_id })).data),
   ];
 }

@@ -10,7 +10,7 @@ export function commandRoutes(catalog: CatalogService): Router {
   /** `data` as the spec shows it, with the spec's pagination object beside it. */
   router.get('/commands', async (req, res) => {
     const identity = requireIdentity(req);
-    const { data, pagination } = await catalog.list(tenantIdsOf(identity), parseInput(ListCommandsQuery, req.query, 'query'));
+    const { data, pagination } = await catalog.list(tenantIdsOf(identity), { ...parseInput(ListCommandsQuery, req.query, 'query'), tenantId: identity.tenantId });
     res.json({ ...ok(data), pagination });
   });
 

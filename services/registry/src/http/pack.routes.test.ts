@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Identity } from '@svc/auth';
+import { tenantIdsOf, type Identity } from '@svc/auth';
 import type { BusMessage } from '@svc/bus';
+import { LIST_COMMANDS_RPC, RESOLVE_COMMAND_RPC } from '@svc/contracts';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
 import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
 
@@ -42,11 +43,11 @@ describe('installed packs: install, upgrade, list, uninstall', () => {
 
     const installed = await install(ada, '@ada/text-tools', '1.0.0');
     expect(installed.status, JSON.stringify(installed.body)).toBe(200);
-    expect(installed.body.data).toEqual({ pack: { id: v1.id, namespace: 'ada', name: 'text-tools', version: '1.0.0', commands: ['echo'] }, message: 'Installed @ada/text-tools 1.0.0' });
+    expect(installed.body.data).toEqual({ pack: { id: v1.id, namespace: 'ada', name: 'text-tools', version: '1.0.0', commands: ['echo'], pinned: false }, message: 'Installed @ada/text-tools 1.0.0' });
 
     const listed = await h.http(ada).get('/api/v1/packs');
     expect(listed.body.data.packs).toEqual([
-      { id: v1.id, name: 'text-tools', namespace: 'ada', version: '1.0.0', visibility: 'public', commands: 1, installed_at: expect.any(String), status: 'active' },
+      { id: v1.id, name: 'text-tools', namespace: 'ada', version: '1.0.0', visibility: 'public', commands: 1, installed_at: expect.any(String), status: 'active', pinned: false },
     ]);
 
     const v2 = await publish(ada, { namespace: 'ada', name: 'text-tools', version: '1.1.0', commands: [{ name: 'echo' }, { name: 'shout' }] });
@@ -116,6 +117,122 @@ describe('installed packs: install, upgrade, list, uninstall', () => {
     expect((await install(bob, '@bob/first')).status).toBe(200);
   });
 
+  describe("other tenants' installations", () => {
+    const carol = person('carol');
+    const dave = person('dave', { developer: false });
+    const installEvents: BusMessage[] = [];
+    beforeAll(async () => {
+      await h.bus.subscribe('test.installation-events', ['pack.installation.changed', 'pack.installation.removed'], async (message) => {
+        installEvents.push(message);
+      });
+    });
+    /** The version `who` would run `ada/<name>` in, as execution asks it; null when not found. */
+    const runs = async (who: Identity, name: string) =>
+      ((await h.bus.request(RESOLVE_COMMAND_RPC, { namespace: 'ada', name, tenant_ids: tenantIdsOf(who), tenant_id: who.tenantId }).catch(() => null)) as { pack: { version: string } } | null)?.pack.version ?? null;
+    const listed = async (who: Identity) => (await h.http(who).get('/api/v1/packs')).body.data.packs as Array<Record<string, unknown>>;
+
+    it('lets a consumer install a pack it can see into its own tenant, following the latest release or pinned to a version', async () => {
+      const cat = await publish(ada, { namespace: 'ada', name: 'catalogue', version: '1.0.0', commands: [{ name: 'cat-echo' }, { name: 'cat-old' }] });
+      expect((await install(ada, '@ada/catalogue')).status).toBe(200);
+
+      // Developer mode is not needed to install.
+      const followed = await install(dave, '@ada/catalogue');
+      expect(followed.status, JSON.stringify(followed.body)).toBe(200);
+      expect(followed.body.data).toEqual({ pack: { id: cat.id, namespace: 'ada', name: 'catalogue', version: '1.0.0', commands: ['cat-echo', 'cat-old'], pinned: false }, message: 'Installed @ada/catalogue 1.0.0 (following the latest release)' });
+      expect(await listed(dave)).toEqual([{ id: cat.id, name: 'catalogue', namespace: 'ada', version: '1.0.0', visibility: 'public', commands: 2, installed_at: expect.any(String), status: 'active', pinned: false }]);
+
+      const pinned = await install(carol, '@ada/catalogue', '1.0.0');
+      expect(pinned.body.data.pack).toMatchObject({ version: '1.0.0', pinned: true });
+      expect(pinned.body.data.message).toBe('Installed @ada/catalogue 1.0.0 (pinned)');
+
+      // The owner releases 1.1.0, which drops cat-old and adds cat-new.
+      await publish(ada, { namespace: 'ada', name: 'catalogue', version: '1.1.0', commands: [{ name: 'cat-echo' }, { name: 'cat-new' }] });
+      expect((await install(ada, '@ada/catalogue', '1.1.0')).status).toBe(200);
+      expect((await listed(dave))[0]).toMatchObject({ version: '1.1.0', pinned: false });
+      expect((await listed(carol))[0]).toMatchObject({ version: '1.0.0', pinned: true });
+      // Runs follow the installation: the follower and a tenant without one run 1.1.0; the pin 1.0.0, whole.
+      expect([await runs(dave, 'cat-echo'), await runs(bob, 'cat-echo'), await runs(carol, 'cat-echo')]).toEqual(['1.1.0', '1.1.0', '1.0.0']);
+      expect([await runs(bob, 'cat-old'), await runs(carol, 'cat-old')]).toEqual([null, '1.0.0']);
+      expect([await runs(bob, 'cat-new'), await runs(carol, 'cat-new')]).toEqual(['1.1.0', null]);
+
+      // Installing again moves the pin, or says it is already so.
+      expect((await install(carol, '@ada/catalogue', '1.0.0')).body.data.message).toBe('@ada/catalogue 1.0.0 is already installed (pinned)');
+      const moved = await install(carol, '@ada/catalogue', 'latest');
+      expect(moved.body.data).toMatchObject({ pack: { version: '1.1.0', pinned: false }, message: 'Installed @ada/catalogue 1.1.0 (following the latest release; was 1.0.0)' });
+      expect(await runs(carol, 'cat-new')).toBe('1.1.0');
+
+      await expect.poll(() => installEvents.filter((e) => (e.payload as { pack_id: string }).pack_id === cat.id).map((e) => [e.name, (e.payload as { tenant_id: string }).tenant_id, (e.payload as { pinned?: boolean }).pinned])).toEqual([
+        ['pack.installation.changed', dave.tenantId, false],
+        ['pack.installation.changed', carol.tenantId, true],
+        ['pack.installation.changed', carol.tenantId, false],
+      ]);
+    });
+
+    it('lists only the installed packs’ commands when asked, at the version each installation runs', async () => {
+      await publish(ada, { namespace: 'ada', name: 'lister', version: '1.0.0', visibility: 'unlisted', commands: [{ name: 'lst-a' }] });
+      await install(ada, '@ada/lister');
+      await publish(ada, { namespace: 'ada', name: 'lister', version: '2.0.0', visibility: 'unlisted', commands: [{ name: 'lst-a' }, { name: 'lst-b' }] });
+      await install(ada, '@ada/lister');
+      const erin = person('erin');
+      expect((await install(erin, '@ada/lister', '1.0.0')).status).toBe(200);
+
+      const rest = await h.http(erin).get('/api/v1/commands?installed=true');
+      expect(rest.body.data.commands.map((c: { name: string; version: string }) => `${c.name}@${c.version}`)).toEqual(['lst-a@1.0.0']);
+      expect(rest.body.data.total).toBe(1);
+      const tools = (await h.bus.request(LIST_COMMANDS_RPC, { tenant_ids: tenantIdsOf(erin), tenant_id: erin.tenantId, installed: true })) as { commands: Array<{ name: string }> };
+      expect(tools.commands.map((c) => c.name)).toEqual(['lst-a']);
+      // The catalog itself is unchanged: unlisted packs stay out of it.
+      expect((await h.http(erin).get('/api/v1/commands?namespace=ada&search=lst')).body.data.total).toBe(0);
+      expect((await h.http(person('frank')).get('/api/v1/commands?installed=true')).body.data).toEqual({ commands: [], total: 0, page: 1, pages: 0 });
+      expectError(await h.http(erin).get('/api/v1/commands?installed=yes'), 400, 'VALIDATION_FAILED');
+    });
+
+    it("removes a tenant's installation without touching the pack or other tenants' installations", async () => {
+      const rm = await publish(ada, { namespace: 'ada', name: 'removable' });
+      await install(ada, '@ada/removable');
+      const [gina, hank] = [person('gina'), person('hank')];
+      await install(gina, '@ada/removable');
+      await install(hank, '@ada/removable');
+
+      // Another tenant's attempt removes nothing of gina's: it is refused as for a pack one does not own.
+      expectError(await h.http(bob).delete(`/api/v1/packs/${rm.id}`), 403, 'PERMISSION_DENIED');
+      expect((await listed(gina)).map((p) => p.id)).toEqual([rm.id]);
+      expect(await listed(bob)).not.toContainEqual(expect.objectContaining({ id: rm.id }));
+
+      const removed = await h.http(gina).delete(`/api/v1/packs/${rm.id}`);
+      expect(removed.status).toBe(200);
+      expect(removed.body.data.message).toBe('Removed @ada/removable from your installed packs; the pack itself stays published');
+      expect(await listed(gina)).toEqual([]);
+      expect((await listed(hank)).map((p) => p.id)).toEqual([rm.id]);
+      expect((await h.http(gina).get('/api/v1/commands/ada/removable')).status).toBe(200);
+      expectError(await h.http(gina).delete(`/api/v1/packs/${rm.id}`), 403, 'PERMISSION_DENIED');
+      await expect.poll(() => installEvents.some((e) => e.name === 'pack.installation.removed' && (e.payload as { tenant_id: string }).tenant_id === gina.tenantId)).toBe(true);
+
+      // The owner's uninstall takes every tenant's installation with the pack.
+      expect((await h.http(ada).delete(`/api/v1/packs/${rm.id}`)).status).toBe(200);
+      expect(await listed(hank)).toEqual([]);
+    });
+
+    it('refuses to pin a version the consumer may not reach, and marks an installation it can no longer reach unavailable', async () => {
+      const acmeOnly = await publish(ada, { namespace: 'acme', name: 'restricted', version: '1.0.0', visibility: 'organization' });
+      await install(ada, '@acme/restricted');
+      await publish(ada, { namespace: 'acme', name: 'restricted', version: '1.1.0', visibility: 'private' });
+      const ivy = person('ivy');
+      expectError(await install(ivy, '@acme/restricted'), 404, 'NOT_FOUND');
+      const grant = { pack_namespace: 'acme', pack_name: 'restricted', grantee_tenant_id: ivy.tenantId };
+      expect((await h.http(ada).post('/api/v1/registry/grants').send(grant)).status).toBe(200);
+      expectError(await install(ivy, '@acme/restricted', '1.1.0'), 404, 'NOT_FOUND');
+      expectError(await install(ivy, '@acme/restricted', '9.9.9'), 404, 'NOT_FOUND');
+      expect((await install(ivy, '@acme/restricted', '1.0.0')).body.data.pack).toMatchObject({ version: '1.0.0', pinned: true });
+
+      expect((await h.http(ada).delete('/api/v1/registry/grants').send(grant)).status).toBe(200);
+      expect(await listed(ivy)).toEqual([expect.objectContaining({ id: acmeOnly.id, status: 'unavailable' })]);
+      await expect(h.bus.request(RESOLVE_COMMAND_RPC, { namespace: 'acme', name: 'restricted', tenant_ids: tenantIdsOf(ivy), tenant_id: ivy.tenantId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      // Its own installation it may still remove.
+      expect((await h.http(ivy).delete(`/api/v1/packs/${acmeOnly.id}`)).status).toBe(200);
+    });
+  });
+
   describe('refusals', () => {
     it('refuses install and uninstall in consumer mode with PERMISSION_DENIED', async () => {
       const consumer = { ...ada, developerMode: false };
@@ -124,15 +241,18 @@ describe('installed packs: install, upgrade, list, uninstall', () => {
       expectError(await h.http(consumer).delete(`/api/v1/packs/${p.id}`), 403, 'PERMISSION_DENIED');
     });
 
-    it("refuses a visible pack of another tenant with PERMISSION_DENIED and a private one with NOT_FOUND", async () => {
+    it('refuses to remove a visible pack the caller neither owns nor installed with PERMISSION_DENIED, and a private one with NOT_FOUND', async () => {
       const open = await publish(ada, { namespace: 'ada', name: 'open', visibility: 'public' });
       const hidden = await publish(ada, { namespace: 'ada', name: 'hidden', visibility: 'private' });
+      const unreleased = await publish(ada, { namespace: 'ada', name: 'unreleased', visibility: 'public' });
       await install(ada, '@ada/open');
       await install(ada, '@ada/hidden');
-      expectError(await install(bob, '@ada/open'), 403, 'PERMISSION_DENIED');
       expectError(await h.http(bob).delete(`/api/v1/packs/${open.id}`), 403, 'PERMISSION_DENIED');
       expectError(await install(bob, '@ada/hidden'), 404, 'NOT_FOUND');
       expectError(await h.http(bob).delete(`/api/v1/packs/${hidden.id}`), 404, 'NOT_FOUND');
+      // Published but never released: nobody but its owners sees it.
+      expectError(await install(bob, '@ada/unreleased'), 404, 'NOT_FOUND');
+      expectError(await h.http(bob).delete(`/api/v1/packs/${unreleased.id}`), 404, 'NOT_FOUND');
       expect((await h.http(ada).get('/api/v1/commands/ada/hidden')).status).toBe(200);
     });
 

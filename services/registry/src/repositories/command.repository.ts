@@ -1,6 +1,7 @@
-import { and, asc, count, eq, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@svc/db';
-import { commands, packs, packVersions } from '../db/schema.js';
+import { commands, installations, packs, packVersions } from '../db/schema.js';
+import { installedVersionId } from './installation.repository.js';
 import { visibleTo } from './visibility.js';
 
 export type NewCommand = typeof commands.$inferInsert;
@@ -14,10 +15,22 @@ const catalogColumns = {
 
 export interface CatalogQuery {
   tenantIds: string[];
+  /** Only the commands of the packs these tenants installed, at the version installed. */
+  installed?: boolean;
+  /** The caller's own tenant: where two of its tenants installed a pack, its installation wins. */
+  tenantId?: string;
   namespace?: string;
   search?: string;
   offset: number;
   limit: number;
+}
+
+/** The catalog's own filters: a namespace, a search term in name or description. */
+function filtersOf(query: CatalogQuery): SQL | undefined {
+  return and(
+    query.namespace ? eq(commands.namespace, query.namespace) : undefined,
+    query.search ? or(ilike(commands.name, likePattern(query.search)), ilike(commands.description, likePattern(query.search))) : undefined,
+  );
 }
 
 /** `%`, `_` and `\` match literally in a search term. */
@@ -66,11 +79,8 @@ export class CommandRepository {
 
   /** One page of the commands listed for `tenantIds` (never unlisted ones), and how many there are in all. */
   async listVisible(query: CatalogQuery) {
-    const where = and(
-      visibleTo(this.db, query.tenantIds, { byPath: false }),
-      query.namespace ? eq(commands.namespace, query.namespace) : undefined,
-      query.search ? or(ilike(commands.name, likePattern(query.search)), ilike(commands.description, likePattern(query.search))) : undefined,
-    );
+    if (query.installed) return this.listInstalled(query);
+    const where = and(visibleTo(this.db, query.tenantIds, { byPath: false }), filtersOf(query));
     const rows = await this.catalog(where).orderBy(asc(commands.namespace), asc(commands.name)).limit(query.limit).offset(query.offset);
     const [total] = await this.db
       .select({ total: count() })
@@ -79,6 +89,51 @@ export class CommandRepository {
       .innerJoin(packVersions, eq(packVersions.id, commands.packVersionId))
       .where(where);
     return { rows, total: total?.total ?? 0 };
+  }
+
+  /**
+   * One page of the commands of the packs `tenantIds` installed, at the version each
+   * installation runs, and how many there are. Unlisted packs are included (the tenant chose
+   * them); what the tenants may no longer reach is not. A command two of the tenants installed
+   * is listed once, the caller's own tenant's installation first.
+   */
+  private async listInstalled(query: CatalogQuery) {
+    const where = and(inArray(installations.tenantId, query.tenantIds), visibleTo(this.db, query.tenantIds, { byPath: true }), filtersOf(query));
+    const own = query.tenantId === undefined ? sql`false` : eq(installations.tenantId, query.tenantId);
+    const rows = await this.db
+      .selectDistinctOn([commands.namespace, commands.name], catalogColumns)
+      .from(installations)
+      .innerJoin(packs, eq(packs.id, installations.packId))
+      .innerJoin(commands, eq(commands.packVersionId, installedVersionId))
+      .innerJoin(packVersions, eq(packVersions.id, commands.packVersionId))
+      .where(where)
+      .orderBy(asc(commands.namespace), asc(commands.name), desc(own))
+      .limit(query.limit)
+      .offset(query.offset);
+    const [total] = await this.db
+      .select({ total: countDistinct(sql`(${commands.namespace}, ${commands.name})`) })
+      .from(installations)
+      .innerJoin(packs, eq(packs.id, installations.packId))
+      .innerJoin(commands, eq(commands.packVersionId, installedVersionId))
+      .innerJoin(packVersions, eq(packVersions.id, commands.packVersionId))
+      .where(where);
+    return { rows, total: total?.total ?? 0 };
+  }
+
+  /**
+   * The command `namespace/name` in one of `versionIds` (a tenant's pinned versions) when
+   * `tenantIds` may reach that version by path: a pinned version is run whatever the pack's
+   * active version is now, as long as that version's own visibility admits the tenants.
+   */
+  async findInVersions(query: { tenantIds: string[]; versionIds: string[]; namespace: string; name: string }) {
+    if (query.versionIds.length === 0) return undefined;
+    const [row] = await this.db
+      .select(catalogColumns)
+      .from(commands)
+      .innerJoin(packs, eq(packs.id, commands.packId))
+      .innerJoin(packVersions, eq(packVersions.id, commands.packVersionId))
+      .where(and(inArray(commands.packVersionId, query.versionIds), eq(commands.namespace, query.namespace), eq(commands.name, query.name), visibleTo(this.db, query.tenantIds, { byPath: true })));
+    return row;
   }
 
   /** The active command `namespace/name` when `tenantIds` may reach it by path (unlisted included). */

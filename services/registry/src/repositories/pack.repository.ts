@@ -1,6 +1,6 @@
-import { and, asc, count, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '@svc/db';
-import { commands, packs, packVersions } from '../db/schema.js';
+import { packs, packVersions } from '../db/schema.js';
 
 export type PackRow = typeof packs.$inferSelect;
 export type PackVersionRow = typeof packVersions.$inferSelect;
@@ -47,17 +47,5 @@ export class PackRepository {
   async delete(id: string): Promise<boolean> {
     const deleted = await this.db.delete(packs).where(eq(packs.id, id)).returning({ id: packs.id });
     return deleted.length > 0;
-  }
-
-  /** Installed packs owned by any of `tenantIds`, with the command count of their active version. */
-  async listInstalled(tenantIds: string[]) {
-    return this.db
-      .select({ pack: packs, version: packVersions.version, visibility: packVersions.visibility, commands: count(commands.id) })
-      .from(packs)
-      .innerJoin(packVersions, eq(packVersions.id, packs.activeVersionId))
-      .leftJoin(commands, eq(commands.packVersionId, packVersions.id))
-      .where(and(inArray(packs.ownerTenantId, tenantIds), isNotNull(packs.activeVersionId)))
-      .groupBy(packs.id, packVersions.id)
-      .orderBy(asc(packs.namespace), asc(packs.name));
   }
 }

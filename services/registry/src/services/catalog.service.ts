@@ -3,6 +3,7 @@ import type { ListCommandsQuery, ResolvedCommand } from '@svc/contracts';
 import { NotFoundError } from '@svc/core';
 import type { Db } from '@svc/db';
 import { CommandRepository, type CatalogRow } from '../repositories/command.repository.js';
+import { InstallationRepository } from '../repositories/installation.repository.js';
 
 /** Allowed values other than json are not shown in the spec; every command answers JSON. */
 const OUTPUT_FORMAT = 'json';
@@ -30,10 +31,15 @@ const commandNotFound = (namespace: string, name: string) => new NotFoundError(`
 export class CatalogService {
   constructor(private readonly db: Db) {}
 
-  /** One page of the commands `tenantIds` may see, unlisted packs left out. */
-  async list(tenantIds: string[], query: z.infer<typeof ListCommandsQuery>) {
+  /**
+   * One page of the commands `tenantIds` may see, unlisted packs left out; with `installed`,
+   * those of the packs they installed (`tenantId`, the caller's own, first where two did).
+   */
+  async list(tenantIds: string[], query: Omit<z.infer<typeof ListCommandsQuery>, 'installed'> & { installed?: boolean; tenantId?: string }) {
     const { rows, total } = await new CommandRepository(this.db).listVisible({
       tenantIds,
+      installed: query.installed,
+      tenantId: query.tenantId,
       namespace: query.namespace,
       search: query.search || undefined,
       offset: (query.page - 1) * query.limit,
@@ -53,9 +59,14 @@ export class CatalogService {
     return detail(row);
   }
 
-  /** Everything execution needs to run a command, under the same visibility as `detail`. */
-  async resolve(request: { namespace: string; name: string; pack?: string; tenant_ids: string[] }): Promise<ResolvedCommand> {
-    const row = await new CommandRepository(this.db).findVisible({ tenantIds: request.tenant_ids, namespace: request.namespace, name: request.name, pack: request.pack });
+  /**
+   * Everything execution needs to run a command, under the same visibility as `detail`, in the
+   * version the run is for: where `tenant_id` pinned its installation of the command's pack,
+   * that version (a command it lacks is not found, though a later version has it); otherwise
+   * the active one.
+   */
+  async resolve(request: { namespace: string; name: string; pack?: string; tenant_ids: string[]; tenant_id?: string }): Promise<ResolvedCommand> {
+    const row = await this.runnable(request);
     if (!row) throw commandNotFound(request.namespace, request.name);
     const { command, pack, version } = row;
     return {
@@ -78,5 +89,17 @@ export class CatalogService {
       },
       package: { sha256: version.sha256, size_bytes: version.sizeBytes },
     };
+  }
+
+  private async runnable(request: { namespace: string; name: string; pack?: string; tenant_ids: string[]; tenant_id?: string }): Promise<CatalogRow | undefined> {
+    const commands = new CommandRepository(this.db);
+    const query = { tenantIds: request.tenant_ids, namespace: request.namespace, name: request.name };
+    const pins = request.tenant_id ? await new InstallationRepository(this.db).pinsIn(request.tenant_id, request.namespace, request.pack) : [];
+    const active = await commands.findVisible({ ...query, pack: request.pack });
+    if (pins.length === 0) return active;
+    const pin = active && pins.find((p) => p.packId === active.pack.id);
+    if (active && !pin) return active;
+    // The command's pack is pinned, or the command may be one a later version dropped.
+    return commands.findInVersions({ ...query, versionIds: (pin ? [pin] : pins).map((p) => p.versionId) });
   }
 }

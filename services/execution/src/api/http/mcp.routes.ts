@@ -3,15 +3,11 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { requireIdentity } from '@svc/auth';
 import type { Bus } from '@svc/bus';
 import { API_KEY_SCOPES } from '@svc/contracts';
-import { AppError, JSON_BODY_LIMIT_BYTES, PermissionError, RateLimitError } from '@svc/core';
-import type { CommandRunQuota } from '@svc/rate-limit';
+import { JSON_BODY_LIMIT_BYTES, jsonNestedDeeperThan, MAX_JSON_DEPTH, MethodNotAllowedError, parseInput, PermissionError } from '@svc/core';
+import { rateLimitHeaders, type CommandRunQuota } from '@svc/rate-limit';
+import { McpQuery } from '../mcp/mcp-options.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import type { CommandRunService } from '../services/run.service.js';
-
-function toolCallsIn(body: unknown): number {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.filter((m) => (m as { method?: unknown } | null)?.method === 'tools/call').length;
-}
 
 /**
  * `POST /mcp`: a stateless Streamable-HTTP MCP server (JSON responses, no sessions), so any
@@ -24,22 +20,27 @@ export function mcpRoutes(deps: { bus: Bus; runs: CommandRunService; quota: Comm
   router.post('/mcp', express.text({ type: () => true, limit: JSON_BODY_LIMIT_BYTES }), async (req, res) => {
     const identity = requireIdentity(req);
     if (!identity.scopes.includes(API_KEY_SCOPES[0])) throw new PermissionError(`The API key lacks the ${API_KEY_SCOPES[0]} scope`);
+    const { tools } = parseInput(McpQuery, req.query, 'query');
+    const text = typeof req.body === 'string' ? req.body : '';
+    if (jsonNestedDeeperThan(text)) {
+      res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid request: nested more than ${MAX_JSON_DEPTH} levels deep` } });
+      return;
+    }
     let body: unknown;
     try {
-      body = JSON.parse(typeof req.body === 'string' ? req.body : '');
+      body = JSON.parse(text);
     } catch {
       res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } });
       return;
     }
-    // A tool call is a command run: it draws on the same per-tier budget as REST runs.
-    for (let calls = toolCallsIn(body); calls > 0; calls -= 1) {
+    // A tool call is a command run: it draws on the same per-tier budget as REST runs, and a
+    // refusal is that call's answer, with the headers of the budget that refused it.
+    const takeRun = async () => {
       const taken = await deps.quota.take(identity);
-      if (!taken?.rejected) continue;
-      const retryAfter = Math.max(1, Math.ceil(taken.state.msBeforeNext / 1000));
-      res.setHeader('Retry-After', String(retryAfter));
-      throw new RateLimitError(`Command run limit reached; retry in ${retryAfter} s`, { retry_after: retryAfter });
-    }
-    const server = createMcpServer(identity, deps);
+      if (taken?.rejected) res.set(rateLimitHeaders(taken));
+      return taken;
+    };
+    const server = createMcpServer(identity, { ...deps, takeRun, tools });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
@@ -51,7 +52,7 @@ export function mcpRoutes(deps: { bus: Bus; runs: CommandRunService; quota: Comm
 
   router.all('/mcp', (_req, res) => {
     res.setHeader('Allow', 'POST');
-    throw new AppError({ status: 405, code: 'METHOD_NOT_ALLOWED', type: 'MethodNotAllowedError', message: 'The MCP endpoint is stateless: use POST' });
+    throw new MethodNotAllowedError('The MCP endpoint is stateless: use POST');
   });
 
   return router;

@@ -7,7 +7,9 @@ import { tenantIdsOf } from '@svc/auth';
 import type { Bus } from '@svc/bus';
 import { LIST_COMMANDS_RPC } from '@svc/contracts';
 import { AppError, currentCorrelationId } from '@svc/core';
+import { retryAfterSeconds, type LimitResult } from '@svc/rate-limit';
 import type { CommandRunService } from '../services/run.service.js';
+import type { McpToolSet } from './mcp-options.js';
 import { parseToolName, toolName } from './tool-names.js';
 
 const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() });
@@ -41,17 +43,29 @@ function text(body: Record<string, unknown>, isError = false): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], ...(isError ? { isError: true } : {}) };
 }
 
+export interface McpServerDeps {
+  bus: Bus;
+  runs: CommandRunService;
+  version: string;
+  /** Takes one command run from the caller's budget (undefined: the tier is unlimited). */
+  takeRun(): Promise<LimitResult | undefined>;
+  /** Which commands `tools/list` offers (default `all`). */
+  tools?: McpToolSet;
+}
+
 /**
- * An MCP server for one request of one caller: every command the caller may see is a tool, and
- * `tools/call` runs through the same path as REST (visibility, validation, queues).
+ * An MCP server for one request of one caller: every command the caller may see is a tool (or
+ * only those of the packs its tenants installed), and `tools/call` runs through the same path
+ * as REST (visibility, validation, queues, the command-run budget).
  */
-export function createMcpServer(identity: Identity, deps: { bus: Bus; runs: CommandRunService; version: string }): Server {
+export function createMcpServer(identity: Identity, deps: McpServerDeps): Server {
   const server = new Server({ name: 'svc', version: deps.version }, { capabilities: { tools: {} }, jsonSchemaValidator: schemaValidator });
 
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     const page = decodeCursor(request.params?.cursor);
     const listed = await deps.bus.request(LIST_COMMANDS_RPC, {
       tenant_ids: tenantIdsOf(identity),
+      ...(deps.tools === 'installed' ? { installed: true, tenant_id: identity.tenantId } : {}),
       page,
       limit: TOOLS_PAGE_SIZE,
     });
@@ -71,6 +85,11 @@ export function createMcpServer(identity: Identity, deps: { bus: Bus; runs: Comm
     if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const correlationId = currentCorrelationId() ?? '';
     const fullName = `@${target.namespace}/${target.pack}/${target.command}`;
+    const run = await deps.takeRun();
+    if (run?.rejected) {
+      const retryAfter = retryAfterSeconds(run);
+      return text({ error: `Command run limit reached; retry in ${retryAfter} s`, type: 'rate_limit', code: 'RATE_LIMITED', retry_after: retryAfter, correlation_id: correlationId }, true);
+    }
     try {
       const answer = await deps.runs.run(identity, { namespace: target.namespace, pack: target.pack, name: target.command, input: request.params.arguments ?? {}, preferAsync: false });
       if (answer.kind === 'task') {

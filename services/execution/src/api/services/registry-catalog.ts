@@ -11,9 +11,10 @@ const RESOLVE_TIMEOUT_MS = 3000;
 /**
  * Asks the registry, which owns visibility, whether the caller may run a command and what it
  * is. Answers are reused for a moment: every call of a hot command would otherwise cost a
- * round trip. Installs and uninstalls clear a namespace's answers, found or not, as soon as
- * their event arrives (`forgetNamespace`): a new version or a new pack is run from the next
- * call, not after the moment is over.
+ * round trip. Installs and uninstalls (a tenant's installation too: it may pin a version)
+ * clear a namespace's answers, found or not, as soon as their event arrives
+ * (`forgetNamespace`): a new version or a new pack is run from the next call, not after the
+ * moment is over.
  */
 export class RegistryCatalog implements CommandCatalog {
   private readonly recent = new Map<string, { command: ResolvedCommand | null; until: number }>();
@@ -22,13 +23,14 @@ export class RegistryCatalog implements CommandCatalog {
 
   async resolve(identity: Identity, path: { namespace: string; name: string; pack?: string }): Promise<ResolvedCommand | null> {
     const tenantIds = tenantIdsOf(identity);
+    // The caller's own tenant is among its tenants: its pinned versions are part of the answer.
     const key = `${path.namespace}/${path.pack ?? ''}/${path.name}|${tenantIds.join(',')}`;
     const now = Date.now();
     const hit = this.recent.get(key);
     if (hit && hit.until > now) return hit.command;
     let command: ResolvedCommand | null;
     try {
-      const answer = await this.bus.request(RESOLVE_COMMAND_RPC, { ...path, tenant_ids: tenantIds }, { timeoutMs: RESOLVE_TIMEOUT_MS });
+      const answer = await this.bus.request(RESOLVE_COMMAND_RPC, { ...path, tenant_ids: tenantIds, tenant_id: identity.tenantId }, { timeoutMs: RESOLVE_TIMEOUT_MS });
       command = ResolvedCommand.parse(answer);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'NOT_FOUND') throw err;

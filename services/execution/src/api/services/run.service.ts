@@ -3,7 +3,7 @@ import type { Bus, EventOutbox } from '@svc/bus';
 import type { ExecJob, QueueInput, RunOutcome } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
 import type { Identity } from '@svc/auth';
-import { AppError, assertJsonShape, JSON_MAX_DEPTH, NotFoundError, currentCorrelationId, type Logger } from '@svc/core';
+import { AppError, assertJsonShape, MAX_JSON_DEPTH, NotFoundError, currentCorrelationId, type Logger } from '@svc/core';
 import { MAX_INPUT_ARRAY_ITEMS } from '@svc/pack-sdk';
 import type { Db } from '@svc/db';
 import { IdempotencyRepository } from '../../core/repositories/idempotency.repository.js';
@@ -67,8 +67,8 @@ export class CommandRunService {
   async run(identity: Identity, request: RunRequest): Promise<RunAnswer> {
     const command = await this.catalog.resolve(identity, { namespace: request.namespace, name: request.name, pack: request.pack });
     if (!command) throw new NotFoundError(`Command ${request.namespace}/${request.name} not found`, { namespace: request.namespace, name: request.name });
-    // REST bodies were held to the depth already; MCP arguments arrive here unchecked.
-    assertJsonShape(request.input, { maxDepth: JSON_MAX_DEPTH, maxArrayItems: MAX_INPUT_ARRAY_ITEMS }, 'input');
+    // The arrays of an input (REST body or MCP arguments) are held to a length before its schema runs.
+    assertJsonShape(request.input, { maxDepth: MAX_JSON_DEPTH, maxArrayItems: MAX_INPUT_ARRAY_ITEMS }, 'input');
     this.validator.validate(`${command.pack.id}/${command.pack.version_id}/${command.name}`, command.input_schema, request.input);
 
     const commandPath = `${command.namespace}/${command.name}`;

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { AppError, JSON_MAX_DEPTH, jsonShapeProblem, ValidationError, type Logger } from '@svc/core';
+import { AppError, jsonNestedDeeperThan, MAX_JSON_DEPTH, ValidationError, type Logger } from '@svc/core';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnerCrashedError, type RunnerStopReason } from './runner-errors.js';
 import { encodeFrame, FrameReader, type Frame } from './runner-frames.js';
 import { launchRunner } from './runner-launch.js';
@@ -443,13 +443,11 @@ export class RunnerProcess {
 
 /** A hook's arguments: JSON text from pack code, held to the depth any request body is held to. */
 function hookArguments(payload: Buffer): unknown {
-  let args: unknown;
+  if (payload.length === 0) return undefined;
+  if (jsonNestedDeeperThan(payload)) throw new ValidationError(`The arguments of a ctx call are nested deeper than ${MAX_JSON_DEPTH} levels`, { limit_depth: MAX_JSON_DEPTH });
   try {
-    args = payload.length === 0 ? undefined : JSON.parse(payload.toString('utf8'));
+    return JSON.parse(payload.toString('utf8'));
   } catch {
     throw new ValidationError('The arguments of a ctx call must be JSON');
   }
-  const problem = jsonShapeProblem(args, { maxDepth: JSON_MAX_DEPTH });
-  if (problem) throw new ValidationError(`The arguments of a ctx call are nested deeper than ${JSON_MAX_DEPTH} levels`, { ...problem });
-  return args;
 }

@@ -1,0 +1,38 @@
+import express from 'express';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { errorHandler, jsonBody } from './http.js';
+import { MAX_JSON_DEPTH } from './json-depth.js';
+import { createLogger } from './logger.js';
+
+const app = express();
+app.use(...jsonBody());
+app.post('/echo', (req, res) => {
+  res.json({ data: req.body });
+});
+app.use(errorHandler(createLogger({ service: 'test', silent: true })));
+
+const nested = (depth: number) => `{"data":${'{"a":'.repeat(depth - 2)}[1]${'}'.repeat(depth - 2)}}`;
+
+describe('jsonBody and errorHandler', () => {
+  it.each(['gzip', 'deflate', 'br'])('answers 400 VALIDATION_FAILED to a plain body sent as Content-Encoding %s', async (encoding) => {
+    const res = await request(app).post('/echo').set('content-type', 'application/json').set('content-encoding', encoding).send('{"a":1}');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', type: 'ValidationError' });
+  });
+
+  it('answers 415 to an encoding it does not know', async () => {
+    const res = await request(app).post('/echo').set('content-type', 'application/json').set('content-encoding', 'zstd-x').send('{"a":1}');
+    expect(res.status).toBe(415);
+    expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it(`reads a body nested ${MAX_JSON_DEPTH} levels deep and refuses one level more, or 5,000, with 400`, async () => {
+    expect((await request(app).post('/echo').set('content-type', 'application/json').send(nested(MAX_JSON_DEPTH))).status).toBe(200);
+    for (const depth of [MAX_JSON_DEPTH + 1, 5000]) {
+      const res = await request(app).post('/echo').set('content-type', 'application/json').send(nested(depth));
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { limit_depth: MAX_JSON_DEPTH } });
+    }
+  });
+});
