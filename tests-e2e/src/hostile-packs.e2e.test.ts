@@ -212,7 +212,7 @@ describe.each(MODES)('hostile packs (%s infrastructure)', (mode) => {
         ...Array.from({ length: 5 }, () => victimRuns()),
       ]);
       expect(attack!.status).toBe(400);
-      expect(attack!.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { limit: 64 } });
+      expect(attack!.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { limit_depth: 64 } });
       for (const reply of neighbours) expect(reply.status).toBe(200);
     });
   });
