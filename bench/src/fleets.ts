@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cpuProfileFlags, PROCESS_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { realInfra, type RealInfra } from './infra.js';
-import { freePort } from '@svc/testing';
+import { freePort, makeDataDir } from '@svc/testing';
 import { launch, waitForHealthy, type Launched } from './processes.js';
 
 export const OPERATOR = { email: 'bench-ops@example.test', password: 'bench-operator-1' };
@@ -44,7 +43,7 @@ function baseEnv(dataDir: string, internalSecret: string): Record<string, string
 const serviceUrls = (env: Record<string, string>) => Object.entries(env).filter(([name]) => name.endsWith('_URL')).map(([, url]) => url);
 
 async function started(kind: string, args: string[], extraEnv: (dataDir: string) => Promise<Record<string, string>>, real: boolean, reuseDataDir?: string): Promise<RunningFleet> {
-  const dataDir = reuseDataDir ?? (await mkdtemp(join(tmpdir(), `svc-bench-${kind}-`)));
+  const dataDir = reuseDataDir ?? makeDataDir(`svc-bench-${kind}-`);
   const internalSecret = randomBytes(32).toString('hex');
   const infra: RealInfra | undefined = real ? await realInfra(kind) : undefined;
   const port = await freePort();

@@ -104,7 +104,7 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
 
   const usage = new ApiKeyUsage(bus, log, config.apiKeyUsageFlushMs);
   const principals = trackedReads(cache, PRINCIPAL_READS);
-  const resolver = new PrincipalResolver(principals, bus, log);
+  const resolver = new PrincipalResolver(principals, bus, log, config.internalSecret);
   const policies = authenticator(createPassport(config.jwtSecret, resolver), usage);
   const byPolicy = { public: policies('public'), jwt: policies('jwt'), 'jwt-or-key': policies('jwt-or-key'), key: policies('key') };
   const authenticate: RequestHandler = (req, res, next) => byPolicy[res.locals.route!.auth](req, res, next);

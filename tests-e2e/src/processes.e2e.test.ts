@@ -1,15 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { destroyBrokerPrefix } from '@svc/bus';
 import { deleteCachePrefix } from '@svc/cache';
 import { createScratchDatabase } from '@svc/db';
-import { freePort } from '@svc/testing';
+import { freePort, makeDataDir } from '@svc/testing';
 import { createOrganization, signUp } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
@@ -68,7 +66,7 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
     scratch = await createScratchDatabase(process.env.DATABASE_URL!, 'proc');
     const [gatewayPort, identityPort, registryPort, executionPort, storagePort, adminPort, workerHealthPort] = await Promise.all(Array.from({ length: 7 }, freePort));
     probes = { identity: identityPort!, registry: registryPort!, execution: executionPort!, storage: storagePort!, admin: adminPort!, 'execution-worker': workerHealthPort! };
-    dataDir = await mkdtemp(join(tmpdir(), 'svc-proc-'));
+    dataDir = makeDataDir('svc-proc-');
     url = `http://127.0.0.1:${gatewayPort}`;
     fleet = spawn(process.execPath, ['scripts/fleet.mjs'], {
       cwd: root,

@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusMessage } from '@svc/bus';
 import type { InfrastructureEnv } from '@svc/platform';
+import { makeDataDir } from '@svc/testing';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
@@ -44,7 +43,7 @@ describe.runIf(MODES.includes('real'))('a worker killed with SIGKILL in the midd
   let fleet: TestFleet;
   let call: Call;
   let dev: TestUser;
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-worker-'));
+  const dataDir = makeDataDir('svc-worker-');
   const executed = new Map<string, number>();
   let child: ChildProcess | undefined;
 

@@ -76,7 +76,9 @@ export class LocalPack {
     private readonly options: LocalPackOptions,
   ) {
     this.#manifest = manifest;
-    this.#pool = new RunnerPool({ logger: options.logger, hooks: this.#hooks(), runnerScript: runnerScript(), maxRunners: 4 });
+    // The developer's own code on their own machine: sandboxed like the fleet where the host can
+    // (namespaces, limits, uid 65534 when run as root), without refusing to run where it cannot (macOS).
+    this.#pool = new RunnerPool({ logger: options.logger, hooks: this.#hooks(), runnerScript: runnerScript(), maxRunners: 4, sandbox: 'best-effort' });
   }
 
   static async open(dir: string, options: LocalPackOptions): Promise<LocalPack> {

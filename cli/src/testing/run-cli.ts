@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -33,6 +33,8 @@ function result(code: number, stdout: string, stderr: string): CliResult {
 /** A home of its own for each test: config file and signing key in a temporary folder. */
 export async function scratchHome(): Promise<{ dir: string; env: Record<string, string>; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-cli-test-'));
+  // Runners started as root read packs as uid 65534: the folders they live in must be searchable.
+  await chmod(dir, 0o755);
   return { dir, env: { SVC_CONFIG: join(dir, 'config', 'svc', 'config.toml'), HOME: dir, NO_COLOR: '1' }, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 

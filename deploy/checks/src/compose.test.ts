@@ -107,6 +107,32 @@ describe('docker-compose.yml', () => {
     expect(undocumented).toEqual([]);
   });
 
+  it('makes Redis, RabbitMQ and Postgres ask for a password, and the URLs carry it', () => {
+    expect(services.redis.command.join(' ')).toMatch(/--requirepass \$\{REDIS_PASSWORD:-/);
+    expect(services.rabbitmq.environment.RABBITMQ_DEFAULT_PASS).toMatch(/\$\{RABBITMQ_PASSWORD/);
+    expect(services.postgres.environment.POSTGRES_PASSWORD).toMatch(/\$\{POSTGRES_PASSWORD/);
+    for (const [name, service] of ours) {
+      if (service.environment.REDIS_URL) expect(service.environment.REDIS_URL, name).toMatch(/^redis:\/\/:\$\{REDIS_PASSWORD/);
+      expect(service.environment.AMQP_URL, name).toMatch(/^amqp:\/\/svc:\$\{RABBITMQ_PASSWORD/);
+    }
+  });
+
+  it('connects each process to Postgres as a role of its own, never the superuser, and migrates as another', () => {
+    const roles = read('deploy/docker/postgres-roles.sh');
+    for (const [name, service] of ours) {
+      const owner = name === 'execution-worker' ? 'execution' : name;
+      expect(service.environment.DATABASE_URL, name).toMatch(new RegExp(`^postgres://svc_${owner}:\\$\\{DB_${owner.toUpperCase()}_PASSWORD:-`));
+      if (name !== 'gateway') expect(service.environment.DATABASE_MIGRATION_URL, name).toMatch(new RegExp(`^postgres://svc_${owner}_migrator:`));
+      expect(roles, name).toContain(name === 'gateway' ? 'role svc_gateway' : 'svc_$service');
+    }
+    expect(services.postgres.volumes).toContain('./deploy/docker/postgres-roles.sh:/docker-entrypoint-initdb.d/10-roles.sh:ro');
+    expect(roles).toMatch(/NOSUPERUSER NOCREATEDB NOCREATEROLE/);
+  });
+
+  it('gives the worker, where pack code runs, no Redis credentials', () => {
+    expect(services['execution-worker'].environment.REDIS_URL).toBeUndefined();
+  });
+
   it('gives each process only the secrets it reads', () => {
     for (const [name, service] of ours) {
       expect('SVC_JWT_SECRET' in service.environment, name).toBe(['gateway', 'identity'].includes(name));
@@ -121,8 +147,8 @@ describe('docker-compose.yml', () => {
   });
 
   it('marks every built-in secret default as local only', () => {
-    const defaults = [...read('docker-compose.yml').matchAll(/\$\{(SVC_JWT_SECRET|SVC_INTERNAL_SECRET|POSTGRES_PASSWORD|RABBITMQ_PASSWORD):-([^}]*)\}/g)];
-    expect(defaults.length).toBeGreaterThanOrEqual(4);
+    const defaults = [...read('docker-compose.yml').matchAll(/\$\{(SVC_JWT_SECRET|SVC_INTERNAL_SECRET|POSTGRES_PASSWORD|REDIS_PASSWORD|RABBITMQ_PASSWORD|DB_[A-Z]+_PASSWORD):-([^}]*)\}/g)];
+    expect(defaults.length).toBeGreaterThanOrEqual(11);
     for (const [, name, value] of defaults) expect(value, name).toMatch(/local-only/);
   });
 });

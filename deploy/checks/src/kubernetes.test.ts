@@ -98,6 +98,18 @@ describe('k8s base: one folder per process', () => {
     expect(all.some((m) => m.file.startsWith(`${K8S}/base/registry/`) && m.doc.kind === 'PersistentVolumeClaim' && m.doc.metadata.name === claim)).toBe(true);
   });
 
+  it('keeps the worker to DNS, Postgres and RabbitMQ, with no Redis URL and nothing coming in but the probes', () => {
+    const policy = inBase('NetworkPolicy', 'execution-worker')?.doc;
+    expect(policy, `${K8S}/base/execution-worker: NetworkPolicy execution-worker`).toBeDefined();
+    expect(policy.spec.podSelector.matchLabels).toEqual({ app: 'execution-worker' });
+    expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    const ports = policy.spec.egress.flatMap((rule: any) => rule.ports.map((p: any) => `${p.protocol}/${p.port}`));
+    expect(ports.sort()).toEqual(['TCP/53', 'TCP/5432', 'TCP/5672', 'UDP/53']);
+    const worker = containerOf(inBase('Deployment', 'execution-worker')!.doc);
+    expect(policy.spec.ingress.flatMap((rule: any) => rule.ports.map((p: any) => String(p.port)))).toEqual([worker.env.find((e: any) => e.name === 'SVC_HEALTH_PORT')?.value]);
+    expect(worker.env.map((e: any) => e.name)).not.toContain('REDIS_URL');
+  });
+
   it('gives the worker its probe port and more memory than any other process', () => {
     const worker = containerOf(inBase('Deployment', 'execution-worker')!.doc);
     const healthPort = worker.env.find((e: any) => e.name === 'SVC_HEALTH_PORT')?.value;
@@ -186,7 +198,9 @@ describe('every Deployment under k8s/', () => {
           expect(ref, `${file}: ${env.name}`).toEqual({ name: 'svc-secrets', key: env.name });
         }
         if (deploymentPatches.some((p) => p.doc === doc)) continue;
-        for (const name of ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL']) {
+        // The worker uses no cache: pack code runs in its pods, so it holds no Redis credentials.
+        const urls = doc.metadata.name === 'execution-worker' ? ['DATABASE_URL', 'AMQP_URL'] : ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL'];
+        for (const name of urls) {
           expect(container.env.some((e: any) => e.name === name), `${file}: ${name}`).toBe(true);
         }
         expect(container.envFrom, file).toEqual([{ configMapRef: { name: 'svc-config' } }]);

@@ -28,7 +28,7 @@ export interface FleetOptions {
   secrets: { jwtSecret: string; internalSecret: string };
   /** Where services keep files of their own (the registry's package files), as SVC_DATA_DIR. */
   dataDir: string;
-  identity: Omit<IdentityConfig, 'jwtSecret' | 'migrationsFolder'>;
+  identity: Omit<IdentityConfig, 'jwtSecret' | 'internalSecret' | 'migrationsFolder'>;
   execution: Omit<ExecutionConfig, 'dataDir' | 'migrationsFolder' | 'version' | 'rateLimit'>;
   storage?: Partial<Omit<StorageConfig, 'migrationsFolder'>>;
   rateLimitEnabled?: boolean;
@@ -72,7 +72,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const services: Record<ServiceName, ServiceModule> = {
     identity: createIdentityService({
       ...deps('identity'),
-      config: { ...options.identity, jwtSecret: secrets.jwtSecret, migrationsFolder: migrationsOf('@svc/identity') },
+      config: { ...options.identity, jwtSecret: secrets.jwtSecret, internalSecret: secrets.internalSecret, migrationsFolder: migrationsOf('@svc/identity') },
     }),
     registry: createRegistryService({
       ...deps('registry'),

@@ -14,7 +14,7 @@ const jwtSecret = env.SVC_JWT_SECRET ?? stored!.SVC_JWT_SECRET;
 const internalSecret = env.SVC_INTERNAL_SECRET ?? stored!.SVC_INTERNAL_SECRET;
 
 const infra = await openInfrastructure(env, log);
-const { jwtSecret: _sameAsAbove, ...identity } = identityConfigFromEnv({ ...env, SVC_JWT_SECRET: jwtSecret });
+const { jwtSecret: _sameAsAbove, internalSecret: _alsoAbove, ...identity } = identityConfigFromEnv({ ...env, SVC_JWT_SECRET: jwtSecret, SVC_INTERNAL_SECRET: internalSecret });
 const fleet = await startFleet({
   infra,
   logger: (service) => createLogger({ service, level: env.LOG_LEVEL }),

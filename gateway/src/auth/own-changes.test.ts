@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { internalIdentity, signAccessToken } from '@svc/auth';
+import { internalIdentity, signAccessToken, signPrincipalEntry } from '@svc/auth';
 import { personalIdentity } from '@svc/auth/src/testing/identities.js';
 import { createBus, type Bus } from '@svc/bus';
 import { createCache, deleteCachePrefix, type Cache } from '@svc/cache';
@@ -37,6 +37,9 @@ describe.runIf(process.env.REDIS_URL)("a caller's own account change, seen by it
   let base: string;
   let token: string;
 
+  /** The principal as identity writes it: signed for its key. */
+  const signed = (identity: object) => signPrincipalEntry(SECRET, principalCacheKey(sessionId), JSON.stringify(identity));
+
   const whoami = async () => {
     const reply = await fetch(`${base}/api/v1/storage/whoami`, { headers: { authorization: `Bearer ${token}` } });
     return { status: reply.status, ...((await reply.json()) as { developerMode?: boolean }) };
@@ -50,7 +53,7 @@ describe.runIf(process.env.REDIS_URL)("a caller's own account change, seen by it
     bus = await createBus({ logger: log });
     const identity = express();
     identity.post('/api/v1/account/developer-mode', async (_req, res) => {
-      await direct.set(principalCacheKey(sessionId), JSON.stringify({ ...caller, developerMode: true }), 300);
+      await direct.set(principalCacheKey(sessionId), signed({ ...caller, developerMode: true }), 300);
       res.json({ success: true });
     });
     const storage = express();
@@ -64,7 +67,7 @@ describe.runIf(process.env.REDIS_URL)("a caller's own account change, seen by it
     token = signAccessToken({ sub: caller.userId, sid: sessionId }, SECRET, 300).token;
     // The cache fails fast rather than queue: wait until it is connected.
     while (!(await direct.healthy())) await new Promise((r) => setTimeout(r, 20));
-    await direct.set(principalCacheKey(sessionId), JSON.stringify(caller), 300);
+    await direct.set(principalCacheKey(sessionId), signed(caller), 300);
   });
 
   afterAll(async () => {

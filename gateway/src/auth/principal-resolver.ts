@@ -1,6 +1,6 @@
 import type { Bus } from '@svc/bus';
 import type { TrackedReads } from '@svc/cache';
-import { IdentitySchema, type Identity } from '@svc/auth';
+import { IdentitySchema, verifyPrincipalEntry, type Identity } from '@svc/auth';
 import { apiKeyPrincipalCacheKey, PRINCIPAL_RPC, principalCacheKey } from '@svc/contracts';
 import type { Logger } from '@svc/core';
 
@@ -10,20 +10,30 @@ const PRINCIPAL_RPC_TIMEOUT_MS = 3000;
 /** Parsed principals kept, by their cached text; a request's principal is checked once, not per request. */
 const PARSED_ENTRIES = 10_000;
 
+/** A cached principal whose signature held, and the cache key it was signed for. */
+interface Verified {
+  cacheKey: string;
+  identity: Identity;
+}
+
 /**
  * Finds the Identity behind an access token's session or an API key: from the shared cache
  * that identity keeps current (read through `TrackedReads`, so a hot entry costs no round trip
  * while Redis still vouches for it), else by asking identity over the bus (which also refills
  * the cache). A revoked session or key is deleted from the cache, Redis tells every replica's
- * tracked reads at once, and identity answers "none": it stops working everywhere.
+ * tracked reads at once, and identity answers "none": it stops working everywhere. Entries are
+ * signed by identity (`signPrincipalEntry`); one that fails its signature (written by anyone
+ * else who reached Redis) is not used: identity is asked, and writes a true one over it.
  */
 export class PrincipalResolver {
-  private readonly parsed = new Map<string, Identity>();
+  private readonly parsed = new Map<string, Verified>();
 
+  /** `secret`: SVC_INTERNAL_SECRET, the key of identity's signatures. */
   constructor(
     private readonly reads: TrackedReads,
     private readonly bus: Bus,
     private readonly log: Logger,
+    private readonly secret: string,
   ) {}
 
   forSession(sessionId: string): Promise<Identity | null> {
@@ -50,18 +60,27 @@ export class PrincipalResolver {
       this.log.warn('principal cache unavailable; asking identity', { error: err.message });
       return null;
     });
-    if (cached) return this.parse(cached);
+    const identity = cached ? this.parse(cacheKey, cached) : undefined;
+    if (identity) return identity;
     // The bus checks the answer against the contract's IdentitySchema.
     return (await this.bus.request(PRINCIPAL_RPC, question, { timeoutMs: PRINCIPAL_RPC_TIMEOUT_MS })).identity;
   }
 
-  /** The same text always parses to the same principal: frozen, since every request shares it. */
-  private parse(text: string): Identity {
+  /**
+   * The same text under the same key always parses to the same principal: frozen, since every
+   * request shares it, and checked once. Undefined for an entry that is not identity's.
+   */
+  private parse(cacheKey: string, text: string): Identity | undefined {
     const known = this.parsed.get(text);
-    if (known) return known;
+    if (known?.cacheKey === cacheKey) return known.identity;
+    const json = verifyPrincipalEntry(this.secret, cacheKey, text);
+    if (json === undefined) {
+      this.log.warn('a cached principal failed its signature; asking identity', { cache_key: cacheKey });
+      return undefined;
+    }
     if (this.parsed.size >= PARSED_ENTRIES) this.parsed.clear();
-    const identity = Object.freeze(IdentitySchema.parse(JSON.parse(text)));
-    this.parsed.set(text, identity);
+    const identity = Object.freeze(IdentitySchema.parse(JSON.parse(json)));
+    this.parsed.set(text, { cacheKey, identity });
     return identity;
   }
 }

@@ -2,3 +2,4 @@ export * from './identity.js';
 export * from './internal-token.js';
 export * from './access-token.js';
 export * from './secret-key.js';
+export * from './principal-entry.js';

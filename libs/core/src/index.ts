@@ -4,6 +4,7 @@ export * from './correlation.js';
 export * from './logger.js';
 export * from './config.js';
 export * from './validation.js';
+export * from './json-shape.js';
 export * from './http.js';
 export * from './json-depth.js';
 export * from './timeout.js';

@@ -32,6 +32,12 @@ export interface Database {
 export interface DatabaseOptions {
   /** `postgres://…`; when absent an embedded PGlite is used. */
   url?: string;
+  /**
+   * The role that owns the service's schema and runs its migrations (`postgres://…`). When set,
+   * `url`'s role is only granted the use of the schema's tables afterwards, so that the process
+   * works without owning, creating or altering anything. Ignored without `url`.
+   */
+  migrationUrl?: string;
   /** PGlite data directory; absent means in memory. Ignored with `url`. */
   dataDir?: string;
   /** Pool size per process (Postgres only). */
@@ -59,6 +65,43 @@ async function answers(query: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
+/** Runs `work` holding the schema's migration lock on `db`'s connection. */
+async function underMigrationLock(db: { execute(query: ReturnType<typeof lockKey>): Promise<unknown> }, schema: string, work: () => Promise<void>): Promise<void> {
+  await db.execute(lockKey(schema));
+  try {
+    await work();
+  } finally {
+    await db.execute(unlockKey(schema));
+  }
+}
+
+function migrateLocked(client: pg.PoolClient | pg.Client, { migrationsFolder, schema }: MigrateOptions): Promise<void> {
+  const locked = drizzlePg(client);
+  return underMigrationLock(locked, schema, () => migratePg(locked, { migrationsFolder, migrationsSchema: schema, migrationsTable: MIGRATIONS_TABLE }));
+}
+
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Migrates as the schema's owner, then lets the service's runtime role read and write the
+ * schema's tables and nothing more: no DDL, no migrations journal, no other schema.
+ */
+async function migrateAs(migrationUrl: string, runtimeRole: string, options: MigrateOptions): Promise<void> {
+  const client = new pg.Client({ connectionString: migrationUrl, connectionTimeoutMillis: HEALTH_TIMEOUT_MS });
+  await client.connect();
+  try {
+    await migrateLocked(client, options);
+    const schema = quoted(options.schema);
+    const role = quoted(decodeURIComponent(runtimeRole));
+    await client.query(`grant usage on schema ${schema} to ${role}`);
+    await client.query(`grant select, insert, update, delete on all tables in schema ${schema} to ${role}`);
+    await client.query(`grant usage, select on all sequences in schema ${schema} to ${role}`);
+    await client.query(`revoke all on ${schema}.${quoted(MIGRATIONS_TABLE)} from ${role}`);
+  } finally {
+    await client.end();
+  }
+}
+
 async function createPostgres(options: DatabaseOptions & { url: string }): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -73,15 +116,10 @@ async function createPostgres(options: DatabaseOptions & { url: string }): Promi
     kind: 'postgres',
     db,
     async migrate({ migrationsFolder, schema }) {
+      if (options.migrationUrl) return migrateAs(options.migrationUrl, new URL(options.url).username, { migrationsFolder, schema });
       const client = await pool.connect();
       try {
-        const locked = drizzlePg(client);
-        await locked.execute(lockKey(schema));
-        try {
-          await migratePg(locked, { migrationsFolder, migrationsSchema: schema, migrationsTable: MIGRATIONS_TABLE });
-        } finally {
-          await locked.execute(unlockKey(schema));
-        }
+        await migrateLocked(client, { migrationsFolder, schema });
       } finally {
         client.release();
       }
@@ -101,12 +139,7 @@ async function createPglite(options: DatabaseOptions): Promise<Database> {
     db,
     async migrate({ migrationsFolder, schema }) {
       const local = drizzlePglite(client);
-      await local.execute(lockKey(schema));
-      try {
-        await migratePglite(local, { migrationsFolder, migrationsSchema: schema, migrationsTable: MIGRATIONS_TABLE });
-      } finally {
-        await local.execute(unlockKey(schema));
-      }
+      await underMigrationLock(local, schema, () => migratePglite(local, { migrationsFolder, migrationsSchema: schema, migrationsTable: MIGRATIONS_TABLE }));
     },
     healthy: () => answers(() => client.query('select 1')),
     close: () => client.close(),

@@ -5,3 +5,4 @@ export * from './connection-failure.js';
 export * from './statement-batcher.js';
 export * from './outbox-tables.js';
 export * from './outbox.js';
+export * from './roles.js';

@@ -125,6 +125,17 @@ describe('readPackArchive', () => {
     expect(error.details.entry).toBe(entry.name);
   });
 
+  it.each([
+    ['a file inside a file', ['zz', 'zz/y']],
+    ['a file inside a file, listed first', ['zz/y', 'zz']],
+    ['a file deep inside a file', ['a/b', 'a/b/c/d']],
+  ])('refuses %s with PACKAGE_PATH_INVALID', async (_label, names) => {
+    const tarball = await rawTarGz([{ name: 'pack.yaml', content: MANIFEST }, ...names.map((name) => ({ name, content: 'x' }))]);
+    const error = await failure(readPackArchive(tarball));
+    expect(error.code).toBe('PACKAGE_PATH_INVALID');
+    expect(error.message).toMatch(/lies inside "(zz|a\/b)", which is a file/);
+  });
+
   it('refuses a file that appears twice', async () => {
     const tarball = await rawTarGz([
       { name: 'pack.yaml', content: MANIFEST },

@@ -59,11 +59,25 @@ async function decompress(tarball: Buffer, limits: ArchiveLimits): Promise<Buffe
 }
 
 /**
+ * A file whose path runs through another file (`zz` and `zz/y`) could never be unpacked: one
+ * of them would have to be a folder.
+ */
+function refuseCollisions(files: Map<string, Buffer>): Map<string, Buffer> {
+  for (const path of files.keys()) {
+    for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
+      const parent = path.slice(0, slash);
+      if (files.has(parent)) throw new PackFormatError('PACKAGE_PATH_INVALID', `Package entry "${path}" lies inside "${parent}", which is a file`, { entry: path, file: parent });
+    }
+  }
+  return files;
+}
+
+/**
  * Reads a `.tar.gz` package in memory, never touching the disk, under the platform's archive
  * rules: each entry by `archiveEntry` (regular files and directories only, `./` prefixes and
  * the root directory entry accepted, no path that could leave the folder), `npm pack`'s
  * `package/` folder moved to the root (`withoutNpmPackageFolder`), within the size and
- * file-count limits. Tarballs made by GNU tar (`tar czf x.tgz -C dir .`), `npm pack` and
+ * file-count limits, no file inside another. Tarballs made by GNU tar (`tar czf x.tgz -C dir .`), `npm pack` and
  * tar-stream all read the same. Dashboard bundles are read with it too (with their own
  * limits). Throws a PackFormatError naming the first problem.
  *
@@ -101,7 +115,7 @@ export async function readPackArchive(tarball: Buffer, limits: ArchiveLimits = D
     if (err instanceof PackFormatError) throw err;
     throw new PackFormatError('PACKAGE_INVALID', `The package is not a valid tar archive: ${(err as Error).message}`);
   }
-  return { files: withoutNpmPackageFolder(files), unpackedBytes };
+  return { files: refuseCollisions(withoutNpmPackageFolder(files)), unpackedBytes };
 }
 
 /**

@@ -32,6 +32,13 @@ export interface CommandSsh {
   exec(target: string, command: string, options?: { timeoutMs?: number }): Promise<unknown>;
 }
 
+/**
+ * HTTP(S) requests made by the worker for the pack: only for a pack whose `pack.yaml` declares
+ * `network.egress: true`, only to public addresses (and to its `network.hosts` when listed).
+ * Redirects come back as they are; bodies are text, at most 1 MiB each way.
+ */
+export type CommandFetch = (url: string, options?: { method?: string; headers?: Record<string, string>; body?: string }) => Promise<{ status: number; headers: Record<string, string>; body: string }>;
+
 export interface CommandContext {
   /** Tenant the command runs for. */
   tenant: string;
@@ -46,6 +53,7 @@ export interface CommandContext {
   ssh: CommandSsh;
   /** Values of the secrets `pack.yaml` declares, of the caller's tenant (`svc secrets set`); never log them. */
   secrets: Readonly<Record<string, string>>;
+  fetch: CommandFetch;
 }
 
 export type CommandHandler<I = Record<string, unknown>, O = unknown> = (input: I, ctx: CommandContext) => Promise<O> | O;

@@ -5,6 +5,7 @@ export * from './errors.js';
 export * from './paths.js';
 export * from './manifest-schema.js';
 export * from './input-schema.js';
+export { InputValidationTimeoutError, isLinearSchema, VALIDATION_TIME_LIMIT_MS } from './bounded-validation.js';
 export * from './manifest.js';
 export * from './archive.js';
 export * from './package.js';

@@ -2,6 +2,8 @@ import Ajv07, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { issuesFromAjv, type SchemaIssue } from './ajv-issues.js';
+import { linearRegExp, useLinearUniqueItems } from './linear-keywords.js';
+import { boundedValidator } from './bounded-validation.js';
 
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -18,7 +20,8 @@ const DIALECTS: Record<string, Dialect> = {
 
 /**
  * Unknown keywords and formats are refused (a typo such as `requird` would otherwise silently
- * validate nothing); type-coupling rules are left to the author.
+ * validate nothing); type-coupling rules are left to the author. Patterns run on a linear-time
+ * engine, so no input can make a pack's `pattern` backtrack for seconds.
  */
 const AJV_OPTIONS = {
   strictSchema: true,
@@ -29,6 +32,7 @@ const AJV_OPTIONS = {
   allowUnionTypes: true,
   allErrors: true,
   logger: false,
+  code: { regExp: linearRegExp },
 } as const;
 
 /** Thrown when an `input_schema` is not a usable JSON Schema; the message says why. */
@@ -44,6 +48,7 @@ export interface InputValidator {
 function newAjv(dialect: Dialect, options: { validateSchema: boolean }) {
   const ajv = dialect === 'draft-07' ? new Ajv07({ ...AJV_OPTIONS, ...options }) : new Ajv2020({ ...AJV_OPTIONS, ...options });
   addFormats(ajv);
+  useLinearUniqueItems(ajv);
   return ajv;
 }
 
@@ -76,7 +81,8 @@ function dialectOf(schema: Record<string, unknown>): Dialect {
  * InputSchemaError. The root must be `type: object`: command inputs are JSON objects, and MCP
  * tools require it. Each call uses its own ajv instance, so schemas of different packs, or
  * versions of one, never share `$id`s. What the registry accepts at publish is what the
- * execution service checks inputs with.
+ * execution service checks inputs with. A schema outside the linear class (`isLinearSchema`)
+ * gives a validator that throws InputValidationTimeoutError past 50 ms.
  */
 export function compileInputSchemaFunction(schema: Record<string, unknown>): ValidateFunction {
   if (schema.type !== 'object') throw new InputSchemaError('the root of input_schema must have type: object');
@@ -85,7 +91,7 @@ export function compileInputSchemaFunction(schema: Record<string, unknown>): Val
   const checker = metaChecker(dialect);
   if (!checker.validateSchema(canonical)) throw new InputSchemaError(`schema is invalid: ${checker.errorsText(checker.errors)}`);
   try {
-    return newAjv(dialect, { validateSchema: false }).compile(canonical);
+    return boundedValidator(newAjv(dialect, { validateSchema: false }).compile(canonical), canonical);
   } catch (err) {
     throw new InputSchemaError((err as Error).message);
   }

@@ -21,6 +21,14 @@ export const MAX_DESCRIPTION_LENGTH = 1000;
 export const MAX_TAGS = 20;
 export const MAX_TAG_LENGTH = 32;
 export const MAX_EXAMPLES = 20;
+/** Most host names a pack's `network.hosts` may list. */
+export const MAX_EGRESS_HOSTS = 50;
+
+/**
+ * Longest array anywhere in a command's input, refused (400) before its schema runs; arrays
+ * and objects nest at most 64 deep (`MAX_JSON_DEPTH` of `@svc/core`), within the 1 MiB body.
+ */
+export const MAX_INPUT_ARRAY_ITEMS = 10_000;
 
 /** Command timeout bounds and default, in seconds. */
 export const MIN_TIMEOUT_SECONDS = 1;

@@ -1,6 +1,7 @@
 import {
   MAX_COMMANDS,
   MAX_DESCRIPTION_LENGTH,
+  MAX_EGRESS_HOSTS,
   MAX_EXAMPLES,
   MAX_PATH_LENGTH,
   MAX_RETRIES,
@@ -10,7 +11,7 @@ import {
   MIN_TIMEOUT_SECONDS,
   QUEUES,
 } from './limits.js';
-import { MAX_NAME_LENGTH, MAX_SECRETS, NAME_PATTERN, NAMESPACE_PATTERN, SECRET_NAME_PATTERN, VISIBILITIES } from './names.js';
+import { EGRESS_HOST_PATTERN, MAX_NAME_LENGTH, MAX_SECRETS, NAME_PATTERN, NAMESPACE_PATTERN, SECRET_NAME_PATTERN, VISIBILITIES } from './names.js';
 
 const description = { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH } as const;
 
@@ -43,6 +44,15 @@ export const PACK_MANIFEST_SCHEMA = {
     },
     commands: { type: 'array', minItems: 1, maxItems: MAX_COMMANDS, items: { $ref: '#/$defs/command' } },
     secrets: { type: 'array', maxItems: MAX_SECRETS, uniqueItems: true, items: { type: 'string', pattern: SECRET_NAME_PATTERN.source } },
+    network: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['egress'],
+      properties: {
+        egress: { type: 'boolean' },
+        hosts: { type: 'array', maxItems: MAX_EGRESS_HOSTS, items: { type: 'string', maxLength: 253, pattern: EGRESS_HOST_PATTERN } },
+      },
+    },
   },
   $defs: {
     command: {

@@ -159,6 +159,23 @@ commands:
     });
   });
 
+  describe('network', () => {
+    it('gives a pack no network unless it declares it', () => {
+      expect(parseManifest(manifest()).network).toEqual({ egress: false, hosts: [] });
+      expect(parseManifest(manifest({ extra: { network: { egress: true } } })).network).toEqual({ egress: true, hosts: [] });
+      expect(parseManifest(manifest({ extra: { network: { egress: true, hosts: ['api.example.com', '*.example.org'] } } })).network.hosts).toEqual(['api.example.com', '*.example.org']);
+    });
+
+    it.each([
+      ['a host that is an address', { egress: true, hosts: ['127.0.0.1'] }],
+      ['a host with a port', { egress: true, hosts: ['example.com:8080'] }],
+      ['an unknown field', { egress: true, proxy: 'x' }],
+      ['no egress', { hosts: ['example.com'] }],
+    ])('refuses %s', (_label, network) => {
+      expect(failure(manifest({ extra: { network } })).code).toBe('MANIFEST_INVALID');
+    });
+  });
+
   describe('entry paths', () => {
     it.each(['../outside.js', 'commands/../../outside.js', '/etc/evil.js', 'commands\\echo.js', 'C:/evil.js'])('refuses %s with PACKAGE_PATH_INVALID', (entry) => {
       const error = failure(manifest({ commands: [{ ...echo, entry }] }));

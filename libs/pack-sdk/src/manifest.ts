@@ -1,7 +1,8 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import semver from 'semver';
 import { parseDocument } from 'yaml';
-import { issuesFromAjv } from './ajv-issues.js';
+import { issuesFromAjv, type SchemaIssue } from './ajv-issues.js';
+import { InputValidationTimeoutError } from './bounded-validation.js';
 import { PackFormatError, type PackErrorCode } from './errors.js';
 import { compileInputSchema, InputSchemaError, type InputValidator } from './input-schema.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_MANIFEST_BYTES, MAX_TOOL_NAME_LENGTH, QUEUE_MAX_TIMEOUT_SECONDS, QUEUES, type Queue } from './limits.js';
@@ -31,12 +32,23 @@ export interface CommandManifest {
   examples: CommandExample[];
 }
 
+/**
+ * What a pack may reach beyond the platform. Without `egress: true` its code has no network at
+ * all; with it, `ctx.fetch` makes HTTP(S) requests through the worker to public addresses only,
+ * and only to `hosts` when they are listed (`*.example.com` for every name under one).
+ */
+export interface PackNetwork {
+  egress: boolean;
+  hosts: string[];
+}
+
 export interface PackManifest {
   schema_version: 1;
   pack: { namespace: string; name: string; version: string; description: string; visibility: Visibility };
   commands: CommandManifest[];
   /** Names of the secrets its commands read as `ctx.secrets.NAME`; only these are handed to them. */
   secrets: string[];
+  network: PackNetwork;
 }
 
 /** The `pack.yaml` fields as written, before defaults. */
@@ -56,6 +68,7 @@ interface RawManifest {
   pack: { namespace: string; name: string; version: string; description?: string; visibility?: Visibility };
   commands: RawCommand[];
   secrets?: string[];
+  network?: { egress: boolean; hosts?: string[] };
 }
 
 /** Weighted count of alias expansions allowed in a pack.yaml (yaml's own measure). */
@@ -160,7 +173,13 @@ function checkCommand(raw: RawCommand, index: number, pack: RawManifest['pack'])
     issues.push({ code: 'INPUT_SCHEMA_INVALID', field: `${at}.input_schema`, message: `is not a valid JSON Schema: ${err.message}` });
   }
   command.examples.forEach((example, n) => {
-    const problems = validate?.(example.input) ?? [];
+    let problems: SchemaIssue[];
+    try {
+      problems = validate?.(example.input) ?? [];
+    } catch (err) {
+      if (!(err instanceof InputValidationTimeoutError)) throw err;
+      problems = [{ field: '(root)', message: err.message }];
+    }
     if (problems.length > 0) {
       const [problem] = problems as [(typeof problems)[0]];
       issues.push({ code: 'MANIFEST_INVALID', field: `${at}.examples.${n}.input`, message: `does not match input_schema: ${problem.field}: ${problem.message}` });
@@ -213,5 +232,6 @@ export function parseManifest(text: string): PackManifest {
     },
     commands,
     secrets: raw.secrets ?? [],
+    network: { egress: raw.network?.egress ?? false, hosts: raw.network?.hosts ?? [] },
   };
 }

@@ -33,3 +33,5 @@ export function parsePackRef(ref: string): { namespace: string; name: string } |
 export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 /** Secrets a pack may declare (and a tenant keep for it). */
 export const MAX_SECRETS = 50;
+/** A host a pack may reach: a DNS name (`api.example.com`) or every name under one (`*.example.com`). */
+export const EGRESS_HOST_PATTERN = '^(\\*\\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$';

@@ -3,6 +3,8 @@ import { z } from 'zod';
 /** Variables every process reads to find its infrastructure. Absent URLs mean embedded adapters. */
 export const infrastructureEnv = {
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  /** The role that owns the service's schema and runs its migrations; DATABASE_URL's role then only uses the tables. */
+  DATABASE_MIGRATION_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   AMQP_URL: z.string().regex(/^amqps?:\/\//, 'must be an amqp:// URL').optional(),
   SVC_DATA_DIR: z.string().default('./.svc-data'),

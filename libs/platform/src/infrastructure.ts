@@ -33,6 +33,7 @@ export async function openInfrastructure(env: InfrastructureEnv, log: Logger, op
   }
   const database = await createDatabase({
     url: env.DATABASE_URL,
+    migrationUrl: env.DATABASE_MIGRATION_URL,
     dataDir,
     onError: (err) => log.warn('database connection error', { error: err.message }),
   });

@@ -1,3 +1,4 @@
 export * from './free-port.js';
 export * from './tcp-proxy.js';
 export * from './smtp-server.js';
+export * from './data-dir.js';

@@ -1,18 +1,25 @@
 // Pack runner: a child process of the execution service that serves the commands of one pack
-// version over IPC. It is started with Node's permission model (reads limited to the pack
-// folder, no writes, no child processes, no workers), a heap ceiling and an empty environment.
+// version. It is started inside the worker's sandbox (own network and PID namespaces, an
+// unprivileged uid, kernel limits: src/runners/runner-sandbox.ts) with Node's permission model
+// (reads limited to the pack folder, no writes, no child processes, no workers), a heap ceiling
+// and an empty environment. It is handed to `node -e`, so it needs no file of its own.
+//
+// It talks to the service over the pipe on fd 3 in frames (src/runners/runner-frames.ts):
+// [u32 header bytes][u32 payload bytes][JSON header][payload]. Inputs, results and hook values
+// travel as JSON text in the payload, which JSON.parse reads at any depth without recursing.
 // The message shapes are described in src/runners/runner-protocol.ts.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 
-const settings = JSON.parse(process.argv[2]);
-const send = process.send.bind(process);
+const settings = JSON.parse(process.argv.at(-1));
 const memoryUsage = process.memoryUsage.rss;
 // process.exit runs 'exit' listeners that pack code may have added to keep the process alive;
 // the native exit captured before any pack code loads cannot be intercepted.
 const exit = process.reallyExit.bind(process);
+const channel = new Socket({ fd: 3, readable: true, writable: true });
 
 /** id of the call whose code is running, so console output is attributed to it. */
 const currentCall = new AsyncLocalStorage();
@@ -24,16 +31,32 @@ const entries = new Map();
 const pendingHooks = new Map();
 let lastHookId = 0;
 
-// The permission model does not cover signals: without this a pack could kill the service.
+function send(header, payload = '') {
+  const head = Buffer.from(JSON.stringify(header));
+  const body = Buffer.from(payload);
+  const prefix = Buffer.allocUnsafe(8);
+  prefix.writeUInt32BE(head.length, 0);
+  prefix.writeUInt32BE(body.length, 4);
+  channel.write(Buffer.concat([prefix, head, body]));
+}
+
+// The permission model does not cover signals: without this a pack could signal any process
+// its uid may (the PID namespace already hides every process but itself).
 const denySignals = () => {
   throw Object.assign(new Error('Sending signals is not allowed in a pack'), { code: 'ERR_ACCESS_DENIED' });
 };
 for (const name of ['kill', '_kill']) Object.defineProperty(process, name, { value: denySignals, writable: false, configurable: false });
 
-// Off-heap memory (Buffers, ArrayBuffers) escapes --max-old-space-size; watch the whole process.
-setInterval(() => {
-  if (memoryUsage() > settings.rssLimitBytes) exit(settings.memoryExitCode);
-}, 200).unref();
+// Only where the kernel's memory limit could not be set: off-heap memory (Buffers) escapes
+// --max-old-space-size, so watch the whole process (a timer, which a busy loop delays).
+if (settings.rssLimitBytes > 0) {
+  setInterval(() => {
+    if (memoryUsage() > settings.rssLimitBytes) exit(settings.memoryExitCode);
+  }, 200).unref();
+}
+
+// RLIMIT_CPU's soft limit: ask to be retired; the kernel kills the runner at the hard limit.
+process.on('SIGXCPU', () => send({ type: 'cpu-exhausted' }));
 
 function describe(error) {
   if (!(error instanceof Error)) return { type: 'Error', message: String(error) };
@@ -42,11 +65,11 @@ function describe(error) {
 }
 
 function log(id, level, args) {
-  send({ type: 'log', id, level, message: format(...args) });
+  send({ type: 'log', id, level }, format(...args));
 }
 
-// Console and standard streams travel over IPC like ctx.log, so each line is attributed to the
-// call that wrote it; the pipes only carry what bypasses them (crash reports, fatal errors).
+// Console and standard streams travel over the channel like ctx.log, so each line is attributed
+// to the call that wrote it; the pipes only carry what bypasses them (crash reports, fatal errors).
 const consoleLevels = { debug: 'debug', trace: 'debug', log: 'info', info: 'info', warn: 'warn', error: 'error' };
 for (const [method, level] of Object.entries(consoleLevels)) {
   console[method] = (...args) => log(currentCall.getStore() ?? null, level, args);
@@ -54,7 +77,7 @@ for (const [method, level] of Object.entries(consoleLevels)) {
 for (const [stream, level] of [[process.stdout, 'info'], [process.stderr, 'warn']]) {
   stream.write = (chunk, encoding, done) => {
     const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    send({ type: 'log', id: currentCall.getStore() ?? null, level, message: text });
+    send({ type: 'log', id: currentCall.getStore() ?? null, level }, text);
     (typeof encoding === 'function' ? encoding : done)?.();
     return true;
   };
@@ -65,18 +88,18 @@ function callHook(id, hook, args) {
   const callId = lastHookId;
   return new Promise((resolvePromise, reject) => {
     pendingHooks.set(callId, { resolve: resolvePromise, reject });
-    send({ type: 'hook', id, callId, hook, args });
+    send({ type: 'hook', id, callId, hook }, JSON.stringify(args ?? null));
   });
 }
 
-function settleHook(message) {
-  const pending = pendingHooks.get(message.callId);
+function settleHook(header, payload) {
+  const pending = pendingHooks.get(header.callId);
   if (!pending) return;
-  pendingHooks.delete(message.callId);
-  if (message.ok) return pending.resolve(message.value);
-  const error = new Error(message.error.message);
-  error.name = message.error.type;
-  if (message.error.code) error.code = message.error.code;
+  pendingHooks.delete(header.callId);
+  if (header.ok) return pending.resolve(payload.length > 0 ? JSON.parse(payload.toString('utf8')) : undefined);
+  const error = new Error(header.error.message);
+  error.name = header.error.type;
+  if (header.error.code) error.code = header.error.code;
   pending.reject(error);
 }
 
@@ -104,6 +127,7 @@ function commandContext(id, context, signal) {
     ssh: {
       exec: (target, command, options = {}) => hook('ssh.exec', { target, command, timeoutMs: options.timeoutMs }),
     },
+    fetch: (url, options = {}) => hook('net.fetch', { url: String(url), method: options.method, headers: options.headers, body: options.body }),
   };
 }
 
@@ -129,13 +153,15 @@ function sendResult(id, value) {
     const message = `Command result is ${size} bytes of JSON, more than the limit of ${settings.resultLimitBytes}`;
     return send({ type: 'result', id, ok: false, error: { type: 'ResultTooLargeError', message } });
   }
-  send({ type: 'result', id, ok: true, json });
+  send({ type: 'result', id, ok: true }, json);
 }
 
-async function run({ id, entry, input, context }) {
+async function run(header, payload) {
+  const { id, entry, context } = header;
   const controller = new AbortController();
   calls.set(id, controller);
   try {
+    const input = JSON.parse(payload.toString('utf8'));
     const handler = await handlerOf(entry);
     const value = await currentCall.run(id, () => handler(input, commandContext(id, context, controller.signal)));
     sendResult(id, value);
@@ -151,11 +177,27 @@ function cancel({ id, reason }) {
   calls.get(id)?.abort(new DOMException(message, reason === 'timeout' ? 'TimeoutError' : 'AbortError'));
 }
 
-process.on('message', (message) => {
-  if (message.type === 'run') return void run(message);
-  if (message.type === 'cancel') return cancel(message);
-  if (message.type === 'hook-result') return settleHook(message);
+function onFrame(header, payload) {
+  if (header.type === 'run') return void run(header, payload);
+  if (header.type === 'cancel') return cancel(header);
+  if (header.type === 'hook-result') return settleHook(header, payload);
+}
+
+// The service is trusted: frames are read without limits.
+let pending = Buffer.alloc(0);
+channel.on('data', (chunk) => {
+  pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+  while (pending.length >= 8) {
+    const headerBytes = pending.readUInt32BE(0);
+    const total = 8 + headerBytes + pending.readUInt32BE(4);
+    if (pending.length < total) return;
+    const header = JSON.parse(pending.toString('utf8', 8, 8 + headerBytes));
+    const payload = pending.subarray(8 + headerBytes, total);
+    pending = pending.subarray(total);
+    onFrame(header, payload);
+  }
 });
 // The service is gone: nobody can use our answers any more.
-process.on('disconnect', () => exit(0));
+channel.on('close', () => exit(0));
+channel.on('error', () => exit(0));
 send({ type: 'ready' });

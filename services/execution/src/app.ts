@@ -7,6 +7,7 @@ import { FLEET_PING_RPC, SVC_VERSION, WORKER_PING_RPC } from '@svc/contracts';
 import { CommandRunQuota } from '@svc/rate-limit';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
+import { allowList } from '@svc/egress';
 import { outbox } from './db/schema.js';
 import { consumeBroadcasts, consumeJobs, consumePackChanges, consumeReplies, replyQueueName, type WorkerPrefetch } from './api/events/pack.consumer.js';
 import { commandRoutes } from './api/http/run.routes.js';
@@ -15,11 +16,13 @@ import { taskRoutes } from './api/http/task.routes.js';
 import { IdempotencyRepository } from './core/repositories/idempotency.repository.js';
 import { TaskRepository } from './core/repositories/task.repository.js';
 import { RunnerPool } from './worker/runners/runner-pool.js';
+import type { SandboxMode } from './worker/runners/runner-sandbox.js';
 import { CommandRunService, IDEMPOTENCY_WINDOW_MS } from './api/services/run.service.js';
 import { InputValidator } from './api/services/input-validator.js';
 import { PackCache } from './worker/services/pack-cache.js';
 import { RegistryCatalog } from './api/services/registry-catalog.js';
 import { storageHooks } from './worker/services/storage-hooks.js';
+import { egressHooks, type EgressSettings } from './worker/services/egress-hooks.js';
 import { ReplyWaiters } from './api/services/reply-waiters.js';
 import { TaskService } from './api/services/task.service.js';
 import { TaskWorker } from './worker/services/task-worker.js';
@@ -49,6 +52,23 @@ export interface ExecutionConfig {
   runnerScript?: string;
   /** How often the outbox relay looks for unsent events (default 5 s). */
   outboxIntervalMs?: number;
+  /** How runners are confined (README "Sandbox"); defaults where absent. */
+  sandbox?: RunnerSandboxConfig;
+  /** `ctx.fetch` for packs that declare network access; on, to public addresses, by default. */
+  egress?: EgressSettings;
+}
+
+export interface RunnerSandboxConfig {
+  /** `required` (default): a worker without namespaces runs no pack. */
+  mode?: SandboxMode;
+  /** RLIMIT_CPU of a runner over its life. Default 3600. */
+  cpuSeconds?: number;
+  /** RLIMIT_NOFILE of a runner. Default 128. */
+  openFiles?: number;
+  /** Who runners run as when the worker is root. Default 65534. */
+  runnerUid?: number;
+  /** Log kept per call. Default 64 KiB. */
+  outputBytesPerCall?: number;
 }
 
 export interface ExecutionDeps {
@@ -105,11 +125,17 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
   const { database, bus, log, config } = deps;
   const pool = new RunnerPool({
     logger: log,
-    hooks: storageHooks(bus),
+    hooks: { ...storageHooks(bus), ...egressHooks(config.egress ?? { enabled: true }) },
     memoryLimitMb: config.runnerMemoryMb,
     idleTimeoutMs: config.runnerIdleMs,
     maxRunners: config.maxRunners,
     runnerScript: config.runnerScript,
+    sandbox: config.sandbox?.mode,
+    cpuSeconds: config.sandbox?.cpuSeconds,
+    openFiles: config.sandbox?.openFiles,
+    runnerUid: config.sandbox?.runnerUid,
+    runnerGid: config.sandbox?.runnerUid,
+    outputBytesPerCall: config.sandbox?.outputBytesPerCall,
   });
   const packs = new PackCache(bus, join(config.dataDir, 'packs'));
   const events = eventOutbox(deps);
@@ -119,6 +145,9 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
   return {
     async start() {
       await migrate(deps);
+      await packs.sweep();
+      // Probed now, so that a host that cannot sandbox runners says so at start-up.
+      await pool.sandbox();
       subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs }, log));
       subscriptions.push(...(await consumeJobs(bus, worker, config.prefetch)));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'execution-worker' })));
@@ -159,6 +188,13 @@ export function executionConfigFromEnv(env: {
   SVC_PREFETCH_FAST: number;
   SVC_PREFETCH_MEDIUM: number;
   SVC_PREFETCH_LONG: number;
+  SVC_RUNNER_SANDBOX: SandboxMode;
+  SVC_RUNNER_CPU_SECONDS: number;
+  SVC_RUNNER_OPEN_FILES: number;
+  SVC_RUNNER_UID: number;
+  SVC_RUNNER_LOG_KIB: number;
+  SVC_PACK_EGRESS: boolean;
+  SVC_PACK_EGRESS_ALLOW: string[];
 }): ExecutionConfig {
   return {
     version: SVC_VERSION,
@@ -172,6 +208,14 @@ export function executionConfigFromEnv(env: {
     maxRunners: env.SVC_MAX_RUNNERS,
     prefetch: { fast: env.SVC_PREFETCH_FAST, medium: env.SVC_PREFETCH_MEDIUM, long: env.SVC_PREFETCH_LONG },
     dataDir: env.SVC_DATA_DIR,
+    sandbox: {
+      mode: env.SVC_RUNNER_SANDBOX,
+      cpuSeconds: env.SVC_RUNNER_CPU_SECONDS,
+      openFiles: env.SVC_RUNNER_OPEN_FILES,
+      runnerUid: env.SVC_RUNNER_UID,
+      outputBytesPerCall: env.SVC_RUNNER_LOG_KIB * 1024,
+    },
+    egress: { enabled: env.SVC_PACK_EGRESS, allowed: allowList(env.SVC_PACK_EGRESS_ALLOW) },
   };
 }
 

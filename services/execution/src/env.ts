@@ -22,6 +22,21 @@ export const ExecutionEnv = z.object({
   SVC_PREFETCH_FAST: int(1, 1000, 64),
   SVC_PREFETCH_MEDIUM: int(1, 1000, 8),
   SVC_PREFETCH_LONG: int(1, 1000, 2),
+  /** `best-effort` runs packs where runners cannot get their own namespaces (loudly logged). */
+  SVC_RUNNER_SANDBOX: z.enum(['required', 'best-effort']).default('required'),
+  SVC_RUNNER_CPU_SECONDS: int(1, 86_400, 3600),
+  SVC_RUNNER_OPEN_FILES: int(32, 65_536, 128),
+  /** uid and gid of runners when the worker runs as root. */
+  SVC_RUNNER_UID: int(1, 2 ** 31 - 1, 65534),
+  SVC_RUNNER_LOG_KIB: int(1, 65_536, 64),
+  /** Whether packs that declare `network.egress` get `ctx.fetch` (to public addresses). */
+  SVC_PACK_EGRESS: envBoolean.default(true),
+  /** CIDRs packs may reach besides public addresses, comma-separated (an internal API). */
+  SVC_PACK_EGRESS_ALLOW: z
+    .string()
+    .default('')
+    .transform((text) => text.split(',').map((cidr) => cidr.trim()).filter(Boolean))
+    .refine((cidrs) => cidrs.every((cidr) => /^[0-9a-fA-F.:]+\/\d{1,3}$/.test(cidr)), 'must be comma-separated CIDRs such as 10.20.0.0/16'),
 });
 
 /** The API process also listens and verifies the gateway's identity tokens. */

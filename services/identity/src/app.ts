@@ -31,6 +31,8 @@ export const IDENTITY_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.me
 
 export interface IdentityConfig {
   jwtSecret: string;
+  /** SVC_INTERNAL_SECRET: the principals identity caches for the gateway are signed with it. */
+  internalSecret: string;
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
   bcryptRounds: number;
@@ -60,7 +62,7 @@ export interface IdentityService {
 export function createIdentityService({ database, cache, bus, log, config }: IdentityDeps): IdentityService {
   const db = database.db;
   const hasher = bcryptHasher(config.bcryptRounds);
-  const principals = new PrincipalService(db, cache, log);
+  const principals = new PrincipalService(db, cache, log, config.internalSecret);
   const mail = config.mail ? mailDelivery(config.mail) : undefined;
   const events = new EventOutbox({ db, table: outbox, inbox, bus, log, deliveries: mail ? { email: mail } : {}, intervalMs: config.mail?.intervalMs });
   const auth = new AuthService(db, events, hasher, principals, config, log);
@@ -99,6 +101,7 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
 
 export function identityConfigFromEnv(env: {
   SVC_JWT_SECRET: string;
+  SVC_INTERNAL_SECRET: string;
   SVC_ACCESS_TOKEN_TTL: number;
   SVC_REFRESH_TOKEN_TTL: number;
   SVC_BCRYPT_ROUNDS: number;
@@ -111,6 +114,7 @@ export function identityConfigFromEnv(env: {
 }): IdentityConfig {
   return {
     jwtSecret: env.SVC_JWT_SECRET,
+    internalSecret: env.SVC_INTERNAL_SECRET,
     accessTtlSeconds: env.SVC_ACCESS_TOKEN_TTL,
     refreshTtlSeconds: env.SVC_REFRESH_TOKEN_TTL,
     bcryptRounds: env.SVC_BCRYPT_ROUNDS,

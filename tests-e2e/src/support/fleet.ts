@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { createLogger } from '@svc/core';
 import { deleteCachePrefix } from '@svc/cache';
-import { createScratchDatabase } from '@svc/db';
+import { createScratchDatabase, dropServiceRoles, provisionServiceRoles } from '@svc/db';
 import type { GatewayConfig } from '@svc/gateway';
 import { openInfrastructure, type Infrastructure, type InfrastructureEnv } from '@svc/platform';
 import { startFleet } from '@svc/standalone';
 import { destroyBusPrefix } from '@svc/bus';
-import { startTcpProxy, type TcpProxy } from '@svc/testing';
+import { makeDataDir, startTcpProxy, type TcpProxy } from '@svc/testing';
 
 export type Mode = 'embedded' | 'real';
 
@@ -44,8 +42,8 @@ export interface TestFleet {
 }
 
 export interface TestFleetOptions {
-  /** Overrides the database URL of real mode (e.g. to route it through a fault proxy). */
-  databaseUrl?: (scratchUrl: string) => string;
+  /** Overrides the database URL of real mode (e.g. to route it through a fault proxy); given the runtime role's URL. */
+  databaseUrl?: (runtimeUrl: string) => string;
   /** Overrides the Redis URL of real mode (e.g. to route it through a fault proxy). */
   redisUrl?: (realUrl: string) => string;
   /** Overrides the RabbitMQ URL of real mode (e.g. to route it through a fault proxy). */
@@ -75,11 +73,17 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
   const log = createLogger({ service: 'e2e', level: 'error', silent: !process.env.E2E_LOGS });
   const runId = randomBytes(4).toString('hex');
   const scratch = mode === 'real' ? await createScratchDatabase(realUrls.database!, 'e2e') : undefined;
+  // No superuser at run time: the fleet migrates as one role and runs as another, which may only
+  // use the services' tables. The standalone is one process, so one runtime role serves every
+  // schema; roles belong to the whole server, so each run names its own and drops them.
+  const roles = scratch ? await provisionServiceRoles({ adminUrl: scratch.url, schemas: ['fleet'], prefix: `e2e_${runId}_` }) : undefined;
+  const runtimeUrl = roles?.fleet?.runtime.url;
   const busPrefix = `e2e-${runId}.`;
-  const dataDir = await mkdtemp(join(tmpdir(), `svc-e2e-${runId}-`));
+  const dataDir = makeDataDir(`svc-e2e-${runId}-`);
   const cachePrefix = `e2e-${runId}:`;
   const infraEnv: InfrastructureEnv = {
-    DATABASE_URL: scratch ? (options.databaseUrl?.(scratch.url) ?? scratch.url) : undefined,
+    DATABASE_URL: runtimeUrl ? (options.databaseUrl?.(runtimeUrl) ?? runtimeUrl) : undefined,
+    DATABASE_MIGRATION_URL: roles?.fleet?.migrator.url,
     REDIS_URL: mode === 'real' ? (options.redisUrl?.(realUrls.cache!) ?? realUrls.cache) : undefined,
     AMQP_URL: mode === 'real' ? (options.amqpUrl?.(realUrls.bus!) ?? realUrls.bus) : undefined,
     SVC_DATA_DIR: 'unused-in-memory',
@@ -133,6 +137,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       await rm(dataDir, { recursive: true, force: true });
       if (mode === 'real') {
         await scratch!.drop();
+        await dropServiceRoles(realUrls.database!, roles!);
         await deleteCachePrefix(realUrls.cache!, cachePrefix);
         await destroyBusPrefix(realUrls.bus!, busPrefix);
       }

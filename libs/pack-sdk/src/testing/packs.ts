@@ -16,11 +16,14 @@ export interface TestPack {
   commands?: TestCommand[];
   /** Files to add or replace; `null` leaves a file out. */
   files?: Record<string, string | null>;
+  /** Top-level `pack.yaml` fields besides pack and commands (e.g. `network`). */
+  manifest?: Record<string, unknown>;
 }
 
 /** The pack.yaml of `pack`, written as JSON (which is YAML too). */
 function manifestOf(pack: TestPack): { commands: Array<{ entry: string }> } & Record<string, unknown> {
   return {
+    ...pack.manifest,
     schema_version: 1,
     pack: { namespace: pack.namespace, name: pack.name, version: pack.version ?? '1.0.0', visibility: pack.visibility ?? 'public', description: `${pack.name} for tests` },
     commands: (pack.commands ?? [{ name: pack.name }]).map((command) => ({

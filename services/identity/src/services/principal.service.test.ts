@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { verifyPrincipalEntry } from '@svc/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCache, deleteCachePrefix, type Cache } from '@svc/cache';
 import { principalCacheKey } from '@svc/contracts';
@@ -10,6 +11,14 @@ import { UserRepository } from '../repositories/user.repository.js';
 import { PrincipalService } from './principal.service.js';
 
 const log = createLogger({ service: 'principal-service-test', silent: true });
+const SECRET = 'principal-service-test-secret-0123456789ab';
+
+/** The JSON of a principal entry identity signed for `sessionId`. */
+async function entryOf(cache: Cache, sessionId: string): Promise<unknown> {
+  const key = principalCacheKey(sessionId);
+  const text = await cache.get(key);
+  return text === null ? null : JSON.parse(verifyPrincipalEntry(SECRET, key, text) ?? 'null');
+}
 
 /** `cache` with its writes of principal entries held back until `release()`, as a slow network or a busy Redis may. */
 function holdingWrites(cache: Cache) {
@@ -68,10 +77,10 @@ describe.each(testDatabaseKinds())('principals cached for the gateway, on $name'
   }
 
   it('keeps a resolved principal, and drops it when the user changes', async () => {
-    const principals = new PrincipalService(db.database.db, cache, log);
+    const principals = new PrincipalService(db.database.db, cache, log, SECRET);
     const { user, sessionId } = await signedIn();
     expect((await principals.resolveSession(sessionId))?.developerMode).toBe(false);
-    expect(JSON.parse((await cache.get(principalCacheKey(sessionId)))!)).toMatchObject({ userId: user.id, developerMode: false });
+    expect(await entryOf(cache, sessionId)).toMatchObject({ userId: user.id, developerMode: false });
     await new UserRepository(db.database.db).update(user.id, { developerMode: true });
     await principals.forgetUser(user.id);
     expect(await cache.get(principalCacheKey(sessionId))).toBeNull();
@@ -80,7 +89,7 @@ describe.each(testDatabaseKinds())('principals cached for the gateway, on $name'
 
   it('withdraws what a resolve read before a change that was forgotten while it wrote', async () => {
     const holding = holdingWrites(cache);
-    const principals = new PrincipalService(db.database.db, holding.cache, log);
+    const principals = new PrincipalService(db.database.db, holding.cache, log, SECRET);
     const { user, sessionId } = await signedIn();
     const held = holding.hold();
     const resolving = principals.resolveSession(sessionId);
@@ -92,6 +101,6 @@ describe.each(testDatabaseKinds())('principals cached for the gateway, on $name'
     expect((await resolving)?.developerMode).toBe(false);
     expect(await cache.get(principalCacheKey(sessionId))).toBeNull();
     expect((await principals.resolveSession(sessionId))?.developerMode).toBe(true);
-    expect(JSON.parse((await cache.get(principalCacheKey(sessionId)))!)).toMatchObject({ developerMode: true });
+    expect(await entryOf(cache, sessionId)).toMatchObject({ developerMode: true });
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Cache } from '@svc/cache';
-import type { Identity, Membership } from '@svc/auth';
+import { signPrincipalEntry, type Identity, type Membership } from '@svc/auth';
 import { apiKeyPrincipalCacheKey, principalCacheKey } from '@svc/contracts';
 import type { Db } from '@svc/db';
 import type { Logger } from '@svc/core';
@@ -27,10 +27,12 @@ type Credential = { authKind: 'jwt'; sessionId: string } | { authKind: 'api_key'
  * drops the cached entries at once.
  */
 export class PrincipalService {
+  /** `secret`: SVC_INTERNAL_SECRET, under which each cached principal is signed for the gateway. */
   constructor(
     private readonly db: Db,
     private readonly cache: Cache,
     private readonly log: Logger,
+    private readonly secret: string,
   ) {}
 
   async identityOf(user: UserWithTenant, credential: Credential): Promise<Identity> {
@@ -93,7 +95,7 @@ export class PrincipalService {
   /** `mark`: the entry's change mark as it was before the database was read. */
   private async remember(key: string, mark: string | null | undefined, identity: Identity): Promise<Identity> {
     try {
-      await this.cache.set(key, JSON.stringify(identity), PRINCIPAL_CACHE_SECONDS);
+      await this.cache.set(key, signPrincipalEntry(this.secret, key, JSON.stringify(identity)), PRINCIPAL_CACHE_SECONDS);
       if (mark === undefined || (await this.cache.get(changeMarkOf(key))) !== mark) await this.cache.del(key);
     } catch (err) {
       this.log.warn('principal cache write failed', { error: (err as Error).message });

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { echoedValue, ValidationError } from '@svc/core';
-import { compileInputSchemaFunction } from '@svc/pack-sdk';
+import { compileInputSchemaFunction, InputValidationTimeoutError } from '@svc/pack-sdk';
 
 /** Where a JSON pointer points inside `data`. */
 function valueAt(data: unknown, pointer: string): unknown {
@@ -31,10 +31,20 @@ export class InputValidator {
 
   validate(cacheKey: string, schema: Record<string, unknown>, input: unknown): void {
     const validate = this.compiled.get(cacheKey) ?? this.compile(cacheKey, schema);
-    if (validate(input)) return;
+    if (this.passes(validate, input)) return;
     const issues = (validate.errors ?? []).map((e) => describe(e, input));
     const first = issues[0] ?? { field: 'input', value: null, issue: 'is invalid' };
     throw new ValidationError(`Invalid input: ${first.field} ${first.issue}`, { ...first, issues });
+  }
+
+  /** A schema that recurses or branches is held to a time limit; past it the input is refused. */
+  private passes(validate: ValidateFunction, input: unknown): boolean {
+    try {
+      return validate(input);
+    } catch (err) {
+      if (!(err instanceof InputValidationTimeoutError)) throw err;
+      throw new ValidationError(`Invalid input: ${err.message}`, { field: 'input', issue: err.message, limit_ms: err.limitMs });
+    }
   }
 
   private compile(cacheKey: string, schema: Record<string, unknown>): ValidateFunction {

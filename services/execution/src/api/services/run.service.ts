@@ -3,7 +3,8 @@ import type { Bus, EventOutbox } from '@svc/bus';
 import type { ExecJob, QueueInput, RunOutcome } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
 import type { Identity } from '@svc/auth';
-import { AppError, NotFoundError, currentCorrelationId, type Logger } from '@svc/core';
+import { AppError, assertJsonShape, MAX_JSON_DEPTH, NotFoundError, currentCorrelationId, type Logger } from '@svc/core';
+import { MAX_INPUT_ARRAY_ITEMS } from '@svc/pack-sdk';
 import type { Db } from '@svc/db';
 import { IdempotencyRepository } from '../../core/repositories/idempotency.repository.js';
 import { TaskRepository, type NewTask, type TaskRow, type UnstoredTask } from '../../core/repositories/task.repository.js';
@@ -66,6 +67,8 @@ export class CommandRunService {
   async run(identity: Identity, request: RunRequest): Promise<RunAnswer> {
     const command = await this.catalog.resolve(identity, { namespace: request.namespace, name: request.name, pack: request.pack });
     if (!command) throw new NotFoundError(`Command ${request.namespace}/${request.name} not found`, { namespace: request.namespace, name: request.name });
+    // The arrays of an input (REST body or MCP arguments) are held to a length before its schema runs.
+    assertJsonShape(request.input, { maxDepth: MAX_JSON_DEPTH, maxArrayItems: MAX_INPUT_ARRAY_ITEMS }, 'input');
     this.validator.validate(`${command.pack.id}/${command.pack.version_id}/${command.name}`, command.input_schema, request.input);
 
     const commandPath = `${command.namespace}/${command.name}`;

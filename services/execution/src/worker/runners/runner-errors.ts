@@ -27,7 +27,7 @@ export class CommandCancelledError extends AppError {
 }
 
 /** Why a runner went away under a call. */
-export type RunnerStopReason = 'out_of_memory' | 'exited' | 'start_failed' | 'unresponsive' | 'retired' | 'evicted' | 'shutdown' | 'idle';
+export type RunnerStopReason = 'out_of_memory' | 'exited' | 'start_failed' | 'unresponsive' | 'retired' | 'evicted' | 'shutdown' | 'idle' | 'protocol_violation' | 'output_flood';
 
 const STOP_MESSAGES: Record<RunnerStopReason, string> = {
   out_of_memory: 'ran out of memory',
@@ -38,6 +38,8 @@ const STOP_MESSAGES: Record<RunnerStopReason, string> = {
   evicted: 'was stopped because the pack was uninstalled',
   shutdown: 'was stopped because the service is shutting down',
   idle: 'was reaped while idle',
+  protocol_violation: 'was killed because it broke its channel protocol',
+  output_flood: 'was killed because it flooded its output',
 };
 
 /** The runner process died or was stopped while the call was queued or running. */

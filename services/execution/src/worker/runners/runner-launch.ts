@@ -1,8 +1,9 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { RunnerSettings } from './runner-protocol.js';
+import type { RunnerSandbox } from './runner-sandbox.js';
 
 /**
  * The only environment a runner gets: no platform credentials, no PATH, no NODE_OPTIONS.
@@ -21,33 +22,47 @@ export function defaultRunnerScript(): string {
   return found ?? createRequire(import.meta.url).resolve('@svc/execution/runner/runner.mjs');
 }
 
+const sources = new Map<string, string>();
+
+/**
+ * The runner's source, read once: it is handed to `node -e`, so the runner's unprivileged uid
+ * needs no access to the service's own files, only to the pack folder.
+ */
+export function runnerSource(script: string): string {
+  let source = sources.get(script);
+  if (source === undefined) {
+    source = readFileSync(script, 'utf8');
+    sources.set(script, source);
+  }
+  return source;
+}
+
 export interface LaunchOptions {
   packDir: string;
   script: string;
   memoryLimitMb: number;
   settings: RunnerSettings;
+  sandbox: RunnerSandbox;
 }
 
 /**
- * Node's permission model: reads of the pack folder and of the runner script only; no
- * `--allow-fs-write`, `--allow-child-process`, `--allow-worker` or `--allow-addons`, so all of
- * those are denied with ERR_ACCESS_DENIED. Explicit `execArgv` also keeps the service's own
- * flags (loaders, inspector) away from the runner.
+ * Node's permission model: reads of the pack folder only; no `--allow-fs-write`,
+ * `--allow-child-process`, `--allow-worker` or `--allow-addons`, so all of those are denied
+ * with ERR_ACCESS_DENIED. Explicit arguments also keep the service's own flags (loaders,
+ * inspector) away from the runner.
  */
-export function runnerExecArgv(options: Pick<LaunchOptions, 'packDir' | 'script' | 'memoryLimitMb'>): string[] {
-  const args = ['--experimental-permission', `--allow-fs-read=${options.packDir}`, `--allow-fs-read=${options.script}`, `--max-old-space-size=${options.memoryLimitMb}`];
+export function runnerNodeArgs(options: Pick<LaunchOptions, 'packDir' | 'script' | 'memoryLimitMb' | 'settings'>): string[] {
+  const args = ['--experimental-permission', `--allow-fs-read=${options.packDir}`, `--max-old-space-size=${options.memoryLimitMb}`];
   // Every runner start would otherwise log the permission model's "experimental" warning.
   if (process.allowedNodeEnvironmentFlags.has('--disable-warning')) args.push('--disable-warning=ExperimentalWarning');
-  return args;
+  return [...args, '--input-type=module', '-e', runnerSource(options.script), JSON.stringify(options.settings)];
 }
 
-/** Forks a runner for the pack in `packDir`, its stdout and stderr piped to the parent. */
+/**
+ * Starts a runner for the pack in `packDir` inside the sandbox: stdout and stderr piped to the
+ * parent, and fd 3 the framed channel (`runner-frames.ts`), its only way out.
+ */
 export function launchRunner(options: LaunchOptions): ChildProcess {
-  return fork(options.script, [JSON.stringify(options.settings)], {
-    cwd: options.packDir,
-    env: { ...RUNNER_ENV },
-    execArgv: runnerExecArgv(options),
-    serialization: 'advanced',
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  const { file, args } = options.sandbox.command(runnerNodeArgs(options));
+  return spawn(file, args, { cwd: options.packDir, env: { ...RUNNER_ENV }, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
 }

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import { ServiceUnavailableError, type Logger } from '@svc/core';
 import { defaultRunnerScript } from './runner-launch.js';
+import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './runner-output.js';
 import { RunnerProcess, type Hooks, type RunOutcome, type RunRequest } from './runner-process.js';
 import type { RunnerSettings } from './runner-protocol.js';
+import { RunnerSandbox, SandboxUnavailableError, type SandboxMode, type SandboxReport } from './runner-sandbox.js';
 
 /** Largest result a command may return, as JSON. */
 export const RESULT_LIMIT_BYTES = 1024 * 1024;
@@ -12,11 +14,19 @@ const MEMORY_EXIT_CODE = 90;
 const CLOSE_BOUND_MS = 5_000;
 const MIB = 1024 * 1024;
 
+/**
+ * The most memory a runner may hold: twice its heap ceiling plus 64 MB (320 MB by default),
+ * RLIMIT_DATA (heap, buffers, every private writable mapping) where the kernel can enforce it.
+ */
+function memoryCeilingBytes(heapMb: number): number {
+  return (heapMb * 2 + 64) * MIB;
+}
+
 export interface RunnerPoolOptions {
   logger: Logger;
   /** Capabilities served to packs by name, e.g. `storage.get`; a missing one fails inside the pack. */
   hooks?: Hooks;
-  /** V8 heap ceiling of each runner (`--max-old-space-size`); resident memory may reach twice this plus 64 MB. Default 128. */
+  /** V8 heap ceiling of each runner (`--max-old-space-size`); all its memory may reach twice this plus 64 MB. Default 128. */
   memoryLimitMb?: number;
   /** Live runners at most; idle ones are evicted least recently used first. Default 32. */
   maxRunners?: number;
@@ -31,6 +41,17 @@ export interface RunnerPoolOptions {
   resultLimitBytes?: number;
   /** Path of `runner.mjs`; found beside the sources or the bundle by default. */
   runnerScript?: string;
+  /** `required` (default): no namespaces, no runs. `best-effort`: run with what the host has. */
+  sandbox?: SandboxMode;
+  /** RLIMIT_CPU of each runner over its life, seconds. Default 3600 (the longest command timeout). */
+  cpuSeconds?: number;
+  /** RLIMIT_NOFILE of each runner. Default 128. */
+  openFiles?: number;
+  /** The uid and gid runners run as when the worker runs as root. Default 65534 (nobody). */
+  runnerUid?: number;
+  runnerGid?: number;
+  /** Log text kept per call before the rest is dropped and counted. Default 64 KiB. */
+  outputBytesPerCall?: number;
 }
 
 export interface PoolRunRequest extends RunRequest {
@@ -47,6 +68,8 @@ export interface RunnerPoolStats {
   starts: number;
   /** Calls queued or running across all runners. */
   load: number;
+  /** Bytes of pack output dropped past the budgets since the pool was created. */
+  droppedOutputBytes: number;
 }
 
 /**
@@ -73,6 +96,10 @@ export class RunnerPool {
   readonly #killGraceMs: number;
   readonly #startTimeoutMs: number;
   readonly #settings: RunnerSettings;
+  readonly #output: OutputLimits;
+  readonly #sandboxOptions: ConstructorParameters<typeof RunnerPool>[0];
+  #sandbox: Promise<RunnerSandbox> | undefined;
+  #droppedOutputBytes = 0;
   /** The runner taking new calls for each pack key. */
   readonly #active = new Map<string, RunnerProcess>();
   /** Every runner process not yet gone, including retiring and stopping ones. */
@@ -92,9 +119,34 @@ export class RunnerPool {
     this.#startTimeoutMs = options.startTimeoutMs ?? 10_000;
     this.#settings = {
       resultLimitBytes: options.resultLimitBytes ?? RESULT_LIMIT_BYTES,
-      rssLimitBytes: (this.#memoryLimitMb * 2 + 64) * MIB,
+      rssLimitBytes: memoryCeilingBytes(this.#memoryLimitMb),
       memoryExitCode: MEMORY_EXIT_CODE,
     };
+    this.#output = { ...DEFAULT_OUTPUT_LIMITS, bytes: options.outputBytesPerCall ?? DEFAULT_OUTPUT_LIMITS.bytes };
+    this.#sandboxOptions = options;
+  }
+
+  /** What runners get on this host (probed once, on the first call or here). */
+  sandbox(): Promise<SandboxReport> {
+    return this.#sandboxReady().then((sandbox) => sandbox.report);
+  }
+
+  #sandboxReady(): Promise<RunnerSandbox> {
+    const options = this.#sandboxOptions;
+    this.#sandbox ??= RunnerSandbox.prepare({
+      mode: options.sandbox ?? 'required',
+      uid: options.runnerUid,
+      gid: options.runnerGid,
+      logger: this.#logger,
+      limits: {
+        dataBytes: memoryCeilingBytes(this.#memoryLimitMb),
+        cpuSeconds: options.cpuSeconds ?? 3600,
+        openFiles: options.openFiles ?? 128,
+        processes: this.#maxRunners * 64 + 256,
+        nice: 10,
+      },
+    });
+    return this.#sandbox;
   }
 
   /**
@@ -103,7 +155,9 @@ export class RunnerPool {
    * when every runner slot is busy or the pool is closed.
    */
   async run(request: PoolRunRequest): Promise<RunOutcome> {
-    return this.#runnerFor(request.packKey, request.packDir).call(request);
+    const sandbox = await this.#sandboxReady();
+    if (!sandbox.usable) throw new SandboxUnavailableError(sandbox.report.missing);
+    return this.#runnerFor(request.packKey, request.packDir, sandbox).call(request);
   }
 
   /** Stops the runners of every pack key starting with `packKeyPrefix` (e.g. `${packId}@`). */
@@ -127,10 +181,10 @@ export class RunnerPool {
   stats(): RunnerPoolStats {
     let load = 0;
     for (const runner of this.#live) load += runner.load;
-    return { live: this.#live.size, starts: this.#starts, load };
+    return { live: this.#live.size, starts: this.#starts, load, droppedOutputBytes: this.#droppedOutputBytes };
   }
 
-  #runnerFor(packKey: string, packDir: string): RunnerProcess {
+  #runnerFor(packKey: string, packDir: string, sandbox: RunnerSandbox): RunnerProcess {
     if (this.#closed) throw new ServiceUnavailableError('The pack runner pool is shut down');
     const active = this.#active.get(packKey);
     if (active) return active;
@@ -142,7 +196,10 @@ export class RunnerPool {
       packDir: resolve(packDir),
       script: this.#script,
       memoryLimitMb: this.#memoryLimitMb,
-      settings: this.#settings,
+      // The kernel holds memory where it can; the runner's own watch is the fallback.
+      settings: sandbox.report.rlimits ? { ...this.#settings, rssLimitBytes: 0 } : this.#settings,
+      sandbox,
+      output: this.#output,
       logger: this.#logger,
       hooks: this.#hooks,
       maxConcurrentCalls: this.#maxConcurrentCalls,
@@ -153,6 +210,9 @@ export class RunnerPool {
         if (this.#active.get(detached.packKey) === detached) this.#active.delete(detached.packKey);
       },
       onExit: (gone) => this.#live.delete(gone),
+      onOutputDropped: (bytes) => {
+        this.#droppedOutputBytes += bytes;
+      },
     });
     this.#starts += 1;
     this.#active.set(packKey, runner);

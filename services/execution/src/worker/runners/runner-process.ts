@@ -1,20 +1,26 @@
 import type { ChildProcess } from 'node:child_process';
-import { AppError, type Logger } from '@svc/core';
+import type { Socket } from 'node:net';
+import { AppError, jsonNestedDeeperThan, MAX_JSON_DEPTH, ValidationError, type Logger } from '@svc/core';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnerCrashedError, type RunnerStopReason } from './runner-errors.js';
+import { encodeFrame, FrameReader, type Frame } from './runner-frames.js';
 import { launchRunner } from './runner-launch.js';
+import { OutputBudget, type OutputLimits } from './runner-output.js';
 import {
   RESULT_TOO_LARGE_TYPE,
   type CallContext,
   type CancelReason,
   type ErrorDescription,
   type LogLevel,
-  type ParentMessage,
+  type ParentHeader,
   type RunnerSettings,
 } from './runner-protocol.js';
+import type { RunnerSandbox } from './runner-sandbox.js';
 
 /** What a hook knows about the call it serves; it acts for `tenant`, never for the pack. */
 export interface HookCall extends Omit<CallContext, 'secrets'> {
   packKey: string;
+  /** The unpacked pack version the runner serves. */
+  packDir: string;
   command: string;
   /** Aborted when the call ends, is cancelled or times out. */
   signal: AbortSignal;
@@ -46,6 +52,9 @@ export interface RunnerProcessOptions {
   script: string;
   memoryLimitMb: number;
   settings: RunnerSettings;
+  sandbox: RunnerSandbox;
+  /** What a call (and the runner, for output no call can be named for) may log. */
+  output: OutputLimits;
   logger: Logger;
   hooks: Hooks;
   maxConcurrentCalls: number;
@@ -56,11 +65,16 @@ export interface RunnerProcessOptions {
   onDetach: (runner: RunnerProcess) => void;
   /** The process is gone. */
   onExit: (runner: RunnerProcess) => void;
+  /** Output bytes dropped past a budget (the pool counts them). */
+  onOutputDropped: (bytes: number) => void;
 }
 
 interface Call {
   id: number;
   request: RunRequest;
+  /** The input as JSON text, made once when the call is taken. */
+  inputJson: string;
+  output: OutputBudget;
   startedAt: number;
   resolve: (outcome: RunOutcome) => void;
   reject: (error: Error) => void;
@@ -77,9 +91,15 @@ type State = 'starting' | 'ready' | 'retiring' | 'stopping' | 'stopped';
 
 const LOG_LEVELS = new Set<LogLevel>(['debug', 'info', 'warn', 'error']);
 /** Stops worth an operator's attention; the others are the pool's routine. */
-const ABNORMAL_STOPS = new Set<RunnerStopReason>(['out_of_memory', 'exited', 'start_failed', 'unresponsive']);
+const ABNORMAL_STOPS = new Set<RunnerStopReason>(['out_of_memory', 'exited', 'start_failed', 'unresponsive', 'protocol_violation', 'output_flood']);
 /** Longest pack log line kept; a pack must not be able to flood the logs with one message. */
 const LOG_MESSAGE_LIMIT = 8 * 1024;
+/** Largest frame header a runner may send; headers carry ids, levels and short error texts. */
+const FRAME_HEADER_LIMIT = 64 * 1024;
+/** What V8 and Node write to stderr as they die of memory exhaustion. */
+const OUT_OF_MEMORY_TEXT = /out of memory|Reached heap limit|allocation failed/i;
+/** How long a runner past its CPU-time soft limit may finish its calls (the kernel's hard limit follows). */
+const CPU_RETIRE_GRACE_MS = 30_000;
 
 function truncate(text: string): string {
   return text.length > LOG_MESSAGE_LIMIT ? `${text.slice(0, LOG_MESSAGE_LIMIT)}…` : text;
@@ -102,29 +122,37 @@ function errorDescription(value: unknown): ErrorDescription {
 /**
  * One warm child process serving the commands of one pack version. It queues calls beyond its
  * concurrency bound, enforces each call's timeout and cancellation, serves hooks, logs the
- * pack's output, and kills itself when idle. A call that is cancelled or times out retires the
- * runner: it takes no new calls and is killed once its calls have ended, or after the grace
- * period if they do not (a loop that never yields cannot be interrupted any other way).
+ * pack's output within each call's budget, and kills itself when idle. A call that is cancelled
+ * or times out retires the runner: it takes no new calls and is killed once its calls have
+ * ended, or after the grace period if they do not (a loop that never yields cannot be
+ * interrupted any other way). A runner that breaks the framing or floods its output is killed.
  */
 export class RunnerProcess {
   readonly packKey: string;
   lastUsedAt = Date.now();
   readonly #options: RunnerProcessOptions;
   readonly #child: ChildProcess;
+  readonly #channel: Socket;
   readonly #exited: Promise<void>;
   #state: State = 'starting';
   #stopReason: RunnerStopReason | undefined;
   /** Calls sent to the runner and not yet answered by it. */
   readonly #running = new Map<number, Call>();
   readonly #queue: Call[] = [];
+  /** Output that names no call in flight (raw pipes while several calls run, or no call at all). */
+  #looseOutput: OutputBudget;
   #lastId = 0;
   #idleTimer: NodeJS.Timeout | undefined;
   #killTimer: NodeJS.Timeout | undefined;
+  /** V8 said it ran out of memory on stderr (as PID 1 of its namespace its abort shows as SIGSEGV). */
+  #sawOutOfMemory = false;
 
   constructor(options: RunnerProcessOptions) {
     this.#options = options;
     this.packKey = options.packKey;
+    this.#looseOutput = new OutputBudget(options.output);
     this.#child = launchRunner(options);
+    this.#channel = this.#child.stdio[3] as Socket;
     this.#killTimer = setTimeout(() => void this.stop('start_failed'), options.startTimeoutMs);
     this.#exited = new Promise((resolve) => {
       this.#child.once('close', (code, signal) => {
@@ -133,9 +161,13 @@ export class RunnerProcess {
       });
     });
     this.#child.on('error', (error) => this.#options.logger.warn('pack runner process error', { pack_key: this.packKey, error: error.message }));
-    this.#child.on('message', (message) => this.#onMessage(message));
-    this.#child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.#logOutput('stdout', chunk));
-    this.#child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.#logOutput('stderr', chunk));
+    const limits = { headerBytes: FRAME_HEADER_LIMIT, payloadBytes: Math.max(options.settings.resultLimitBytes, 4 * 1024 * 1024) + FRAME_HEADER_LIMIT };
+    const reader = new FrameReader(limits, (frame) => this.#onFrame(frame), (reason) => this.#onViolation(reason));
+    this.#channel.on('data', (chunk: Buffer) => reader.push(chunk));
+    // A failed write or read means the runner is dying; its close event fails the calls.
+    this.#channel.on('error', () => undefined);
+    this.#child.stdout?.on('data', (chunk: Buffer) => this.#onRawOutput('stdout', chunk));
+    this.#child.stderr?.on('data', (chunk: Buffer) => this.#onRawOutput('stderr', chunk));
   }
 
   /** Whether new calls may be given to this runner. */
@@ -152,6 +184,12 @@ export class RunnerProcess {
   call(request: RunRequest): Promise<RunOutcome> {
     if (!this.accepting) return Promise.reject(new RunnerCrashedError(this.#stopReason ?? 'exited'));
     if (request.signal?.aborted) return Promise.reject(new CommandCancelledError());
+    let inputJson: string;
+    try {
+      inputJson = JSON.stringify(request.input) ?? 'null';
+    } catch {
+      return Promise.reject(new ValidationError('The input cannot be written as JSON'));
+    }
     clearTimeout(this.#idleTimer);
     this.lastUsedAt = Date.now();
     return new Promise<RunOutcome>((resolve, reject) => {
@@ -159,6 +197,8 @@ export class RunnerProcess {
       const call: Call = {
         id: this.#lastId,
         request,
+        inputJson,
+        output: new OutputBudget(this.#options.output),
         startedAt: performance.now(),
         resolve,
         reject,
@@ -181,14 +221,14 @@ export class RunnerProcess {
     if (this.#state === 'stopping' || this.#state === 'stopped') return this.#exited;
     this.#stopReason = reason;
     this.#detach('stopping');
+    // The sandbox's `unshare --kill-child` takes the runner along.
     this.#child.kill('SIGKILL');
     return this.#exited;
   }
 
-  #send(message: ParentMessage): void {
-    if (!this.#child.connected) return;
-    // A failed send means the runner is dying; its close event fails the calls.
-    this.#child.send(message, () => undefined);
+  #send(header: ParentHeader, payload?: string): void {
+    if (!this.#channel.writable) return;
+    this.#channel.write(encodeFrame(header as unknown as Record<string, unknown>, payload));
   }
 
   #pump(): void {
@@ -197,8 +237,8 @@ export class RunnerProcess {
       const call = this.#queue.shift() as Call;
       call.sent = true;
       this.#running.set(call.id, call);
-      const { command, entry, input, context } = call.request;
-      this.#send({ type: 'run', id: call.id, command, entry, input, context });
+      const { command, entry, context } = call.request;
+      this.#send({ type: 'run', id: call.id, command, entry, context }, call.inputJson);
     }
   }
 
@@ -207,6 +247,8 @@ export class RunnerProcess {
     call.settled = true;
     clearTimeout(call.timer);
     call.detachSignal();
+    const dropped = call.output.dropped;
+    if (dropped.bytes > 0) this.#options.logger.warn('pack output dropped', { source: 'pack', ...this.#callMeta(call), dropped_bytes: dropped.bytes, dropped_messages: dropped.messages });
     if (outcome instanceof Error) call.reject(outcome);
     else call.resolve(outcome);
   }
@@ -221,13 +263,13 @@ export class RunnerProcess {
       return;
     }
     this.#send({ type: 'cancel', id: call.id, reason });
-    this.#retire();
+    this.#retire(this.#options.killGraceMs);
   }
 
-  #retire(): void {
+  #retire(graceMs: number): void {
     if (this.#state !== 'ready') return;
     this.#detach('retiring');
-    this.#killTimer = setTimeout(() => void this.stop('unresponsive'), this.#options.killGraceMs);
+    this.#killTimer = setTimeout(() => void this.stop('unresponsive'), graceMs);
   }
 
   #detach(state: 'retiring' | 'stopping'): void {
@@ -249,17 +291,24 @@ export class RunnerProcess {
     this.#idleTimer = setTimeout(() => void this.stop('idle'), this.#options.idleTimeoutMs);
   }
 
-  #onMessage(message: unknown): void {
-    if (!isObject(message)) return;
-    switch (message.type) {
+  #onViolation(reason: string): void {
+    this.#options.logger.warn('pack runner broke its channel protocol; killed', { pack_key: this.packKey, reason });
+    void this.stop('protocol_violation');
+  }
+
+  #onFrame({ header, payload }: Frame): void {
+    switch (header.type) {
       case 'ready':
         return this.#onReady();
       case 'result':
-        return this.#onResult(message);
+        return this.#onResult(header, payload);
       case 'log':
-        return this.#onLog(message);
+        return this.#onLog(header, payload);
       case 'hook':
-        return void this.#onHook(message);
+        return void this.#onHook(header, payload);
+      case 'cpu-exhausted':
+        this.#options.logger.warn('pack runner reached its CPU-time limit; retiring it', { pack_key: this.packKey });
+        return this.#retire(CPU_RETIRE_GRACE_MS);
     }
   }
 
@@ -270,27 +319,29 @@ export class RunnerProcess {
     this.#afterCall();
   }
 
-  #onResult(message: Record<string, unknown>): void {
-    const call = typeof message.id === 'number' ? this.#running.get(message.id) : undefined;
+  #runningCall(id: unknown): Call | undefined {
+    return typeof id === 'number' ? this.#running.get(id) : undefined;
+  }
+
+  #onResult(header: Record<string, unknown>, payload: Buffer): void {
+    const call = this.#runningCall(header.id);
     if (!call) return;
     this.#running.delete(call.id);
     call.hooks?.abort();
-    this.#settle(call, this.#outcome(call, message));
+    this.#settle(call, this.#outcome(call, header, payload));
     this.#afterCall();
   }
 
-  #outcome(call: Call, message: Record<string, unknown>): RunOutcome | AppError {
+  #outcome(call: Call, header: Record<string, unknown>, payload: Buffer): RunOutcome | AppError {
     const limit = this.#options.settings.resultLimitBytes;
-    if (message.ok !== true) {
-      const error = errorDescription(message.error);
+    if (header.ok !== true) {
+      const error = errorDescription(header.error);
       return error.type === RESULT_TOO_LARGE_TYPE ? new ResultTooLargeError(limit) : new CommandError(error);
     }
-    if (typeof message.json !== 'string') return new CommandError({ type: 'TypeError', message: 'The runner sent a malformed result' });
     // The runner is pack code: its own size check is not to be trusted.
-    const size = Buffer.byteLength(message.json);
-    if (size > limit) return new ResultTooLargeError(limit, size);
+    if (payload.length > limit) return new ResultTooLargeError(limit, payload.length);
     try {
-      return { value: JSON.parse(message.json), durationMs: Math.round(performance.now() - call.startedAt) };
+      return { value: JSON.parse(payload.toString('utf8')), durationMs: Math.round(performance.now() - call.startedAt) };
     } catch {
       return new CommandError({ type: 'SyntaxError', message: 'The runner sent a malformed result' });
     }
@@ -302,43 +353,67 @@ export class RunnerProcess {
     return { pack_key: this.packKey, command, correlation_id: context.correlationId, tenant_id: context.tenant, user_id: context.user };
   }
 
-  #onLog(message: Record<string, unknown>): void {
-    const call = typeof message.id === 'number' ? this.#running.get(message.id) : undefined;
-    const level = LOG_LEVELS.has(message.level as LogLevel) ? (message.level as LogLevel) : 'info';
-    const text = (typeof message.message === 'string' ? message.message : String(message.message)).trimEnd();
-    this.#options.logger.log(level, truncate(text), { source: 'pack', ...this.#callMeta(call) });
+  /** The budget output is charged to: the named call's, else the runner's (renewed every minute). */
+  #outputOf(call: Call | undefined): OutputBudget {
+    if (call) return call.output;
+    if (this.#looseOutput.expired) this.#looseOutput = new OutputBudget(this.#options.output);
+    return this.#looseOutput;
   }
 
-  /** Raw output (e.g. `process.stdout.write`, a crash report) is attributed when only one call runs. */
-  #logOutput(stream: 'stdout' | 'stderr', chunk: string): void {
-    const only = this.#running.size === 1 ? this.#running.values().next().value : undefined;
-    const text = chunk.trimEnd();
+  /** Logs a message of pack output within its budget; past it, a marker once, then a count. */
+  #write(level: LogLevel, payload: Buffer, call: Call | undefined, extra: Record<string, unknown> = {}): void {
+    const budget = this.#outputOf(call);
+    const admission = budget.admit(payload.length);
+    if (admission !== 'kept') {
+      this.#options.onOutputDropped(payload.length);
+      if (admission === 'first-drop') {
+        const scope = call ? 'this call' : 'this minute';
+        this.#options.logger.warn(`pack output past ${budget.limitBytes} bytes for ${scope}; the rest is dropped and counted`, { source: 'pack', ...this.#callMeta(call) });
+      } else if (admission === 'flood') {
+        this.#options.logger.warn('pack output flood; runner killed', { ...this.#callMeta(call), dropped_bytes: budget.dropped.bytes, dropped_messages: budget.dropped.messages });
+        void this.stop('output_flood');
+      }
+      return;
+    }
+    const text = payload.toString('utf8', 0, Math.min(payload.length, LOG_MESSAGE_LIMIT * 4)).trimEnd();
     if (!text) return;
-    const level = stream === 'stderr' ? 'warn' : 'info';
-    this.#options.logger.log(level, truncate(text), { source: 'pack', stream, ...this.#callMeta(only) });
+    this.#options.logger.log(level, truncate(text), { source: 'pack', ...extra, ...this.#callMeta(call) });
   }
 
-  async #onHook(message: Record<string, unknown>): Promise<void> {
-    if (typeof message.callId !== 'number') return;
-    const callId = message.callId;
+  #onLog(header: Record<string, unknown>, payload: Buffer): void {
+    const level = LOG_LEVELS.has(header.level as LogLevel) ? (header.level as LogLevel) : 'info';
+    this.#write(level, payload, this.#runningCall(header.id));
+  }
+
+  /** Raw output (e.g. a crash report) is attributed when only one call runs. */
+  #onRawOutput(stream: 'stdout' | 'stderr', chunk: Buffer): void {
+    if (stream === 'stderr' && OUT_OF_MEMORY_TEXT.test(chunk.toString('latin1'))) this.#sawOutOfMemory = true;
+    const only = this.#running.size === 1 ? this.#running.values().next().value : undefined;
+    this.#write(stream === 'stderr' ? 'warn' : 'info', chunk, only, { stream });
+  }
+
+  async #onHook(header: Record<string, unknown>, payload: Buffer): Promise<void> {
+    if (typeof header.callId !== 'number') return;
+    const callId = header.callId;
     try {
-      const value = await this.#serveHook(message);
-      this.#send({ type: 'hook-result', callId, ok: true, value });
+      const value = await this.#serveHook(header, payload);
+      this.#send({ type: 'hook-result', callId, ok: true }, value === undefined ? '' : JSON.stringify(value));
     } catch (error) {
-      this.#send({ type: 'hook-result', callId, ok: false, error: this.#hookError(error, message.hook) });
+      this.#send({ type: 'hook-result', callId, ok: false, error: this.#hookError(error, header.hook) });
     }
   }
 
-  #serveHook(message: Record<string, unknown>): Promise<unknown> {
-    const call = typeof message.id === 'number' ? this.#running.get(message.id) : undefined;
+  async #serveHook(header: Record<string, unknown>, payload: Buffer): Promise<unknown> {
+    const call = this.#runningCall(header.id);
     if (!call || call.settled) throw new AppError({ status: 409, code: 'CALL_ENDED', message: 'The call this hook belongs to is no longer running' });
-    const name = typeof message.hook === 'string' ? message.hook : '';
+    const name = typeof header.hook === 'string' ? header.hook : '';
     const hook = Object.hasOwn(this.#options.hooks, name) ? this.#options.hooks[name] : undefined;
     if (!hook) throw new AppError({ status: 404, code: 'UNKNOWN_HOOK', message: `ctx capability "${truncate(name)}" is not available on this platform` });
+    const args = hookArguments(payload);
     call.hooks ??= new AbortController();
     const { context, command } = call.request;
     const { secrets: _secrets, ...caller } = context;
-    return hook({ ...caller, packKey: this.packKey, command, signal: call.hooks.signal }, message.args);
+    return hook({ ...caller, packKey: this.packKey, packDir: this.#options.packDir, command, signal: call.hooks.signal }, args);
   }
 
   /** AppErrors are meant for the caller; anything else may hold internals and is only logged. */
@@ -353,7 +428,7 @@ export class RunnerProcess {
     this.#detach('stopping');
     this.#state = 'stopped';
     clearTimeout(this.#killTimer);
-    const outOfMemory = signal === 'SIGABRT' || code === this.#options.settings.memoryExitCode;
+    const outOfMemory = signal === 'SIGABRT' || code === this.#options.settings.memoryExitCode || this.#sawOutOfMemory;
     const reason = this.#stopReason ?? (outOfMemory ? 'out_of_memory' : wasStarting ? 'start_failed' : 'exited');
     if (ABNORMAL_STOPS.has(reason)) this.#options.logger.warn('pack runner stopped', { pack_key: this.packKey, reason, exit_code: code, signal });
     const details = reason === 'out_of_memory' ? { memory_limit_mb: this.#options.memoryLimitMb } : this.#stopReason ? {} : { exit_code: code, signal };
@@ -364,5 +439,16 @@ export class RunnerProcess {
     this.#running.clear();
     this.#queue.length = 0;
     this.#options.onExit(this);
+  }
+}
+
+/** A hook's arguments: JSON text from pack code, held to the depth any request body is held to. */
+function hookArguments(payload: Buffer): unknown {
+  if (payload.length === 0) return undefined;
+  if (jsonNestedDeeperThan(payload)) throw new ValidationError(`The arguments of a ctx call are nested deeper than ${MAX_JSON_DEPTH} levels`, { limit_depth: MAX_JSON_DEPTH });
+  try {
+    return JSON.parse(payload.toString('utf8'));
+  } catch {
+    throw new ValidationError('The arguments of a ctx call must be JSON');
   }
 }

@@ -1,7 +1,8 @@
 /**
- * Messages between the execution service and a pack runner (`runner/runner.mjs`), which is
- * plain JavaScript and mirrors these shapes. Everything a runner sends is untrusted: the
- * parent checks shapes and only ever acts on calls in flight on that very runner.
+ * Frames between the execution service and a pack runner (`runner/runner.mjs`, plain
+ * JavaScript that mirrors these shapes), each a JSON header and a payload
+ * (`runner-frames.ts`). Everything a runner sends is untrusted: the parent refuses frames over
+ * its limits, checks shapes, and only ever acts on calls in flight on that very runner.
  */
 
 /** Who a call runs for; the runner shows it to the command as `ctx.tenant`, `ctx.user`, … */
@@ -25,27 +26,36 @@ export interface ErrorDescription {
 export type CancelReason = 'cancelled' | 'timeout';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-export type ParentMessage =
-  | { type: 'run'; id: number; command: string; entry: string; input: unknown; context: CallContext }
+/**
+ * Service → runner headers. Payloads: the input's JSON text (`run`), the hook's value as JSON
+ * text (`hook-result` with `ok: true`; empty for none).
+ */
+export type ParentHeader =
+  | { type: 'run'; id: number; command: string; entry: string; context: CallContext }
   | { type: 'cancel'; id: number; reason: CancelReason }
-  | { type: 'hook-result'; callId: number; ok: true; value: unknown }
+  | { type: 'hook-result'; callId: number; ok: true }
   | { type: 'hook-result'; callId: number; ok: false; error: ErrorDescription };
 
 /**
- * A successful result travels as the JSON text the runner already produced to measure it, so
- * it is encoded once and parsed once.
+ * Runner → service headers. Payloads: the result's JSON text (`result` with `ok: true`), the
+ * log text (`log`), the hook's arguments as JSON text (`hook`). `cpu-exhausted`: the runner
+ * reached its CPU-time soft limit and asks to be retired.
  */
-export type RunnerMessage =
+export type RunnerHeader =
   | { type: 'ready' }
-  | { type: 'result'; id: number; ok: true; json: string }
+  | { type: 'result'; id: number; ok: true }
   | { type: 'result'; id: number; ok: false; error: ErrorDescription }
-  | { type: 'log'; id: number | null; level: LogLevel; message: string }
-  | { type: 'hook'; id: number; callId: number; hook: string; args: unknown };
+  | { type: 'log'; id: number | null; level: LogLevel }
+  | { type: 'hook'; id: number; callId: number; hook: string }
+  | { type: 'cpu-exhausted' };
 
-/** Passed to the runner as its only argument (JSON). */
+/** Passed to the runner as its last argument (JSON). */
 export interface RunnerSettings {
   resultLimitBytes: number;
-  /** Resident memory above which the runner exits with `memoryExitCode` (catches off-heap buffers). */
+  /**
+   * Resident memory above which the runner exits with `memoryExitCode`: only where the kernel's
+   * memory limit could not be set (0 = not watched).
+   */
   rssLimitBytes: number;
   memoryExitCode: number;
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -28,6 +28,8 @@ export class PackFolders {
   /** Writes `files` (path relative to the pack → source) into a fresh pack folder. */
   async create(files: Record<string, string>): Promise<string> {
     const root = await mkdtemp(join(tmpdir(), 'svc-pack-'));
+    // Runners run as another uid when the tests run as root: they must be able to reach the pack.
+    await chmod(root, 0o755);
     this.#roots.push(root);
     const packDir = join(root, 'pack');
     for (const [path, source] of Object.entries({ 'pack.yaml': 'schema_version: 1\n', ...files })) {

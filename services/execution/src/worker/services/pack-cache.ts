@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Bus } from '@svc/bus';
 import { FETCH_PACKAGE_RPC, FetchedPackage } from '@svc/contracts';
@@ -9,6 +9,9 @@ import type { PackSource } from '../../core/command-catalog.js';
 
 const FETCH_TIMEOUT_MS = 30_000;
 const COMPLETE_MARK = '.svc-complete';
+const STAGING_PREFIX = '.staging-';
+/** Folders readable and searchable by runners, which may run as another uid than the worker. */
+const FOLDER_MODE = 0o755;
 
 /**
  * Unpacked pack versions on this worker's disk, fetched from the registry on first use. A
@@ -41,6 +44,15 @@ export class PackCache implements PackSource {
     return pending;
   }
 
+  /**
+   * Removes staging folders a previous process left behind (killed while unpacking). Run at
+   * start-up, before any fetch of this process begins.
+   */
+  async sweep(): Promise<void> {
+    const names = await readdir(this.root).catch(() => [] as string[]);
+    await Promise.all(names.filter((name) => name.startsWith(STAGING_PREFIX)).map((name) => rm(join(this.root, name), { recursive: true, force: true })));
+  }
+
   /** Waits for fetches in progress (a worker stopping must not leave one writing). */
   async settle(): Promise<void> {
     await Promise.allSettled([...this.fetching.values()]);
@@ -57,16 +69,26 @@ export class PackCache implements PackSource {
     const tarball = Buffer.from(fetched.tarball_base64, 'base64');
     if (createHash('sha256').update(tarball).digest('hex') !== fetched.sha256) throw new IntegrationError('Pack package failed its checksum', { version_id: versionId });
     const { files } = await readPackArchive(tarball);
-    const staging = join(this.root, `.staging-${randomUUID()}`);
-    for (const [path, content] of files) {
-      const target = join(staging, path);
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, content, { mode: 0o444 });
+    const staging = join(this.root, `${STAGING_PREFIX}${randomUUID()}`);
+    try {
+      await unpack(staging, files, versionId);
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dirname(dir), { recursive: true, mode: FOLDER_MODE });
+      await rename(staging, dir);
+    } finally {
+      // Whatever failed on the way (a write, a collision, a full disk), nothing is left behind.
+      await rm(staging, { recursive: true, force: true });
     }
-    await writeFile(join(staging, COMPLETE_MARK), versionId);
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dirname(dir), { recursive: true });
-    await rename(staging, dir);
     return dir;
   }
+}
+
+/** Writes the files read-only into `staging`, the completion mark last. */
+async function unpack(staging: string, files: Map<string, Buffer>, versionId: string): Promise<void> {
+  for (const [path, content] of files) {
+    const target = join(staging, path);
+    await mkdir(dirname(target), { recursive: true, mode: FOLDER_MODE });
+    await writeFile(target, content, { mode: 0o444 });
+  }
+  await writeFile(join(staging, COMPLETE_MARK), versionId);
 }

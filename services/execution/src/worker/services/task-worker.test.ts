@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +67,8 @@ describe('the task worker', () => {
     );
     // The pack as a worker keeps it once unpacked, so that no registry is asked for it.
     packsRoot = await mkdtemp(join(tmpdir(), 'svc-task-worker-'));
+    // Runners run as another uid when the tests run as root.
+    await chmod(packsRoot, 0o755);
     const packDir = join(packsRoot, packId, versionId);
     await mkdir(join(packDir, 'commands'), { recursive: true });
     await writeFile(join(packDir, 'commands/echo.js'), 'export default async (input) => ({ echoed: input });');

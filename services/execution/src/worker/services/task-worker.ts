@@ -5,6 +5,7 @@ import type { Db } from '@svc/db';
 import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError } from '../runners/runner-errors.js';
 import type { RunnerPool } from '../runners/runner-pool.js';
+import { SandboxUnavailableError } from '../runners/runner-sandbox.js';
 import type { PackSource } from '../../core/command-catalog.js';
 import { announceEnd } from '../../core/task-events.js';
 import { isTerminal, outcomeOf } from '../../core/task-view.js';
@@ -30,6 +31,8 @@ function endingOf(err: unknown): Ending {
   if (err instanceof CommandTimeoutError) return { status: 'timeout', error: { type: 'TimeoutError', message: err.message, kind: 'timeout' }, retryable: false };
   if (err instanceof CommandError) return { status: 'failure', error: { type: err.type, message: err.message, kind: 'command' }, retryable: true };
   if (err instanceof ResultTooLargeError) return { status: 'failure', error: { type: 'ResultTooLargeError', message: err.message, kind: 'command' }, retryable: false };
+  // Trying again on the same worker cannot help; its log says why it cannot isolate packs.
+  if (err instanceof SandboxUnavailableError) return { status: 'failure', error: { type: err.type, message: 'The command could not be run', kind: 'internal' }, retryable: false };
   const type = err instanceof AppError ? err.type : 'InternalError';
   return { status: 'failure', error: { type, message: 'The command could not be run', kind: 'internal' }, retryable: true };
 }

@@ -1,0 +1,129 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type BlockList, type LookupFunction } from 'node:net';
+import { AppError, ValidationError } from '@svc/core';
+import { isPublicAddress } from './address-guard.js';
+
+/** A request refused because of where it would go (403 `EGRESS_REFUSED`). */
+export class EgressRefusedError extends AppError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super({ status: 403, code: 'EGRESS_REFUSED', type: 'EgressRefusedError', message, details });
+  }
+}
+
+export interface EgressOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Whole request, connection to last byte. Default 10 s. */
+  timeoutMs?: number;
+  /** Largest response body read; more fails the request. Default 1 MiB. */
+  maxResponseBytes?: number;
+  /** Private ranges an operator allows besides public addresses (`allowList`). */
+  allowed?: BlockList;
+  signal?: AbortSignal;
+}
+
+export interface EgressResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as UTF-8 text. */
+  body: string;
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** Headers the platform sets itself: a caller cannot pick the host, the framing or a proxy's view of it. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'proxy-authorization', 'forwarded', 'x-forwarded-for']);
+
+/**
+ * Resolves a host name and keeps only the addresses a request may reach; fails when none is
+ * left. Used as the connection's own `lookup`, so the address checked is the address connected
+ * to: a name that resolves to a public address once and to 127.0.0.1 the next time (DNS
+ * rebinding) gains nothing.
+ */
+function guardedLookup(allowed: BlockList | undefined): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, found: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      const usable = found.filter((entry) => isPublicAddress(entry.address, allowed));
+      if (usable.length === 0) {
+        return callback(new EgressRefusedError(`${hostname} resolves to no public address`, { host: hostname, addresses: found.map((entry) => entry.address) }), '', 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, usable);
+      const [first] = usable as [LookupAddress];
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+function target(raw: string, allowed: BlockList | undefined): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ValidationError(`"${raw.slice(0, 200)}" is not a URL`, { field: 'url' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError('Only http and https URLs can be fetched', { field: 'url' });
+  if (url.username || url.password) throw new ValidationError('URLs with credentials in them are not fetched; send an Authorization header', { field: 'url' });
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) && !isPublicAddress(literal, allowed)) throw new EgressRefusedError(`${literal} is not a public address`, { host: literal });
+  return url;
+}
+
+function readBody(response: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        response.destroy();
+        reject(new AppError({ status: 502, code: 'EGRESS_RESPONSE_TOO_LARGE', type: 'EgressResponseTooLargeError', message: `The response is larger than ${limit} bytes` }));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', reject);
+  });
+}
+
+/**
+ * One HTTP(S) request on someone else's behalf (a pack's `ctx.fetch`, an outbound webhook),
+ * allowed only to public addresses: literal IPs are checked before connecting, names where they
+ * resolve, and the socket's remote address once connected. Redirects are not followed (the 3xx
+ * comes back, and following it is another request, checked again). Bodies are text; the
+ * response is capped.
+ *
+ * @example
+ *   const { status, body } = await egressFetch('https://api.example.com/v1/things', { headers: { accept: 'application/json' } });
+ */
+export async function egressFetch(raw: string, options: EgressOptions = {}): Promise<EgressResponse> {
+  const url = target(raw, options.allowed);
+  const method = (options.method ?? 'GET').toUpperCase();
+  if (!METHODS.has(method)) throw new ValidationError(`Method ${method.slice(0, 20)} cannot be used`, { field: 'method' });
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (typeof value !== 'string' || RESERVED_HEADERS.has(name.toLowerCase())) continue;
+    headers[name] = value;
+  }
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<EgressResponse>((resolve, reject) => {
+    const outgoing = request(url, { method, headers, lookup: guardedLookup(options.allowed), timeout: options.timeoutMs ?? 10_000, signal: options.signal }, (response) => {
+      readBody(response, options.maxResponseBytes ?? 1024 * 1024).then(
+        (body) => resolve({ status: response.statusCode ?? 0, headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])), body }),
+        reject,
+      );
+    });
+    outgoing.on('socket', (socket) => {
+      socket.once('connect', () => {
+        const remote = socket.remoteAddress ?? '';
+        if (!isPublicAddress(remote, options.allowed)) outgoing.destroy(new EgressRefusedError(`${remote} is not a public address`, { host: url.hostname }));
+      });
+    });
+    outgoing.on('timeout', () => outgoing.destroy(new AppError({ status: 504, code: 'EGRESS_TIMEOUT', type: 'EgressTimeoutError', message: `No answer from ${url.host} in time` })));
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}

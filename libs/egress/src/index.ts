@@ -1,0 +1,2 @@
+export * from './address-guard.js';
+export * from './egress-fetch.js';
