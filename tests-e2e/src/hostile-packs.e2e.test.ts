@@ -261,7 +261,8 @@ describe.each(MODES)('hostile packs (%s infrastructure)', (mode) => {
     await expectOthersUnhurt(async () => {
       const reply = await run(attacker.slug, 'who', { pid: process.pid });
       expect(reply.status).toBe(200);
-      expect(reply.body.data.result).toMatchObject({ uid: process.getuid?.() === 0 ? 65534 : expect.any(Number), pid: 1, ppid: 0, nice: 10, renice: expect.stringMatching(/ESRCH|EPERM|EACCES/) });
+      // `nice -n 10` adds to the worker's own niceness (a CI run may itself be niced), up to 19.
+      expect(reply.body.data.result).toMatchObject({ uid: process.getuid?.() === 0 ? 65534 : expect.any(Number), pid: 1, ppid: 0, nice: Math.min(19, before + 10), renice: expect.stringMatching(/ESRCH|EPERM|EACCES/) });
       expect(reply.body.data.result.uid).not.toBe(0);
     });
     expect(getPriority(process.pid)).toBe(before);
