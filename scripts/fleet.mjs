@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { cpuProfileFlags, PROCESS_NODE_FLAGS } from './node-flags.mjs';
 
-const missing = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET'].filter((n) => !process.env[n]);
+const missing = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'SVC_SSH_ENCRYPTION_KEY'].filter((n) => !process.env[n]);
 if (missing.length > 0) {
   console.error(`The separate-process fleet needs real infrastructure and shared secrets; set: ${missing.join(', ')}`);
   process.exit(2);
@@ -17,6 +17,10 @@ const ports = {
   execution: process.env.SVC_EXECUTION_PORT ?? '8083',
   storage: process.env.SVC_STORAGE_PORT ?? '8084',
   admin: process.env.SVC_ADMIN_PORT ?? '8085',
+  billing: process.env.SVC_BILLING_PORT ?? '8086',
+  notify: process.env.SVC_NOTIFY_PORT ?? '8089',
+  dashboard: process.env.SVC_DASHBOARD_PORT ?? '8087',
+  ssh: process.env.SVC_SSH_PORT ?? '8088',
 };
 const serviceUrls = Object.fromEntries(
   Object.entries(ports).map(([name, port]) => [`SVC_${name.toUpperCase()}_URL`, process.env[`SVC_${name.toUpperCase()}_URL`] ?? `http://127.0.0.1:${port}`]),

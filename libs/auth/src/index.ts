@@ -3,3 +3,4 @@ export * from './internal-token.js';
 export * from './access-token.js';
 export * from './secret-key.js';
 export * from './principal-entry.js';
+export * from './tenant-access.js';

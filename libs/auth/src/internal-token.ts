@@ -27,7 +27,7 @@ function verified(token: string, secret: string): { identity: Identity; expiresA
     const payload = jwt.verify(token, secretKey(secret), { algorithms: ['HS256'], audience: AUDIENCE, issuer: ISSUER }) as { identity: unknown; exp: number };
     return { identity: IdentitySchema.parse(payload.identity), expiresAt: payload.exp * 1000 };
   } catch (err) {
-    throw new AuthenticationError('Invalid internal identity token', {}, err);
+    throw new AuthenticationError('Invalid internal identity token', {}, { cause: err });
   }
 }
 

@@ -90,7 +90,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
   try {
     await connection.start();
   } catch (err) {
-    throw new ServiceUnavailableError('Cannot connect to the message bus', { reason: errorMessage(err) }, err);
+    throw new ServiceUnavailableError('Cannot connect to the message bus', { reason: errorMessage(err) }, { cause: err });
   }
 
   const handling = { logger: log, unprefixed: (name: string) => topology.unprefixed(name), retry: options.retry };
@@ -140,7 +140,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
       } catch (err) {
         if (err instanceof AppError) throw err;
         if (session.alive) {
-          throw new IntegrationError('Message broker refused the message', { name: message.name, reason: errorMessage(err) }, err);
+          throw new IntegrationError('Message broker refused the message', { name: message.name, reason: errorMessage(err) }, { cause: err });
         }
         log.warn('bus connection lost before the broker confirmed; publishing again', { name: message.name, message_id: message.messageId });
       }
@@ -154,7 +154,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
       const session = await connection.ready(Date.now() + waitMs);
       await consumer.start(session).catch((err: unknown) => {
         // A connection lost meanwhile is not a refusal: the reconnection starts this consumer.
-        if (session.alive) throw new IntegrationError(`Cannot consume from ${spec.queue}`, { queue: spec.queue, reason: errorMessage(err) }, err);
+        if (session.alive) throw new IntegrationError(`Cannot consume from ${spec.queue}`, { queue: spec.queue, reason: errorMessage(err) }, { cause: err });
       });
       return consumer;
     } catch (err) {
@@ -221,7 +221,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
         const properties = propertiesOf(message, { replyTo: REPLY_TO, correlationId: id, expiration: String(timeoutMs), persistent: false });
         session.rpc.sendToQueue(topology.queue(queue), Buffer.from(message.body), properties);
       } catch (err) {
-        requests.fail(id, new ServiceUnavailableError('Message bus is unavailable', {}, err));
+        requests.fail(id, new ServiceUnavailableError('Message bus is unavailable', {}, { cause: err }));
       }
       return (await answer) as R;
     },

@@ -91,6 +91,8 @@ export class AmqpConnection {
       noDelay: true,
       clientProperties: { connection_name: this.options.connectionName },
     });
+    // Fast path (frame-batching.ts): one socket write per round of frames. Without it the bus
+    // works the same, one write per frame.
     if (!batchFrameWrites(model)) this.options.logger.warn('amqplib internals changed: frames are written one by one');
     // Listeners go on before anything else: an 'error' event without one would crash the process.
     model.on('error', (err: unknown) => this.options.logger.warn('bus connection error', { error: errorMessage(err) }));

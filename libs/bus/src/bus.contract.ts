@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AppError,
+  ConflictError,
   IntegrationError,
   ServiceUnavailableError,
   TimeoutError,
@@ -385,7 +386,7 @@ export function busContract(adapter: string, harness: BusHarness): void {
         const bus = await openBus();
         const queue = name('slug.claim');
         await bus.respond(queue, async () => {
-          throw new AppError({ status: 409, code: 'SLUG_TAKEN', type: 'ConflictError', message: 'Slug "acme" is taken', details: { slug: 'acme' } });
+          throw ConflictError.coded('SLUG_TAKEN', 'Slug "acme" is taken', { slug: 'acme' });
         });
 
         const error = await bus.request(queue, { slug: 'acme' }).catch((err: unknown) => err);

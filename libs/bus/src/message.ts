@@ -34,7 +34,7 @@ export function encodeJson(payload: unknown): string {
   try {
     return JSON.stringify(payload) ?? 'null';
   } catch (err) {
-    throw new ValidationError('Message payload is not JSON-serialisable', {}, err);
+    throw new ValidationError('Message payload is not JSON-serialisable', {}, { cause: err });
   }
 }
 

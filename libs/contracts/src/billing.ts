@@ -22,6 +22,14 @@ export const SubscriptionChanged = z.object({
 });
 
 /**
+ * A user's subscription as billing holds it now, for the admin area's user detail (which caches
+ * it 60 s and falls back to its read model when billing does not answer). Null: never subscribed.
+ */
+export const SUBSCRIPTION_STATUS_RPC = 'billing.subscription.status';
+export const SubscriptionStatusRequest = z.strictObject({ user_id: z.string() });
+export const SubscriptionStatusReply = z.object({ subscription: SubscriptionChanged.omit({ user_id: true, occurred_at: true }).nullable() });
+
+/**
  * A billing fact for operators' read models (revenue, funnel): `checkout.started`,
  * `checkout.completed`, `invoice.paid`, `invoice.payment_failed`, `charge.dispute.created`, …
  */
@@ -32,3 +40,31 @@ export const BillingEventRecorded = z.object({
   amount_cents: z.number().int().nullable(),
   occurred_at: z.string(),
 });
+
+/** A URL the payment processor sends the buyer back to: http(s) only, of a sane length. */
+const returnUrl = z
+  .string()
+  .max(2048)
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http or https URL');
+
+/** `POST /billing/checkout`. */
+export const CheckoutBody = z.strictObject({ success_url: returnUrl, cancel_url: returnUrl });
+
+/** `POST /billing/portal`. */
+export const PortalBody = z.strictObject({ return_url: returnUrl });
+
+/** Part 2: `ref` keeps alphanumerics and dashes only, at most 64 of them; empty or null is allowed. */
+export const REGISTRATION_REF_MAX = 64;
+
+/** `POST /registration/checkout`: `ref` is sanitised, not refused. */
+export const RegistrationCheckoutBody = z.strictObject({
+  ref: z
+    .string()
+    .max(10_000)
+    .nullish()
+    .transform((ref) => (ref ?? '').replace(/[^A-Za-z0-9-]/g, '').slice(0, REGISTRATION_REF_MAX)),
+});
+
+/** A processor checkout session id (`cs_…`). */
+export const CheckoutSessionId = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/, 'must be a checkout session id (cs_…)');

@@ -12,6 +12,9 @@ import type { EphemeralQueue } from './bus-names.js';
 import {
   ApiKeysUsed,
   CommandExecuted,
+  CommandStarted,
+  LlmUsageReported,
+  UsageQuotaExceeded,
   PackGrantChanged,
   PackInstallationChanged,
   PackInstallationRemoved,
@@ -19,13 +22,15 @@ import {
   PackPublished,
   PackUninstalled,
   PasswordChanged,
+  DeveloperModeEnabled,
   StorageChanged,
   TaskEnded,
   TaskRevoked,
   UserRegistered,
 } from './events.js';
 import { EXECUTION_REPLIES, ExecJob, RunOutcome } from './execution.js';
-import { BillingEventRecorded, SubscriptionChanged } from './billing.js';
+import { BillingEventRecorded, SUBSCRIPTION_STATUS_RPC, SubscriptionChanged, SubscriptionStatusReply, SubscriptionStatusRequest } from './billing.js';
+import { DashboardDeleted } from './dashboard.js';
 import {
   DEACTIVATE_ACCESS_CODE_RPC,
   DeactivateAccessCodeRequest,
@@ -40,8 +45,14 @@ import {
   PrincipalReply,
   PrincipalRequest,
   REVOKE_SESSIONS_RPC,
+  LIST_ACCESS_CODES_RPC,
+  ListAccessCodesRequest,
+  ListedAccessCodes,
   RevokeSessionsReply,
   RevokeSessionsRequest,
+  FIND_TENANTS_RPC,
+  FindTenantsRequest,
+  FoundTenants,
   SET_USER_TIER_RPC,
   SetUserTierReply,
   SetUserTierRequest,
@@ -50,6 +61,7 @@ import {
 } from './identity.js';
 import { EmailRequested } from './mail.js';
 import { SECRETS_RESOLVE_RPC, SecretsResolveReply, SecretsResolveRequest } from './secrets.js';
+import { SSH_EXEC_RPC, SshExecReply, SshExecRequest } from './ssh.js';
 import { FETCH_PACKAGE_RPC, FetchedPackage, FetchPackageRequest, LIST_COMMANDS_RPC, ListCommandsRequest, ListedCommands, RESOLVE_COMMAND_RPC, ResolveCommandRequest, ResolvedCommand } from './registry.js';
 import {
   STORAGE_DELETE_RPC,
@@ -101,11 +113,15 @@ export const BUS_CONTRACTS = {
   'user.registered': event(UserRegistered),
   'password.changed': event(PasswordChanged),
   'user.tier.changed': event(UserTierChanged),
+  'user.developer-mode.enabled': event(DeveloperModeEnabled),
   [PRINCIPAL_RPC]: rpc(PrincipalRequest, PrincipalReply),
   [MINT_ACCESS_CODE_RPC]: rpc(MintAccessCodeRequest, MintedAccessCode),
   [DEACTIVATE_ACCESS_CODE_RPC]: rpc(DeactivateAccessCodeRequest, DeactivatedAccessCode),
   [SET_USER_TIER_RPC]: rpc(SetUserTierRequest, SetUserTierReply),
   [REVOKE_SESSIONS_RPC]: rpc(RevokeSessionsRequest, RevokeSessionsReply),
+  [LIST_ACCESS_CODES_RPC]: rpc(ListAccessCodesRequest, ListedAccessCodes),
+  [SUBSCRIPTION_STATUS_RPC]: rpc(SubscriptionStatusRequest, SubscriptionStatusReply),
+  [FIND_TENANTS_RPC]: rpc(FindTenantsRequest, FoundTenants),
   // gateway → identity
   'api-key.used': event(ApiKeysUsed),
   // registry
@@ -123,10 +139,12 @@ export const BUS_CONTRACTS = {
   'exec.medium': workQueue(ExecJob),
   'exec.long': workQueue(ExecJob),
   [EXECUTION_REPLIES]: ephemeralQueue(RunOutcome),
+  'command.started': event(CommandStarted),
   'command.executed': event(CommandExecuted),
   'task.completed': event(TaskEnded),
   'task.failed': event(TaskEnded),
   'task.revoked': event(TaskRevoked),
+  'llm.usage.reported': event(LlmUsageReported),
   [WORKER_PING_RPC]: rpc(FleetPing, FleetPong),
   // storage
   'storage.changed': event(StorageChanged),
@@ -135,11 +153,17 @@ export const BUS_CONTRACTS = {
   [STORAGE_DELETE_RPC]: rpc(StorageDeleteRequest, StorageDeleteReply),
   [STORAGE_LIST_RPC]: rpc(StorageListRequest, StorageListResult),
   [SECRETS_RESOLVE_RPC]: rpc(SecretsResolveRequest, SecretsResolveReply),
+  // admin
+  'usage.quota.exceeded': event(UsageQuotaExceeded),
   // billing
   'subscription.changed': event(SubscriptionChanged),
   'billing.event.recorded': event(BillingEventRecorded),
+  // dashboard
+  'dashboard.deleted': event(DashboardDeleted),
   // any service → notify
   'email.requested': event(EmailRequested),
+  // execution worker → ssh
+  [SSH_EXEC_RPC]: rpc(SshExecRequest, SshExecReply),
   // every service
   [FLEET_PING_RPC]: rpc(FleetPing, FleetPong),
 } as const satisfies Record<string, BusContract>;

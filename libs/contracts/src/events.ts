@@ -15,6 +15,9 @@ export const UserRegistered = z.object({
 
 export const PasswordChanged = z.object({ user_id: z.string() });
 
+/** A user turned developer mode on (created or joined an organization) for the first time. */
+export const DeveloperModeEnabled = z.object({ user_id: z.string(), organization_id: z.string() });
+
 
 /** Emitted by the registry when a new version of a pack is stored (not yet active). */
 export const PackPublished = z.object({
@@ -125,6 +128,53 @@ export const CommandExecuted = z.object({
   duration_ms: z.number(),
   task_id: z.string(),
   status: z.enum(['success', 'failure', 'timeout']),
+});
+
+/**
+ * A run began in a worker: with the run's `command.executed` (or `task.revoked`), the usage read
+ * model's count of a tenant's jobs running now and the month's peak. Published once per task
+ * (a retry or a redelivery repeats the same event id).
+ */
+export const CommandStarted = z.object({
+  /** `<namespace>.<command>`. */
+  command: z.string(),
+  tenant_id: z.string(),
+  user_id: z.string(),
+  task_id: z.string(),
+});
+
+/** The monthly quotas a tenant can go past (`GET /usage` `limits`). */
+export const QUOTA_METRICS = ['commands_per_month', 'storage_bytes', 'llm_tokens_per_month'] as const;
+
+/**
+ * A tenant went past one of its tier's quotas: a warning, processing goes on. Sent at most once a
+ * day per tenant and metric, with the e-mail to the tenant's owner.
+ */
+export const UsageQuotaExceeded = z.object({
+  tenant_id: z.string(),
+  metric: z.enum(QUOTA_METRICS),
+  used: z.number().int().min(0),
+  limit: z.number().int().min(0),
+  /** `YYYY-MM`. */
+  period: z.string(),
+});
+
+/** Bounds of one `ctx.usage.llm` report: a model name as providers spell them, and token counts a single call can reach. */
+export const LLM_MODEL_MAX = 100;
+export const LLM_TOKENS_PER_REPORT_MAX = 10_000_000;
+
+/**
+ * Tokens a pack's command reports through `ctx.usage.llm` for one call to a language model, for
+ * the caller's tenant. Counted by model in the usage read model, once per event id.
+ */
+export const LlmUsageReported = z.object({
+  /** `<namespace>.<command>`, as in `command.executed`. */
+  command: z.string(),
+  tenant_id: z.string(),
+  user_id: z.string(),
+  model: z.string().min(1).max(LLM_MODEL_MAX),
+  input_tokens: z.number().int().min(0).max(LLM_TOKENS_PER_REPORT_MAX),
+  output_tokens: z.number().int().min(0).max(LLM_TOKENS_PER_REPORT_MAX),
 });
 
 /**

@@ -102,6 +102,9 @@ export const UserTierChanged = z.object({
   reason: z.string().nullable().default(null),
 });
 
+/** Who asked for a code: an operator (`standard`, `comp`) or a paid registration (`registration`). */
+export const ACCESS_CODE_KINDS = ['standard', 'comp', 'registration'] as const;
+
 /** Mints one access code for another service (paid registration, an operator's comp code); the literal travels only in the reply. */
 export const MINT_ACCESS_CODE_RPC = 'identity.access-code.mint';
 export const MintAccessCodeRequest = z.strictObject({
@@ -109,9 +112,46 @@ export const MintAccessCodeRequest = z.strictObject({
   cohort: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/),
   max_uses: z.number().int().min(1).max(1_000_000).default(1),
   expires_at: z.string().datetime().nullable().default(null),
-  kind: z.enum(['standard', 'comp', 'registration']).default('standard'),
-});
+  kind: z.enum(ACCESS_CODE_KINDS).default('standard'),
+  /**
+   * Copies of one request with the same key answer the one code the first minted (billing passes
+   * its checkout session id, so concurrent copies of a webhook mint one code). Not for comp
+   * codes, whose literal is not kept to be answered again.
+   */
+  idempotency_key: z.string().min(1).max(255).optional(),
+}).refine((r) => !(r.idempotency_key && r.kind === 'comp'), { message: 'a comp code takes no idempotency key', path: ['idempotency_key'] });
 export const MintedAccessCode = z.object({ id: z.string(), code: z.string() });
+
+/**
+ * The admin area's list of access codes, newest first, without any literal: filters, then either
+ * the sort key of the last row seen (`after`) or rows to skip (`offset`); `limit` rows at most.
+ */
+export const LIST_ACCESS_CODES_RPC = 'identity.access-codes.list';
+export const ListAccessCodesRequest = z.strictObject({
+  kind: z.enum(ACCESS_CODE_KINDS).optional(),
+  redeemed: z.boolean().optional(),
+  cohort: z.string().max(64).optional(),
+  after: z.strictObject({ created_at: z.string().datetime({ offset: true }), id: z.uuid() }).optional(),
+  offset: z.number().int().min(0).max(100_000).default(0),
+  limit: z.number().int().min(1).max(201),
+});
+export const ListedAccessCodes = z.object({
+  codes: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(ACCESS_CODE_KINDS),
+      tier: z.enum(TIER_VALUES),
+      cohort: z.string(),
+      max_uses: z.number().int(),
+      use_count: z.number().int(),
+      is_active: z.boolean(),
+      redeemed_by: z.string().nullable(),
+      redeemed_at: z.string().nullable(),
+      expires_at: z.string().nullable(),
+      created_at: z.string(),
+    }),
+  ),
+});
 
 /** Deactivates an access code by id (a disputed registration payment, say). */
 export const DEACTIVATE_ACCESS_CODE_RPC = 'identity.access-code.deactivate';
@@ -127,3 +167,11 @@ export const SetUserTierReply = z.object({ user_id: z.string(), tier: z.enum(TIE
 export const REVOKE_SESSIONS_RPC = 'identity.sessions.revoke';
 export const RevokeSessionsRequest = z.strictObject({ user_id: z.string() });
 export const RevokeSessionsReply = z.object({ revoked: z.number().int().min(0) });
+
+/**
+ * The tenants (personal or organization) among these ids and slugs: a dashboard is granted only
+ * to tenants that exist, named by id or by scope. Unknown ones are left out of the reply.
+ */
+export const FIND_TENANTS_RPC = 'identity.tenants.find';
+export const FindTenantsRequest = z.strictObject({ tenant_ids: z.array(z.uuid()).max(100).default([]), slugs: z.array(z.string().max(64)).max(100).default([]) });
+export const FoundTenants = z.object({ tenants: z.array(z.object({ id: z.string(), slug: z.string() })) });

@@ -11,3 +11,8 @@ export * from './bus-names.js';
 export * from './bus.js';
 export * from './mail.js';
 export * from './billing.js';
+export * from './dashboard.js';
+export * from './notify.js';
+export * from './ssh.js';
+export * from './usage.js';
+export * from './admin.js';

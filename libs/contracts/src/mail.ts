@@ -15,3 +15,22 @@ export const EmailRequested = z.object({
   /** The user it concerns, when there is one. */
   user_id: z.string().nullable().default(null),
 });
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/**
+ * The HTML part of a message written as plain text: its paragraphs (blank-line separated) as
+ * `<p>`, lines kept, indented lines (codes, commands) as `<code>`, everything escaped. One
+ * wording serves both parts, so they never say different things.
+ *
+ * @example
+ *   htmlOfText('Hello,\n\nYour code:\n\n    SVC-AB12-CD34'); // '<p>Hello,</p>\n<p>Your code:</p>\n<p><code>SVC-AB12-CD34</code></p>'
+ */
+export function htmlOfText(text: string): string {
+  const line = (raw: string) => (/^\s{2,}\S/.test(raw) ? `<code>${escapeHtml(raw.trim())}</code>` : escapeHtml(raw));
+  return text
+    .split(/\n{2,}/)
+    .map((paragraph) => `<p>${paragraph.split('\n').map(line).join('<br>\n')}</p>`)
+    .join('\n');
+}

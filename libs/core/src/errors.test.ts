@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError, appErrorFrom, ERROR_STATUS, NotFoundError, RateLimitError, ValidationError } from './errors.js';
+import { AppError, appErrorFrom, ConflictError, ERROR_STATUS, IntegrationError, NotFoundError, RateLimitError, ValidationError } from './errors.js';
 import { errorBody } from './envelope.js';
 
 describe('errors', () => {
@@ -24,8 +24,23 @@ describe('errors', () => {
     expect(new AppError({ status: 400, code: 'SLUG_TAKEN', message: 'taken' }).type).toBe('AppError');
   });
 
+  it('keeps its class, status and type under an endpoint-specific code', () => {
+    const error = ConflictError.coded('LAST_OWNER', 'The last owner cannot leave', { org_id: 'o' });
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({ status: 409, code: 'LAST_OWNER', type: 'ConflictError', message: 'The last owner cannot leave', details: { org_id: 'o' } });
+    expect(new ValidationError('x')).toMatchObject({ code: 'VALIDATION_FAILED', type: 'ValidationError' });
+  });
+
+  it('names a subclass for itself, and takes a type and a cause as options', () => {
+    class EgressTimeoutError extends IntegrationError {}
+    expect(new EgressTimeoutError('late')).toMatchObject({ status: 502, code: 'INTEGRATION_ERROR', type: 'EgressTimeoutError' });
+    const cause = new Error('socket closed');
+    const error = new IntegrationError('Command failed', {}, { type: 'ValueError', cause });
+    expect(error).toMatchObject({ type: 'ValueError', code: 'INTEGRATION_ERROR', cause });
+  });
+
   it('survives a round trip through its serialized form', () => {
-    const original = new AppError({ status: 409, code: 'LAST_OWNER', type: 'ConflictError', message: 'no', details: { a: 1 } });
+    const original = ConflictError.coded('LAST_OWNER', 'no', { a: 1 });
     const copy = appErrorFrom(JSON.parse(JSON.stringify({ status: original.status, code: original.code, type: original.type, message: original.message, details: original.details })));
     expect(copy).toMatchObject({ status: 409, code: 'LAST_OWNER', type: 'ConflictError', message: 'no', details: { a: 1 } });
   });

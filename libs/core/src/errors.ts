@@ -4,7 +4,7 @@
  *
  * @example
  *   throw new NotFoundError('Pack not found', { pack_id: id });
- *   throw new AppError({ status: 400, code: 'SLUG_TAKEN', message: 'Slug "acme" is taken' });
+ *   throw ConflictError.coded('LAST_OWNER', 'The last owner of an organization cannot be removed');
  */
 
 /** Code → HTTP status of Part 1 "Errors", plus the codes the spec leaves to us. */
@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   INTEGRATION_ERROR: 502,
   SERVICE_UNAVAILABLE: 503,
+  GATEWAY_TIMEOUT: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -55,11 +56,31 @@ export class AppError extends Error {
   }
 }
 
+/** What a subclass of AppError may say beyond its message and details. */
+export interface CodedErrorOptions {
+  /** An endpoint-specific code (`LAST_OWNER`, `SLUG_TAKEN`) in place of the class's own. */
+  code?: string;
+  /** error.type, where it names something other than the class (a command's own exception). */
+  type?: string;
+  cause?: unknown;
+}
+
 function codedError(code: ErrorCode, name: string) {
   const status = ERROR_STATUS[code];
   const cls = class extends AppError {
-    constructor(message: string, details?: ErrorDetails, cause?: unknown) {
-      super({ status, code, message, details, cause, type: name });
+    constructor(message: string, details?: ErrorDetails, options: CodedErrorOptions = {}) {
+      // The type defaults to the class's name: a subclass (EgressTimeoutError) is named for itself.
+      super({ status, code: options.code ?? code, message, details, cause: options.cause, type: options.type });
+    }
+
+    /**
+     * This class's status and type under an endpoint-specific code.
+     *
+     * @example
+     *   throw ConflictError.coded('LAST_OWNER', 'The last owner of an organization cannot be removed');
+     */
+    static coded<T extends AppError>(this: new (message: string, details?: ErrorDetails, options?: CodedErrorOptions) => T, specific: string, message: string, details?: ErrorDetails): T {
+      return new this(message, details, { code: specific });
     }
   };
   Object.defineProperty(cls, 'name', { value: name });
@@ -81,6 +102,7 @@ export const HeadersTooLargeError = codedError('HEADERS_TOO_LARGE', 'HeadersTooL
 export const InternalError = codedError('INTERNAL_ERROR', 'InternalError');
 export const IntegrationError = codedError('INTEGRATION_ERROR', 'IntegrationError');
 export const ServiceUnavailableError = codedError('SERVICE_UNAVAILABLE', 'ServiceUnavailableError');
+export const GatewayTimeoutError = codedError('GATEWAY_TIMEOUT', 'GatewayTimeoutError');
 
 /** An AppError rebuilt from its serialized form, e.g. after crossing the bus. */
 export function appErrorFrom(body: { status: number; code: string; message: string; type?: string; details?: ErrorDetails }): AppError {

@@ -17,12 +17,13 @@ const correlation = winston.format((info) => {
  *   const log = createLogger({ service: 'identity', level: 'info' });
  *   log.info('user registered', { user_id });
  */
-export function createLogger(options: { service: string; level?: string; silent?: boolean }): Logger {
+export function createLogger(options: { service: string; level?: string; silent?: boolean; stream?: NodeJS.WritableStream }): Logger {
   return winston.createLogger({
     level: options.level ?? 'info',
     silent: options.silent ?? false,
     defaultMeta: { service: options.service },
     format: winston.format.combine(correlation(), winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json()),
-    transports: [new winston.transports.Console()],
+    // A stream in place of stdout: tests that read what was logged.
+    transports: [options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console()],
   });
 }

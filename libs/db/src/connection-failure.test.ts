@@ -15,13 +15,14 @@ describe.runIf(process.env.DATABASE_URL)('isConnectionFailure on Postgres', () =
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let proxy: TcpProxy;
   let database: Database;
+  const reported: unknown[] = [];
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(process.env.DATABASE_URL!, 'unit');
     const url = new URL(scratch.url);
     proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
     url.host = `127.0.0.1:${proxy.port}`;
-    database = await createDatabase({ url: url.toString(), onError: () => undefined });
+    database = await createDatabase({ url: url.toString(), onError: (err) => reported.push(err) });
   });
 
   afterAll(async () => {
@@ -46,5 +47,20 @@ describe.runIf(process.env.DATABASE_URL)('isConnectionFailure on Postgres', () =
     const nowhere = await createDatabase({ url: `postgres://postgres@127.0.0.1:${await freePort()}/none`, onError: () => undefined });
     expect(isConnectionFailure(await failureOf(nowhere.db.execute(sql`select 1`)))).toBe(true);
     await nowhere.close();
+  });
+
+  it('reports a connection cut while a transaction holds it between statements, and fails only that transaction', async () => {
+    reported.length = 0;
+    const held = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      proxy.cut();
+      // Between statements the client is checked out of the pool: its loss must reach onError, not crash the process.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await tx.execute(sql`select 1`);
+    });
+    expect(isConnectionFailure(await failureOf(held))).toBe(true);
+    expect(reported.length).toBeGreaterThan(0);
+    proxy.resume();
+    await database.db.execute(sql`select 1`);
   });
 });

@@ -109,8 +109,11 @@ async function createPostgres(options: DatabaseOptions & { url: string }): Promi
     connectionTimeoutMillis: HEALTH_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', (err) => options.onError?.(err));
+  // A client losing its connection must not crash the process. The pool listens only to idle
+  // clients (and replaces them); one checked out, as a transaction holds it between statements,
+  // has no listener but this one, and its next statement fails as a connection failure.
+  pool.on('connect', (client) => client.on('error', (err) => options.onError?.(err)));
+  pool.on('error', () => undefined); // already reported by the client's own listener above
   const db = drizzlePg(pool) as unknown as Db;
   return {
     kind: 'postgres',

@@ -2,13 +2,27 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type BlockList, type LookupFunction } from 'node:net';
-import { AppError, ValidationError } from '@svc/core';
+import { GatewayTimeoutError, IntegrationError, PermissionError, ValidationError } from '@svc/core';
 import { isPublicAddress } from './address-guard.js';
 
 /** A request refused because of where it would go (403 `EGRESS_REFUSED`). */
-export class EgressRefusedError extends AppError {
+export class EgressRefusedError extends PermissionError {
   constructor(message: string, details: Record<string, unknown> = {}) {
-    super({ status: 403, code: 'EGRESS_REFUSED', type: 'EgressRefusedError', message, details });
+    super(message, details, { code: 'EGRESS_REFUSED' });
+  }
+}
+
+/** The answer is larger than the caller accepts (502 `EGRESS_RESPONSE_TOO_LARGE`). */
+export class EgressResponseTooLargeError extends IntegrationError {
+  constructor(limit: number) {
+    super(`The response is larger than ${limit} bytes`, {}, { code: 'EGRESS_RESPONSE_TOO_LARGE' });
+  }
+}
+
+/** No whole answer in time (504 `EGRESS_TIMEOUT`). */
+export class EgressTimeoutError extends GatewayTimeoutError {
+  constructor(host: string) {
+    super(`No answer from ${host} in time`, {}, { code: 'EGRESS_TIMEOUT' });
   }
 }
 
@@ -79,7 +93,7 @@ function readBody(response: IncomingMessage, limit: number): Promise<string> {
       size += chunk.length;
       if (size > limit) {
         response.destroy();
-        reject(new AppError({ status: 502, code: 'EGRESS_RESPONSE_TOO_LARGE', type: 'EgressResponseTooLargeError', message: `The response is larger than ${limit} bytes` }));
+        reject(new EgressResponseTooLargeError(limit));
         return;
       }
       chunks.push(chunk);
@@ -122,7 +136,7 @@ export async function egressFetch(raw: string, options: EgressOptions = {}): Pro
         if (!isPublicAddress(remote, options.allowed)) outgoing.destroy(new EgressRefusedError(`${remote} is not a public address`, { host: url.hostname }));
       });
     });
-    outgoing.on('timeout', () => outgoing.destroy(new AppError({ status: 504, code: 'EGRESS_TIMEOUT', type: 'EgressTimeoutError', message: `No answer from ${url.host} in time` })));
+    outgoing.on('timeout', () => outgoing.destroy(new EgressTimeoutError(url.host)));
     outgoing.on('error', reject);
     outgoing.end(options.body);
   });

@@ -24,6 +24,7 @@ export function fromZod(schema: z.ZodType, io: 'input' | 'output' = 'input'): Sc
 
 export const string = (extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'string' });
 export const integer = (extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'integer' });
+export const number = (extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'number' });
 export const boolean = (extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'boolean' });
 export const uuid: TypedSchema = { type: 'string', format: 'uuid' };
 export const dateTime: TypedSchema = { type: 'string', format: 'date-time' };

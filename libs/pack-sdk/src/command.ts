@@ -27,9 +27,22 @@ export interface CommandStorage {
   list(options?: { prefix?: string; limit?: number }): Promise<{ keys: string[]; total: number }>;
 }
 
-/** Commands on the caller's SSH targets that the pack is allowed to use. */
+/** What a command run on an SSH target gave: each stream cut at 256 KiB (`truncated` then true); `exit_code` null when it ended on a signal. */
+export interface SshExecResult {
+  stdout: string;
+  stderr: string;
+  exit_code: number | null;
+  truncated: boolean;
+}
+
+/**
+ * Commands on the caller's SSH targets that `pack.yaml` allows (`ssh_targets.allowed`), by
+ * target name; `timeoutMs` defaults to 30 s. Fails with the platform's messages: target not
+ * allowed by this pack's manifest, SSH target not found, no host key fingerprint stored,
+ * connection failed, command timed out.
+ */
 export interface CommandSsh {
-  exec(target: string, command: string, options?: { timeoutMs?: number }): Promise<unknown>;
+  exec(target: string, command: string, options?: { timeoutMs?: number }): Promise<SshExecResult>;
 }
 
 /**
@@ -38,6 +51,16 @@ export interface CommandSsh {
  * Redirects come back as they are; bodies are text, at most 1 MiB each way.
  */
 export type CommandFetch = (url: string, options?: { method?: string; headers?: Record<string, string>; body?: string }) => Promise<{ status: number; headers: Record<string, string>; body: string }>;
+
+/**
+ * Usage a command reports for its caller's tenant. `llm` counts the tokens of one call to a
+ * language model by `model` (1-100 characters: letters, digits, `.` `_` `:` `/` `-`); `input` and
+ * `output` are whole numbers from 0 to 10,000,000. They show in `svc usage` and count toward the
+ * tenant's monthly LLM token quota. Resolves once the platform has recorded the report.
+ */
+export interface CommandUsage {
+  llm(report: { model: string; input: number; output: number }): Promise<void>;
+}
 
 export interface CommandContext {
   /** Tenant the command runs for. */
@@ -51,6 +74,7 @@ export interface CommandContext {
   log: CommandLog;
   storage: CommandStorage;
   ssh: CommandSsh;
+  usage: CommandUsage;
   /** Values of the secrets `pack.yaml` declares, of the caller's tenant (`svc secrets set`); never log them. */
   secrets: Readonly<Record<string, string>>;
   fetch: CommandFetch;

@@ -11,7 +11,7 @@ import {
   MIN_TIMEOUT_SECONDS,
   QUEUES,
 } from './limits.js';
-import { EGRESS_HOST_PATTERN, MAX_NAME_LENGTH, MAX_SECRETS, NAME_PATTERN, NAMESPACE_PATTERN, SECRET_NAME_PATTERN, VISIBILITIES } from './names.js';
+import { EGRESS_HOST_PATTERN, MAX_NAME_LENGTH, MAX_SECRETS, MAX_SSH_TARGET_NAME_LENGTH, MAX_SSH_TARGETS, NAME_PATTERN, NAMESPACE_PATTERN, SECRET_NAME_PATTERN, SSH_TARGET_NAME_PATTERN, VISIBILITIES } from './names.js';
 
 const description = { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH } as const;
 
@@ -51,6 +51,19 @@ export const PACK_MANIFEST_SCHEMA = {
       properties: {
         egress: { type: 'boolean' },
         hosts: { type: 'array', maxItems: MAX_EGRESS_HOSTS, items: { type: 'string', maxLength: 253, pattern: EGRESS_HOST_PATTERN } },
+      },
+    },
+    ssh_targets: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['allowed'],
+      properties: {
+        allowed: {
+          type: 'array',
+          maxItems: MAX_SSH_TARGETS,
+          uniqueItems: true,
+          items: { anyOf: [{ const: '*' }, { type: 'string', maxLength: MAX_SSH_TARGET_NAME_LENGTH, pattern: SSH_TARGET_NAME_PATTERN.source }] },
+        },
       },
     },
   },

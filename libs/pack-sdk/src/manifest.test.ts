@@ -176,6 +176,25 @@ commands:
     });
   });
 
+  describe('ssh_targets', () => {
+    it('allows a pack no SSH target unless it lists them', () => {
+      expect(parseManifest(manifest()).ssh_targets).toEqual({ allowed: [] });
+      expect(parseManifest(manifest({ extra: { ssh_targets: { allowed: ['build-box', 'db-1'] } } })).ssh_targets.allowed).toEqual(['build-box', 'db-1']);
+      expect(parseManifest(manifest({ extra: { ssh_targets: { allowed: ['*'] } } })).ssh_targets.allowed).toEqual(['*']);
+    });
+
+    it.each([
+      ['a name not in kebab-case', { allowed: ['Build_Box'] }],
+      ['a name over 128 characters', { allowed: ['a'.repeat(129)] }],
+      ['a pattern other than *', { allowed: ['build-*'] }],
+      ['a name twice', { allowed: ['a', 'a'] }],
+      ['no allowed list', {}],
+      ['an unknown field', { allowed: [], hosts: [] }],
+    ])('refuses %s', (_label, ssh_targets) => {
+      expect(failure(manifest({ extra: { ssh_targets } })).code).toBe('MANIFEST_INVALID');
+    });
+  });
+
   describe('entry paths', () => {
     it.each(['../outside.js', 'commands/../../outside.js', '/etc/evil.js', 'commands\\echo.js', 'C:/evil.js'])('refuses %s with PACKAGE_PATH_INVALID', (entry) => {
       const error = failure(manifest({ commands: [{ ...echo, entry }] }));

@@ -42,6 +42,11 @@ export interface PackNetwork {
   hosts: string[];
 }
 
+/** The caller's SSH targets a pack may run commands on through `ctx.ssh.exec`: names, or `*` for all. */
+export interface PackSshTargets {
+  allowed: string[];
+}
+
 export interface PackManifest {
   schema_version: 1;
   pack: { namespace: string; name: string; version: string; description: string; visibility: Visibility };
@@ -49,6 +54,7 @@ export interface PackManifest {
   /** Names of the secrets its commands read as `ctx.secrets.NAME`; only these are handed to them. */
   secrets: string[];
   network: PackNetwork;
+  ssh_targets: PackSshTargets;
 }
 
 /** The `pack.yaml` fields as written, before defaults. */
@@ -69,6 +75,7 @@ interface RawManifest {
   commands: RawCommand[];
   secrets?: string[];
   network?: { egress: boolean; hosts?: string[] };
+  ssh_targets?: { allowed: string[] };
 }
 
 /** Weighted count of alias expansions allowed in a pack.yaml (yaml's own measure). */
@@ -233,5 +240,6 @@ export function parseManifest(text: string): PackManifest {
     commands,
     secrets: raw.secrets ?? [],
     network: { egress: raw.network?.egress ?? false, hosts: raw.network?.hosts ?? [] },
+    ssh_targets: { allowed: raw.ssh_targets?.allowed ?? [] },
   };
 }

@@ -33,5 +33,10 @@ export function parsePackRef(ref: string): { namespace: string; name: string } |
 export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 /** Secrets a pack may declare (and a tenant keep for it). */
 export const MAX_SECRETS = 50;
+/** An SSH target's name: kebab-case, at most `MAX_SSH_TARGET_NAME_LENGTH`. */
+export const SSH_TARGET_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const MAX_SSH_TARGET_NAME_LENGTH = 128;
+/** Target names a pack may list under `ssh_targets.allowed`. */
+export const MAX_SSH_TARGETS = 100;
 /** A host a pack may reach: a DNS name (`api.example.com`) or every name under one (`*.example.com`). */
 export const EGRESS_HOST_PATTERN = '^(\\*\\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$';

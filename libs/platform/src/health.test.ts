@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBus, typedBus, type Bus } from '@svc/bus';
 import { createLogger } from '@svc/core';
 import { createDatabase } from '@svc/db';
-import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
+import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { infrastructureReadiness, listenForProbes } from './health.js';
 import { closeServer, createServiceApp, listen } from './http.js';
 

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * A dashboard was deleted with its versions, grants, share links and files. `scope` is without
+ * its `@`, as the dashboard service returns it; `tenant_id` is the owning tenant, so that its
+ * webhooks (and only its) hear of it.
+ */
+export const DashboardDeleted = z.object({
+  dashboard_id: z.string(),
+  tenant_id: z.string(),
+  scope: z.string(),
+  name: z.string(),
+  versions_removed: z.number().int().min(0),
+  occurred_at: z.string(),
+});
+
+/** Largest bundle upload (the `.tar.gz` itself): Part 2, "Limits". */
+export const DASHBOARD_BUNDLE_MAX_BYTES = 50 * 1024 * 1024;
+/** Most files a bundle may hold: Part 2, "Limits". */
+export const DASHBOARD_BUNDLE_MAX_FILES = 500;
+/** Largest uncompressed total of a bundle's files: refuses a gzip bomb while it is read. */
+export const DASHBOARD_BUNDLE_MAX_UNCOMPRESSED_BYTES = 200 * 1024 * 1024;
+/** Largest request body of the upload route, which the gateway lets through (multipart framing around the bundle). */
+export const DASHBOARD_UPLOAD_BODY_LIMIT_BYTES = DASHBOARD_BUNDLE_MAX_BYTES + 64 * 1024;
+/** Multipart field that carries the bundle in `POST /api/v1/dashboards/{dashboard_id}/versions`. */
+export const DASHBOARD_BUNDLE_FIELD = 'bundle';
+
+export const DASHBOARD_VISIBILITIES = ['public', 'unlisted', 'organization', 'private'] as const;
+export type DashboardVisibility = (typeof DASHBOARD_VISIBILITIES)[number];
+export const SHARE_EXPIRIES = ['1d', '7d', '30d', 'never'] as const;
+
+/** A semver version in its canonical form (no `v`, no spaces): `1.4.0`, `2.0.0-beta.1`. */
+export const SemverVersion = z
+  .string()
+  .max(64)
+  .regex(/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/, 'must be a semver version such as 1.2.0');
+
+export const DashboardName = z
+  .string()
+  .min(3, 'must be at least 3 characters')
+  .max(50, 'must be at most 50 characters')
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be kebab-case: a-z, 0-9 and single "-" between them');
+
+/** A scope as clients send it: `@` and the slug of the caller's tenant or one of its organizations. */
+export const DashboardScope = z.string().max(40).regex(/^@[a-z0-9][a-z0-9-]*$/, 'must be "@" and a tenant or organization slug, e.g. "@acme"');
+
+export const CreateDashboardBody = z.strictObject({
+  scope: DashboardScope,
+  name: DashboardName,
+  description: z.string().max(200, 'must be at most 200 characters').default(''),
+  category: z.string().min(1).max(50).regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and "-", e.g. analytics').optional(),
+  visibility: z.enum(DASHBOARD_VISIBILITIES).default('private'),
+});
+
+export const DashboardId = z.uuid('must be a dashboard id (uuid)');
+export const ShareId = z.uuid('must be a share link id (uuid)');
+
+/** Whom a grant or revocation names: tenant ids, organization scopes (`@partner`), or both. */
+export const DashboardGrantBody = z
+  .strictObject({
+    tenant_ids: z.array(z.uuid('must be a tenant id (uuid)')).max(100).default([]),
+    scopes: z.array(DashboardScope).max(100).default([]),
+  })
+  .refine((body) => body.tenant_ids.length + body.scopes.length > 0, { message: 'name at least one tenant in tenant_ids or scopes', path: ['tenant_ids'] });
+
+export const CreateShareBody = z.strictObject({ expires: z.enum(SHARE_EXPIRIES).default('never') });
+
+/** Fields of the upload besides the bundle. */
+export const UploadVersionFields = z.strictObject({
+  version: SemverVersion,
+  min_sdk_version: SemverVersion.default('1.0.0'),
+  /** JSON text: `[{scope, name, version}]`, the packs the dashboard calls and the version ranges it needs. */
+  pack_dependencies: z.string().max(10_000).optional(),
+});
+
+export const PackDependency = z.strictObject({
+  scope: z.string().regex(/^@?[a-z0-9][a-z0-9-]*$/, 'must be a scope such as "@acme"').max(40).transform((scope) => scope.replace(/^@/, '')),
+  name: z.string().min(1).max(64).regex(/^[a-z0-9][a-z0-9-]*$/, 'must be a pack name'),
+  version: z.string().min(1).max(64),
+});
+export const PackDependencies = z.array(PackDependency).max(50);
