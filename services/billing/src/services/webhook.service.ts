@@ -1,0 +1,71 @@
+import type Stripe from 'stripe';
+import type { EventOutbox, OutboxWriter } from '@svc/bus';
+import { AuthenticationError, type Logger } from '@svc/core';
+import type { Db } from '@svc/db';
+import { WebhookEventRepository, type WebhookEndpoint } from '../repositories/webhook-event.repository.js';
+import { webhookVerifier } from '../stripe/processor.js';
+import type { Clock } from './clock.js';
+import { billingNotConfigured } from './not-configured.js';
+
+/** Part 2: a signature older than this (seconds) is refused, so that a captured delivery cannot be replayed later. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** What one endpoint does with each event type it handles; other types are acknowledged and ignored. */
+export type EventHandlers = Partial<Record<string, (tx: Db, out: OutboxWriter, event: Stripe.Event, at: Date) => Promise<void>>>;
+
+/**
+ * Work that asks another service over the bus, done after the signature is checked and before
+ * the transaction: a transaction must not wait on another service (in the embedded fleet they
+ * share one database connection). It must be safe to repeat, since a retried delivery repeats it.
+ */
+export type EventPreparations = Partial<Record<string, (event: Stripe.Event) => Promise<void>>>;
+
+export interface WebhookEndpointConfig {
+  endpoint: WebhookEndpoint;
+  prepare?: EventPreparations;
+  /** The one signing secret of this endpoint; unset, the endpoint answers 503. */
+  secret: string | undefined;
+  secretVariable: string;
+  handlers: EventHandlers;
+}
+
+/**
+ * Receives a processor event: checks `Payment-Signature` against the endpoint's own secret with
+ * the SDK (`constructEvent`, on the raw body), records the event id and applies it in one
+ * transaction. A second delivery of an id finds it recorded and changes nothing.
+ */
+export class WebhookService {
+  constructor(
+    private readonly events: EventOutbox,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
+
+  async receive(config: WebhookEndpointConfig, rawBody: Buffer, signature: string | undefined): Promise<void> {
+    if (!config.secret) throw billingNotConfigured(config.secretVariable);
+    if (!signature) throw new AuthenticationError('The Payment-Signature header is missing', { header: 'Payment-Signature' });
+    const event = this.verify(config.secret, rawBody, signature);
+    const at = this.clock();
+    await config.prepare?.[event.type]?.(event);
+    await this.events.transaction(async (tx, out) => {
+      if (!(await new WebhookEventRepository(tx).record(config.endpoint, event, JSON.parse(rawBody.toString('utf8'))))) {
+        this.log.info('duplicate processor event ignored', { endpoint: config.endpoint, event_id: event.id, type: event.type });
+        return;
+      }
+      const handler = config.handlers[event.type];
+      if (!handler) {
+        this.log.info('processor event of a type not handled here; acknowledged', { endpoint: config.endpoint, event_id: event.id, type: event.type });
+        return;
+      }
+      await handler(tx, out, event, at);
+    });
+  }
+
+  private verify(secret: string, rawBody: Buffer, signature: string): Stripe.Event {
+    try {
+      return webhookVerifier.constructEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, undefined, this.clock().getTime());
+    } catch (err) {
+      throw new AuthenticationError('The Payment-Signature header does not verify', { header: 'Payment-Signature', reason: (err as Error).message.split('\n')[0] });
+    }
+  }
+}
