@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Router } from 'express';
+import { createFileSystemBlobStore, type BlobStore } from '@svc/blobs';
+import { EventOutbox, type Bus, type Subscription } from '@svc/bus';
+import { FLEET_PING_RPC } from '@svc/contracts';
+import type { Logger } from '@svc/core';
+import type { Database } from '@svc/db';
+import { outbox } from './db/schema.js';
+import { dashboardRoutes } from './http/dashboard.routes.js';
+import { shareRoutes } from './http/share.routes.js';
+import { BundleService } from './services/bundle.service.js';
+import { DashboardService } from './services/dashboard.service.js';
+import { ShareService } from './services/share.service.js';
+import { shareTokens } from './services/share-token.js';
+
+export const DASHBOARD_SCHEMA = 'dashboard';
+export const DASHBOARD_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.meta.url));
+
+export interface DashboardConfig {
+  /** Folder of the filesystem blob store that keeps bundle files (shared with the registry's packages). */
+  blobDir: string;
+  /** Where uploads are streamed to while they are checked and unpacked; each is removed after. */
+  uploadDir: string;
+  /** Signs share-link tokens (a key is derived from it): the internal secret. */
+  shareSecret: string;
+  /** Where the SQL migrations are; defaults to this package's `drizzle/`. */
+  migrationsFolder?: string;
+  /** How often the outbox relay looks for unsent events (default 5 s). */
+  outboxIntervalMs?: number;
+}
+
+export interface DashboardDeps {
+  database: Database;
+  bus: Bus;
+  log: Logger;
+  config: DashboardConfig;
+}
+
+export interface DashboardServiceHandle {
+  routes: Router[];
+  /** Migrates, answers the fleet ping and relays the outbox. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createDashboardService({ database, bus, log, config }: DashboardDeps): DashboardServiceHandle {
+  const db = database.db;
+  const blobs: BlobStore = createFileSystemBlobStore(config.blobDir);
+  const events = new EventOutbox({ db, table: outbox, bus, log, intervalMs: config.outboxIntervalMs });
+  const dashboards = new DashboardService(db, blobs, events, bus, log);
+  const bundles = new BundleService(db, blobs);
+  const shares = new ShareService(db, dashboards, shareTokens(config.shareSecret));
+  const subscriptions: Subscription[] = [];
+
+  return {
+    routes: [dashboardRoutes(dashboards, bundles, config.uploadDir), shareRoutes(shares, bundles)],
+    async start() {
+      await database.migrate({ migrationsFolder: config.migrationsFolder ?? DASHBOARD_MIGRATIONS, schema: DASHBOARD_SCHEMA });
+      subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'dashboard' })));
+      events.start();
+    },
+    async stop() {
+      await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
+      await events.stop();
+    },
+  };
+}
+
+/** Bundle files in the same blob folder as the registry's packages; uploads in flight under `tmp/`. */
+export function dashboardConfigFromEnv(env: { SVC_DATA_DIR: string; SVC_INTERNAL_SECRET: string }): DashboardConfig {
+  return { blobDir: join(env.SVC_DATA_DIR, 'blobs'), uploadDir: join(env.SVC_DATA_DIR, 'tmp', 'dashboard-uploads'), shareSecret: env.SVC_INTERNAL_SECRET };
+}
+
+export { DashboardEnv, loadDashboardEnv } from './env.js';
