@@ -1,0 +1,17 @@
+import type { Bus, Subscription } from '@svc/bus';
+import { firstDelivery, type Outbox } from '@svc/db';
+import { inbox } from '../db/schema.js';
+
+/**
+ * Takes every service's `email.requested` into notify's outbox (kind `email`, the event id as
+ * the row id), once per event id; the outbox sends it and retries it until it goes through.
+ * The event is acknowledged only once the row is committed, so nothing is lost in between.
+ */
+export function consumeEmailRequests(bus: Bus, outbox: Outbox): Promise<Subscription> {
+  return bus.subscribe('notify.emails', ['email.requested'], (message) =>
+    outbox.transaction(async (tx, add) => {
+      if (!(await firstDelivery(tx, inbox, message.messageId, message.name))) return;
+      add({ kind: 'email', name: message.payload.kind, payload: message.payload, id: message.messageId, correlationId: message.correlationId });
+    }),
+  );
+}
