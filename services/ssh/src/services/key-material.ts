@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import ssh2 from 'ssh2';
+import { ValidationError } from '@svc/core';
+
+// ssh2 is CommonJS: in the bundles, Node's ESM loader gives its exports only as the default one.
+const { utils } = ssh2;
+
+/** Host-key types a `known_hosts` line may carry, and the signature algorithms that present each. */
+const HOST_KEY_ALGORITHMS: Record<string, string[]> = {
+  'ssh-ed25519': ['ssh-ed25519'],
+  'ssh-rsa': ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'],
+  'ecdsa-sha2-nistp256': ['ecdsa-sha2-nistp256'],
+  'ecdsa-sha2-nistp384': ['ecdsa-sha2-nistp384'],
+  'ecdsa-sha2-nistp521': ['ecdsa-sha2-nistp521'],
+};
+
+/** The trusted host key of a target, from its `known_hosts` line. */
+export interface KnownHostKey {
+  type: string;
+  /** The public key blob as the server presents it in the handshake. */
+  blob: Buffer;
+  /** Signature algorithms to offer the server, so that it presents this key and no other of its keys. */
+  algorithms: string[];
+}
+
+/** `SHA256:` and the unpadded base64 SHA-256 of a public key blob, as `ssh-keygen -l` prints it. */
+export function fingerprintOf(blob: Buffer): string {
+  return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
+}
+
+/**
+ * Checks a private key as ssh2 reads it: RSA, Ed25519 or ECDSA, OpenSSH or PEM. Encrypted keys
+ * are refused (no passphrase is kept). Messages never quote the key.
+ */
+export function checkPrivateKey(text: string): void {
+  const parsed = utils.parseKey(text);
+  const key = Array.isArray(parsed) ? parsed[0] : parsed;
+  if (key instanceof Error || !key) {
+    const encrypted = key instanceof Error && /encrypted|passphrase/i.test(key.message);
+    throw new ValidationError(
+      encrypted ? 'private_key is encrypted with a passphrase; store a key without one (ssh-keygen -p -N "" -f KEY removes it from a copy)' : 'private_key is not a private key ssh can read (RSA, Ed25519 or ECDSA, in OpenSSH or PEM format)',
+      { field: 'private_key', reason: encrypted ? 'encrypted_key' : 'unreadable_key' },
+    );
+  }
+  if (!key.isPrivateKey()) throw new ValidationError('private_key is a public key; the private key is needed', { field: 'private_key', reason: 'public_key' });
+  if (!(key.type in HOST_KEY_ALGORITHMS)) throw new ValidationError(`private_key of type ${key.type} is not supported (RSA, Ed25519 or ECDSA)`, { field: 'private_key', reason: 'unsupported_key_type' });
+}
+
+/**
+ * Reads one OpenSSH `known_hosts` line: `hostnames keytype base64-key [comment]`. Markers
+ * (`@cert-authority`, `@revoked`) and more than one line are refused. The hostnames field is
+ * kept as written but not compared with the target's host (it may be hashed, or name an alias):
+ * the key is what is trusted.
+ */
+export function parseKnownHosts(line: string): KnownHostKey {
+  const invalid = (message: string) => new ValidationError(`known_hosts ${message}`, { field: 'known_hosts' });
+  const text = line.trim();
+  if (text.includes('\n') || text.includes('\r')) throw invalid('must be one line');
+  if (text.startsWith('@')) throw invalid('markers such as @cert-authority or @revoked are not supported; give a plain host key line');
+  const [hosts, type, base64] = text.split(/\s+/);
+  if (!hosts || !type || !base64) throw invalid('must read "hostnames keytype base64-key", as ssh-keyscan prints it');
+  const algorithms = HOST_KEY_ALGORITHMS[type];
+  if (!algorithms) throw invalid(`key type ${type} is not supported (${Object.keys(HOST_KEY_ALGORITHMS).join(', ')})`);
+  const parsed = utils.parseKey(`${type} ${base64}`);
+  if (parsed instanceof Error || Array.isArray(parsed) || parsed.type !== type) throw invalid('holds a key that does not parse');
+  return { type, blob: parsed.getPublicSSH(), algorithms };
+}
+
+/** Trims a stored line to what it means: one line, single spaces. */
+export function normalizeKnownHosts(line: string): string {
+  return line.trim().split(/\s+/).join(' ');
+}

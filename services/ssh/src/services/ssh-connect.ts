@@ -1,0 +1,73 @@
+import ssh2, { type Client, type ConnectConfig } from 'ssh2';
+import { SshConnectionError, type ConnectionFailure } from './ssh-errors.js';
+import type { KnownHostKey } from './key-material.js';
+
+/** How long a connection may take from TCP connect to authenticated. */
+export const SSH_CONNECT_TIMEOUT_MS = 10_000;
+
+/** Where and as whom to connect, with the credential opened for this connection only. */
+export interface SshEndpoint {
+  host: string;
+  port: number;
+  username: string;
+  credential: { privateKey: string } | { password: string };
+}
+
+/** ssh2's error, with the `level` and `code` it sets. */
+type Ssh2Error = Error & { level?: string; code?: string };
+
+function failureOf(err: Ssh2Error, hostKeyRefused: boolean): ConnectionFailure {
+  if (hostKeyRefused) return 'host_key_mismatch';
+  if (err.level === 'client-authentication') return 'authentication_failed';
+  if (err.code === 'ECONNREFUSED') return 'refused';
+  if (err.level === 'client-timeout' || err.code === 'ETIMEDOUT') return 'timeout';
+  if (err.code === 'ENOTFOUND' || err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH' || err.code === 'EAI_AGAIN') return 'unreachable';
+  return 'protocol';
+}
+
+/**
+ * Opens an authenticated connection. With `hostKey`, the server must present exactly that key
+ * (only its algorithms are offered, so a server with several keys shows the trusted one), and a
+ * different key ends the handshake before any credential is sent. Without it, `onHostKey` sees
+ * the presented key and the connection goes on (trust on first use: `verify` only).
+ */
+export function connectSsh(endpoint: SshEndpoint, trust: { hostKey: KnownHostKey } | { onHostKey: (blob: Buffer) => void }): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client();
+    let hostKeyRefused = false;
+    const config: ConnectConfig = {
+      host: endpoint.host,
+      port: endpoint.port,
+      username: endpoint.username,
+      ...endpoint.credential,
+      readyTimeout: SSH_CONNECT_TIMEOUT_MS,
+      // keyboard-interactive answered with the password, for servers that offer only that.
+      tryKeyboard: 'password' in endpoint.credential,
+      keepaliveInterval: 15_000,
+      hostVerifier: (key: Buffer) => {
+        if ('onHostKey' in trust) {
+          trust.onHostKey(key);
+          return true;
+        }
+        hostKeyRefused = !key.equals(trust.hostKey.blob);
+        return !hostKeyRefused;
+      },
+      ...('hostKey' in trust ? { algorithms: { serverHostKey: trust.hostKey.algorithms as never } } : {}),
+    };
+    if ('password' in endpoint.credential) {
+      const { password } = endpoint.credential;
+      client.on('keyboard-interactive', (_name, _instructions, _lang, prompts, finish) => finish(prompts.map(() => password)));
+    }
+    let ready = false;
+    client.once('ready', () => {
+      ready = true;
+      resolve(client);
+    });
+    // After ready, an error (a dropped connection) ends the client, whose 'close' its user hears.
+    client.on('error', (err: Ssh2Error) => {
+      client.end();
+      if (!ready) reject(new SshConnectionError(failureOf(err, hostKeyRefused)));
+    });
+    client.connect(config);
+  });
+}
