@@ -1,10 +1,140 @@
-import { TelemetryRecord } from '@svc/contracts';
-import { constant, dataResponse, errorResponse, fromZod, jsonBody, object, type OpenApiFragment } from '@svc/openapi';
+import { AdminAccessCodesQuery, AdminCompCodeBody, AdminSetTierBody, AdminUsersQuery, AuditLogQuery, FunnelQuery, MetricsExportQuery, MetricsSinceQuery, TelemetryRecord, UserJourneysQuery, UsageByUserQuery, UsageHistoryQuery, UsageLimitsBody, UsageQuery } from '@svc/contracts';
+import {
+  arrayOf,
+  boolean,
+  constant,
+  dataResponse,
+  dateTime,
+  errorResponse,
+  freeObject,
+  fromZod,
+  integer,
+  jsonBody,
+  nullable,
+  number,
+  object,
+  pathParameter,
+  queryParameters,
+  ref,
+  string,
+  uuid,
+  type OpenApiFragment,
+} from '@svc/openapi';
+import type { ZodType } from 'zod';
 
-/** The admin area: for now the CLI's anonymous telemetry. */
+const count = integer({ minimum: 0 });
+const limit = nullable(integer({ minimum: 0, description: 'null: unlimited' }));
+const commandFigures = {
+  commands_executed: count,
+  commands_succeeded: count,
+  commands_failed: count,
+  execution_time_seconds: number({ minimum: 0 }),
+};
+
+const schemas = {
+  UsageSummary: object({
+    period: string({ description: 'YYYY-MM (UTC)' }),
+    tenant_id: string(),
+    usage: object({
+      commands_executed: count,
+      storage_bytes: count,
+      llm_tokens: object({ input: count, output: count, total: count }),
+      concurrent_jobs: object({ current: count, peak: count }),
+    }),
+    limits: object({ commands_per_month: limit, storage_bytes: limit, llm_tokens_per_month: limit, concurrent_jobs: limit }),
+    percentage_used: object({ storage: number(), llm_tokens: number() }),
+  }),
+  UsageDashboard: object({
+    current_period: object({ start: dateTime, end: dateTime }),
+    usage: object({
+      commands: object({ executed: count, limit, by_pack: freeObject('Runs this month per pack.') }),
+      storage: object({ used_bytes: count, limit_bytes: limit, percent_used: number() }),
+      llm_tokens: object({ used: count, limit, percent_used: number(), by_model: freeObject('Tokens this month per model.') }),
+    }),
+    subscription: object({
+      tier: string(),
+      status: nullable(string({ description: 'From billing; null when the caller never subscribed.' })),
+      current_period_end: nullable(dateTime),
+    }),
+  }),
+  AdminUser: object(
+    {
+      user_id: string(),
+      tenant_id: string(),
+      email: string(),
+      tier: string(),
+      cohort: string({ description: 'The cohort of the access code the user registered with (filter `referral`).' }),
+      created_at: dateTime,
+      subscription_status: nullable(string()),
+      payment_customer_id_present: boolean({ description: 'Whether the user has a payment customer; the id itself is never answered.' }),
+    },
+    { description: 'A user as the admin area sees them.' },
+  ),
+  AuditEntry: object({
+    id: string(),
+    at: dateTime,
+    actor_id: string(),
+    actor_role: string(),
+    action: string(),
+    target: nullable(string({ description: 'An id, or `hmac:<hex>` for anything secret or personal.' })),
+    outcome: string({ description: '`success`, or the error code answered.' }),
+    correlation_id: nullable(string()),
+  }),
+  AdminAccessCode: object(
+    {
+      id: string(),
+      kind: string({ description: '`standard`, `comp` or `registration`.' }),
+      tier: string(),
+      cohort: string(),
+      max_uses: integer(),
+      use_count: integer(),
+      is_active: boolean(),
+      redeemed_by: nullable(string()),
+      redeemed_at: nullable(dateTime),
+      expires_at: nullable(dateTime),
+      created_at: dateTime,
+    },
+    { description: 'An access code as the admin area lists it: never its literal.' },
+  ),
+  UsageMonth: object({ period: string(), ...commandFigures, storage_operations: count, peak_storage_bytes: count }),
+};
+
+const pageParameters = {
+  limit: 'Page size, 1-200 (default 50).',
+  cursor: 'The `next_cursor` of the previous page (cursor pagination).',
+  offset: 'Rows to skip (offset pagination, at most 100,000); not with `cursor`.',
+};
+const notAdmin = errorResponse('`PERMISSION_DENIED`: the caller is not a platform admin or owner; no audit row is written.');
+const badQuery = errorResponse('`VALIDATION_FAILED`: a malformed or unknown query parameter (`details.field`).');
+
+/** An operator's change to one user (`/admin/users/{id}/…`): the same parameter and refusals each time. */
+function operatorAction(op: { operationId: string; summary: string; description: string; body?: ZodType; status: 200 | 201; answer: ReturnType<typeof dataResponse>; invalid: string }) {
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: op.description,
+    tags: ['Admin'],
+    parameters: [pathParameter('id', uuid, 'The user id.')],
+    ...(op.body ? { requestBody: jsonBody(fromZod(op.body)) } : {}),
+    responses: {
+      [op.status]: op.answer,
+      400: errorResponse(`\`VALIDATION_FAILED\`: ${op.invalid}.`),
+      403: notAdmin,
+      404: errorResponse('`NOT_FOUND`: no such user.'),
+    },
+  };
+}
+
+/** The admin area: the CLI's anonymous telemetry and the usage read model. */
 export const adminOpenApi: OpenApiFragment = {
   service: 'admin',
-  tags: [{ name: 'Telemetry', description: 'Anonymous, opt-in usage reports of the command-line client.' }],
+  tags: [
+    { name: 'Telemetry', description: 'Anonymous, opt-in usage reports of the command-line client.' },
+    { name: 'Admin', description: 'The platform\'s users and the audit log, for platform admins and owners; every request is audited.' },
+    { name: 'Metrics', description: 'Onboarding, revenue, usage and journeys from the read models events keep; platform admins and owners, every request audited.' },
+    { name: 'Usage', description: 'What the caller\'s active tenant used this month, against its tier\'s quotas; counters roll over monthly (UTC).' },
+  ],
+  schemas,
   paths: {
     '/api/v1/telemetry': {
       post: {
@@ -16,6 +146,266 @@ export const adminOpenApi: OpenApiFragment = {
         responses: {
           200: dataResponse('Recorded.', object({ received: constant(true) })),
           400: errorResponse('`VALIDATION_FAILED`: a missing, malformed or unknown field (`details.field`).'),
+        },
+      },
+    },
+    '/api/v1/admin/users': {
+      get: {
+        operationId: 'listAdminUsers',
+        summary: 'Users, newest first',
+        tags: ['Admin'],
+        parameters: queryParameters(AdminUsersQuery, { tier: 'Only users on this tier.', referral: 'Only users whose access code had this cohort.', created_after: 'Only users registered after this instant.', ...pageParameters }),
+        responses: { 200: dataResponse('A page; `next_cursor` is null on the last.', object({ users: arrayOf(ref('AdminUser')), next_cursor: nullable(string()) })), 400: badQuery, 403: notAdmin },
+      },
+    },
+    '/api/v1/admin/users/{id}': {
+      get: {
+        operationId: 'getAdminUser',
+        summary: 'One user, with subscription and recent billing events',
+        tags: ['Admin'],
+        parameters: [pathParameter('id', uuid, 'The user id.')],
+        responses: {
+          200: dataResponse(
+            'The user; the redeemed access code as a keyed digest only.',
+            object({
+              user: ref('AdminUser'),
+              access_code: object({ digest: string(), cohort: string() }),
+              subscription: object({
+                tier: string(),
+                status: nullable(string()),
+                payment_issue: boolean(),
+                current_period_end: nullable(string()),
+                monthly_price_cents: integer(),
+                source: string({ description: '`billing`: billing\'s live answer, kept 60 s; `read_model`: billing did not answer, so what its last `subscription.changed` said.' }),
+              }),
+              recent_billing_events: arrayOf(object({ id: string(), type: string(), amount_cents: nullable(integer()), occurred_at: dateTime })),
+            }),
+          ),
+          400: errorResponse('`VALIDATION_FAILED`: not a user id.'),
+          403: notAdmin,
+          404: errorResponse('`NOT_FOUND`: no such user.'),
+        },
+      },
+    },
+    '/api/v1/admin/users/{id}/access-codes': {
+      post: operatorAction({
+        operationId: 'mintCompCode',
+        summary: 'Mint one comp code for a user',
+        description: 'The code literal is in this answer only: identity keeps a keyed digest of it, and it is never logged or shown again.',
+        body: AdminCompCodeBody,
+        status: 201,
+        answer: dataResponse(
+          'The code, once.',
+          object({ id: string(), code: string(), user_id: string(), kind: constant('comp'), tier: string(), cohort: string(), max_uses: integer(), expires_at: nullable(dateTime) }),
+        ),
+        invalid: 'not a user id, or a malformed body (`expires_at` must lie ahead)',
+      }),
+    },
+    '/api/v1/admin/users/{id}/sessions/revoke': {
+      post: operatorAction({
+        operationId: 'revokeUserSessions',
+        summary: 'End every session of a user',
+        description: 'Every refresh session ends and the access tokens issued under them are refused from this answer on.',
+        status: 200,
+        answer: dataResponse('How many sessions ended.', object({ user_id: string(), revoked_sessions: count })),
+        invalid: 'not a user id',
+      }),
+    },
+    '/api/v1/admin/users/{id}/tier': {
+      post: operatorAction({
+        operationId: 'setUserTier',
+        summary: "Change a user's tier by hand",
+        description: 'The change stands whether or not the notification e-mail could be requested (`email_requested`).',
+        body: AdminSetTierBody,
+        status: 200,
+        answer: dataResponse('The tier now and before.', object({ user_id: string(), tier: string(), previous_tier: string(), reason: string(), email_requested: boolean() })),
+        invalid: 'not a user id, an unknown tier or no reason',
+      }),
+    },
+    '/api/v1/admin/access-codes': {
+      get: {
+        operationId: 'listAdminAccessCodes',
+        summary: 'Access codes, newest first, without their literals',
+        tags: ['Admin'],
+        parameters: queryParameters(AdminAccessCodesQuery, {
+          kind: 'Only codes of this kind (`standard`, `comp`, `registration`).',
+          redemption_status: '`redeemed` (used at least once) or `unredeemed`.',
+          referral: 'Only codes of this cohort.',
+          ...pageParameters,
+        }),
+        responses: {
+          200: dataResponse('A page; `next_cursor` is null on the last.', object({ access_codes: arrayOf(ref('AdminAccessCode')), next_cursor: nullable(string()) })),
+          400: badQuery,
+          403: notAdmin,
+        },
+      },
+    },
+    '/api/v1/admin/audit-log': {
+      get: {
+        operationId: 'listAuditLog',
+        summary: 'The audit log, newest first (owners)',
+        tags: ['Admin'],
+        parameters: queryParameters(AuditLogQuery, { actor_id: 'Only this actor\'s requests.', action: 'Only this action (`admin.users.list`, …).', since: 'Only rows after this instant.', ...pageParameters }),
+        responses: {
+          200: dataResponse('A page; `next_cursor` is null on the last.', object({ entries: arrayOf(ref('AuditEntry')), next_cursor: nullable(string()) })),
+          400: badQuery,
+          403: errorResponse('`PERMISSION_DENIED`: the caller is not a platform owner; no audit row is written.'),
+        },
+      },
+    },
+    '/api/v1/metrics/onboarding': {
+      get: {
+        operationId: 'getOnboardingFunnel',
+        summary: 'Onboarding funnel of the users registered since',
+        tags: ['Metrics'],
+        parameters: queryParameters(MetricsSinceQuery, { since: 'Only users registered from this instant on (default: all).' }),
+        responses: {
+          200: dataResponse('Steps signup, access_code_redeemed, developer_activated, pack_created, command_executed; `conversion_pct` of signups.', object({ funnel: arrayOf(object({ step: string(), count, conversion_pct: number() })) })),
+          400: badQuery,
+          403: notAdmin,
+        },
+      },
+    },
+    '/api/v1/metrics/revenue': {
+      get: {
+        operationId: 'getRevenue',
+        summary: 'Monthly recurring revenue and recent billing events',
+        tags: ['Metrics'],
+        responses: {
+          200: dataResponse(
+            '`mrr_cents` sums live subscriptions (active, past_due).',
+            object({ mrr_cents: count, active_pro_subscribers: count, recent_events: arrayOf(object({ type: string(), data: freeObject('id, user_id, amount_cents'), created_at: dateTime })) }),
+          ),
+          400: badQuery,
+          403: notAdmin,
+        },
+      },
+    },
+    '/api/v1/metrics/usage': {
+      get: {
+        operationId: 'getUsageMetrics',
+        summary: 'Command runs since',
+        tags: ['Metrics'],
+        parameters: queryParameters(MetricsSinceQuery, { since: 'Only runs from this instant on (default: all).' }),
+        responses: { 200: dataResponse('Runs, distinct users, failures and timeouts, mean duration.', object({ commands_executed: count, active_users: count, error_count: count, avg_command_duration_ms: count })), 400: badQuery, 403: notAdmin },
+      },
+    },
+    '/api/v1/metrics/user-journeys': {
+      get: {
+        operationId: 'getUserJourneys',
+        summary: 'Users with their latest events, newest users first',
+        tags: ['Metrics'],
+        parameters: queryParameters(UserJourneysQuery, { limit: pageParameters.limit, offset: 'Users to skip (at most 100,000).' }),
+        responses: {
+          200: dataResponse(
+            'Up to 20 latest events per user; `time_to_first_command_ms` is null before a first run.',
+            arrayOf(
+              object({
+                user_id: string(),
+                email: string(),
+                cohort: string(),
+                subscription_tier: string(),
+                created_at: dateTime,
+                events_count: count,
+                time_to_first_command_ms: nullable(integer()),
+                last_active: dateTime,
+                events: arrayOf(object({ type: string(), created_at: dateTime, duration_ms: nullable(integer()) })),
+              }),
+            ),
+          ),
+          400: badQuery,
+          403: notAdmin,
+        },
+      },
+    },
+    '/api/v1/metrics/export': {
+      get: {
+        operationId: 'exportMetricEvents',
+        summary: 'Every event since, streamed as CSV (default) or JSON',
+        tags: ['Metrics'],
+        parameters: queryParameters(MetricsExportQuery, { format: '`csv` (a download) or `json`.', since: 'Only events from this instant on (default: all).' }),
+        responses: {
+          200: {
+            description: 'Columns id, tenant_id, user_id, event_type, event_data (JSON text), duration_ms, created_at; oldest first.',
+            content: {
+              'text/csv': { schema: string() },
+              'application/json': { schema: object({ data: arrayOf(object({ id: string(), tenant_id: nullable(string()), user_id: nullable(string()), event_type: string(), event_data: string(), duration_ms: nullable(integer()), created_at: dateTime })) }) },
+            },
+          },
+          400: badQuery,
+          403: notAdmin,
+        },
+      },
+    },
+    '/api/v1/admin/metrics/funnel': {
+      get: {
+        operationId: 'getAdminFunnel',
+        summary: 'Checkouts, registrations and first commands per day or week',
+        tags: ['Metrics'],
+        parameters: queryParameters(FunnelQuery, { interval: '`day` (default) or `week` (weeks start on Monday, UTC).', since: 'From this instant on (default: 90 days ago).' }),
+        responses: {
+          200: dataResponse(
+            'Buckets with at least one event, oldest first.',
+            object({ interval: string(), since: dateTime, buckets: arrayOf(object({ start: string({ format: 'date' }), checkout_started: count, checkout_completed: count, registered: count, first_command: count })) }),
+          ),
+          400: badQuery,
+          403: notAdmin,
+        },
+      },
+    },
+    '/api/v1/usage': {
+      get: {
+        operationId: 'getUsage',
+        summary: 'This month\'s usage of the active tenant',
+        tags: ['Usage'],
+        parameters: queryParameters(UsageQuery, { view: '`summary` (default): the first form; `dashboard`: the dashboard form.' }),
+        responses: {
+          200: dataResponse('`UsageSummary`, or `UsageDashboard` with `view=dashboard`.', { oneOf: [ref('UsageSummary'), ref('UsageDashboard')] }),
+          400: badQuery,
+        },
+      },
+    },
+    '/api/v1/usage/limits': {
+      put: {
+        operationId: 'putUsageLimits',
+        summary: 'Turn hard limits on or off for the active tenant (its owner or an admin of it)',
+        description: 'Soft by default: past a quota, a warning and at most one e-mail a day, runs go on. With `hard: true`, a tenant past a quota has its runs refused with `USAGE_LIMIT_EXCEEDED` (429) until the month ends, the plan changes or hard limits are turned off.',
+        tags: ['Usage'],
+        requestBody: jsonBody(fromZod(UsageLimitsBody)),
+        responses: {
+          200: dataResponse('The setting now.', object({ tenant_id: string(), hard: boolean() })),
+          400: errorResponse('`VALIDATION_FAILED`: the body is not `{hard: boolean}`.'),
+          403: errorResponse("`PERMISSION_DENIED`: the caller is not the tenant's owner or an admin of it."),
+        },
+      },
+    },
+    '/api/v1/usage/history': {
+      get: {
+        operationId: 'getUsageHistory',
+        summary: 'Usage month by month',
+        tags: ['Usage'],
+        parameters: queryParameters(UsageHistoryQuery, { months: 'How many months, the current one included (1-24, default 3).' }),
+        responses: { 200: dataResponse('One entry per month, the oldest first.', arrayOf(ref('UsageMonth'))), 400: badQuery },
+      },
+    },
+    '/api/v1/usage/by-pack': {
+      get: {
+        operationId: 'getUsageByPack',
+        summary: 'This month\'s runs per pack',
+        tags: ['Usage'],
+        responses: { 200: dataResponse('Most used first.', object({ period: string(), packs: arrayOf(object({ pack: string(), ...commandFigures })) })) },
+      },
+    },
+    '/api/v1/usage/by-user': {
+      get: {
+        operationId: 'getUsageByUser',
+        summary: 'This month\'s runs per user (platform admins)',
+        tags: ['Usage'],
+        parameters: queryParameters(UsageByUserQuery, { tenant_id: 'Only this tenant\'s users.' }),
+        responses: {
+          200: dataResponse('Most active first.', object({ period: string(), users: arrayOf(object({ tenant_id: string(), user_id: string(), ...commandFigures })) })),
+          400: badQuery,
+          403: errorResponse('`PERMISSION_DENIED`: the caller is not a platform admin or owner.'),
         },
       },
     },

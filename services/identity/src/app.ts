@@ -7,15 +7,18 @@ import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
 import { inbox, outbox } from './db/schema.js';
 import { consumeApiKeyUse } from './events/api-key.consumer.js';
+import { respondToAccessCodeRequests } from './events/access-code.responder.js';
 import { consumePackEvents } from './events/pack.consumer.js';
+import { respondToOperatorRequests } from './events/operator.responder.js';
 import { respondToPrincipalRequests } from './events/principal.responder.js';
+import { consumeSubscriptionChanges } from './events/subscription.consumer.js';
+import { respondToTenantRequests } from './events/tenant.responder.js';
 import { accountRoutes } from './http/account.routes.js';
 import { namespaceRoutes } from './http/namespace.routes.js';
 import { organizationRoutes } from './http/organization.routes.js';
 import { accessCodeRoutes } from './http/access-code.routes.js';
 import { authRoutes } from './http/auth.routes.js';
 import { userRoutes } from './http/user.routes.js';
-import { mailDelivery, type MailSettings } from './mail/mail-delivery.js';
 import { AccessCodeService } from './services/access-code.service.js';
 import { AccountService } from './services/account.service.js';
 import { ApiKeyService } from './services/api-key.service.js';
@@ -25,6 +28,7 @@ import { ensureAdmin, type AdminBootstrap } from './services/bootstrap.service.j
 import { bcryptHasher } from './services/password.js';
 import { PrincipalService } from './services/principal.service.js';
 import { RoleService } from './services/role.service.js';
+import { TierService } from './services/tier.service.js';
 
 export const IDENTITY_SCHEMA = 'identity';
 export const IDENTITY_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -38,8 +42,6 @@ export interface IdentityConfig {
   bcryptRounds: number;
   cookieSecure: boolean;
   admin?: AdminBootstrap;
-  /** Where the outbox's e-mails go; without it they stay in `identity.outbox`. */
-  mail?: MailSettings;
   /** Where the SQL migrations are; defaults to this package's `drizzle/`. */
   migrationsFolder?: string;
 }
@@ -63,13 +65,13 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
   const db = database.db;
   const hasher = bcryptHasher(config.bcryptRounds);
   const principals = new PrincipalService(db, cache, log, config.internalSecret);
-  const mail = config.mail ? mailDelivery(config.mail) : undefined;
-  const events = new EventOutbox({ db, table: outbox, inbox, bus, log, deliveries: mail ? { email: mail } : {}, intervalMs: config.mail?.intervalMs });
+  const events = new EventOutbox({ db, table: outbox, inbox, bus, log });
   const auth = new AuthService(db, events, hasher, principals, config, log);
-  const codes = new AccessCodeService(db);
+  const codes = new AccessCodeService(db, config.internalSecret);
   const organizations = new OrganizationService(db, principals, events);
-  const accounts = new AccountService(db, organizations, principals);
+  const accounts = new AccountService(db, organizations, principals, events);
   const apiKeys = new ApiKeyService(db, principals);
+  const tiers = new TierService(events, principals, log);
   const subscriptions: Subscription[] = [];
 
   return {
@@ -85,16 +87,18 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? IDENTITY_MIGRATIONS, schema: IDENTITY_SCHEMA });
       if (config.admin) await ensureAdmin(db, hasher, principals, config.admin, log);
       subscriptions.push(await respondToPrincipalRequests(bus, principals));
+      subscriptions.push(await respondToTenantRequests(bus, db));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'identity' })));
       subscriptions.push(await consumePackEvents(bus, db));
       subscriptions.push(await consumeApiKeyUse(bus, apiKeys));
+      subscriptions.push(await consumeSubscriptionChanges(bus, tiers));
+      subscriptions.push(...(await respondToAccessCodeRequests(bus, codes)));
+      subscriptions.push(...(await respondToOperatorRequests(bus, tiers, auth)));
       events.start();
-      if (!mail) log.info('e-mail delivery is off (no SMTP_URL): e-mails stay in identity.outbox');
     },
     async stop() {
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
       await events.stop();
-      mail?.close();
     },
   };
 }
@@ -109,8 +113,6 @@ export function identityConfigFromEnv(env: {
   SVC_ADMIN_EMAIL?: string;
   SVC_ADMIN_PASSWORD?: string;
   SVC_ADMIN_SLUG: string;
-  SMTP_URL?: string;
-  SVC_MAIL_FROM: string;
 }): IdentityConfig {
   return {
     jwtSecret: env.SVC_JWT_SECRET,
@@ -120,7 +122,6 @@ export function identityConfigFromEnv(env: {
     bcryptRounds: env.SVC_BCRYPT_ROUNDS,
     cookieSecure: env.SVC_COOKIE_SECURE,
     admin: env.SVC_ADMIN_EMAIL && env.SVC_ADMIN_PASSWORD ? { email: env.SVC_ADMIN_EMAIL, password: env.SVC_ADMIN_PASSWORD, slug: env.SVC_ADMIN_SLUG } : undefined,
-    mail: env.SMTP_URL ? { smtpUrl: env.SMTP_URL, from: env.SVC_MAIL_FROM } : undefined,
   };
 }
 

@@ -13,12 +13,6 @@ export const IdentityEnv = z.object({
   SVC_ADMIN_EMAIL: z.string().email().transform((e) => e.toLowerCase()).optional(),
   SVC_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   SVC_ADMIN_SLUG: z.string().default('operator'),
-  SMTP_URL: z
-    .string()
-    .url()
-    .refine((url) => /^smtps?:\/\//.test(url), 'must be an smtp:// or smtps:// URL')
-    .optional(),
-  SVC_MAIL_FROM: z.string().min(3).default('svc <no-reply@localhost>'),
 });
 
 export type IdentityEnv = z.infer<typeof IdentityEnv>;

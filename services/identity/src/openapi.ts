@@ -67,7 +67,7 @@ const schemas = {
   SignedIn: object({ tokens: ref('Tokens'), user: ref('User') }),
   AccessCode: object({
     id: uuid,
-    code: string({ pattern: '^SVC-[A-Z0-9]{4}-[A-Z0-9]{4}$' }),
+    code: nullable(string({ pattern: '^SVC-[A-Z0-9]{4}-[A-Z0-9]{4}$', description: 'Null for a comp code: its literal was answered once, to the operator who minted it, and is not kept.' })),
     tier: enumOf(TIER_VALUES),
     cohort: string(),
     max_uses: integer(),

@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBus, type Bus } from '@svc/bus';
 import { createLogger } from '@svc/core';
-import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
+import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { closeServer, createServiceApp, listen } from '@svc/platform';
 import { createAdminService, type AdminServiceHandle } from '../app.js';
 
@@ -11,6 +12,7 @@ const RECORD = { command: 'run', duration_ms: 1234, success: true, python_versio
 
 describe.each(testDatabaseKinds())('POST /api/v1/telemetry on $name', (kind) => {
   let db: TestDatabase;
+  let bus: Bus;
   let admin: AdminServiceHandle;
   let server: Server;
   let base: string;
@@ -22,7 +24,8 @@ describe.each(testDatabaseKinds())('POST /api/v1/telemetry on $name', (kind) => 
 
   beforeAll(async () => {
     db = await kind.open();
-    admin = createAdminService({ database: db.database, log, config: {} });
+    bus = await createBus({ logger: log });
+    admin = createAdminService({ database: db.database, bus, log, config: { auditKey: 'admin-telemetry-test-audit-key-0123456789' } });
     await admin.start();
     server = await listen(createServiceApp({ routes: admin.routes, internalSecret: 'admin-routes-test-secret-0123456789abcdef', log }), 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -31,6 +34,7 @@ describe.each(testDatabaseKinds())('POST /api/v1/telemetry on $name', (kind) => 
   afterAll(async () => {
     if (server) await closeServer(server);
     await admin?.stop();
+    await bus?.close();
     await db?.dispose();
   });
 

@@ -53,7 +53,12 @@ export const refreshSessions = identity.table(
 
 export const accessCodes = identity.table('access_codes', {
   id: uuid('id').primaryKey().defaultRandom(),
-  code: text('code').notNull().unique(),
+  /** The literal, kept so that the admin list can show it; null for comp codes, whose literal is answered once and kept only as `code_digest`. */
+  code: text('code').unique(),
+  /** HMAC-SHA-256 of the literal under SVC_INTERNAL_SECRET (`codeDigest`): how a code is found. Null for codes older than it. */
+  codeDigest: text('code_digest').unique(),
+  /** The idempotency key of the `identity.access-code.mint` request that minted it, when it had one. */
+  mintKey: text('mint_key').unique(),
   tier: text('tier', { enum: ['free', 'developer_preview', 'pro', 'enterprise'] }).notNull(),
   cohort: text('cohort').notNull(),
   maxUses: integer('max_uses').notNull(),
@@ -63,6 +68,10 @@ export const accessCodes = identity.table('access_codes', {
   redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
   createdBy: uuid('created_by'),
   createdAt: createdAt(),
+  /** Who asked for it: an operator (`standard`, `comp`) or a paid registration (`registration`). */
+  kind: text('kind', { enum: ['standard', 'comp', 'registration'] }).notNull().default('standard'),
+  /** After this the code no longer validates or redeems; null: never. */
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
 });
 
 /**
@@ -135,3 +144,12 @@ export const tenantPacks = identity.table(
   },
   (t) => [primaryKey({ columns: [t.packId] }), index('tenant_packs_tenant_idx').on(t.tenantId)],
 );
+
+/**
+ * The `occurred_at` of the last `subscription.changed` applied to each user: billing's events
+ * carry the whole state, so one arriving late (older than this) changes nothing.
+ */
+export const billingTiers = identity.table('billing_tiers', {
+  userId: uuid('user_id').primaryKey(),
+  occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+});

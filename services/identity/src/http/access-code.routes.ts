@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { requirePlatformAdmin } from '@svc/auth';
 import { CreateAccessCodesBody, ValidateAccessCodeBody } from '@svc/contracts';
-import { AppError, ok, parseInput, reducedErrorBody } from '@svc/core';
-import type { AccessCodeService } from '../services/access-code.service.js';
+import { ok, parseInput, reducedErrorBody } from '@svc/core';
+import { isAccessCodeInvalid, type AccessCodeService } from '../services/access-code.service.js';
 
 const CodeId = z.uuid('must be a uuid');
 
@@ -17,7 +17,7 @@ export function accessCodeRoutes(codes: AccessCodeService): Router {
     try {
       res.json(ok(await codes.validate(body.code)));
     } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'ACCESS_CODE_INVALID') throw err;
+      if (!isAccessCodeInvalid(err)) throw err;
       res.status(err.status).json(reducedErrorBody(err.message));
     }
   });

@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '@svc/db';
 import { organizationMembers, tenantPacks, tenants, users } from '../db/schema.js';
 
@@ -76,6 +76,15 @@ export class OrganizationRepository {
   async countMembers(organizationId: string): Promise<number> {
     const [row] = await this.db.select({ n: count() }).from(organizationMembers).where(eq(organizationMembers.organizationId, organizationId));
     return row?.n ?? 0;
+  }
+
+  /** The tenants, personal or organization, with one of these ids or slugs. */
+  async findTenants(ids: string[], slugs: string[]): Promise<Array<{ id: string; slug: string }>> {
+    if (ids.length === 0 && slugs.length === 0) return [];
+    return this.db
+      .select({ id: tenants.id, slug: tenants.slug })
+      .from(tenants)
+      .where(or(ids.length > 0 ? inArray(tenants.id, ids) : undefined, slugs.length > 0 ? inArray(tenants.slug, slugs) : undefined));
   }
 
   async countPacks(tenantId: string): Promise<number> {

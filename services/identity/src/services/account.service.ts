@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { DeveloperModeBody } from '@svc/contracts';
 import { NotFoundError } from '@svc/core';
+import type { EventOutbox } from '@svc/bus';
 import type { Db } from '@svc/db';
 import { OrganizationRepository, type OrganizationRow } from '../repositories/organization.repository.js';
 import { UserRepository } from '../repositories/user.repository.js';
@@ -16,6 +17,7 @@ export class AccountService {
     private readonly db: Db,
     private readonly organizations: OrganizationService,
     private readonly principals: PrincipalService,
+    private readonly events: EventOutbox,
   ) {}
 
   async mode(userId: string) {
@@ -30,9 +32,10 @@ export class AccountService {
   async enableDeveloperMode(userId: string, body: z.infer<typeof DeveloperModeBody>) {
     const user = await new UserRepository(this.db).findById(userId);
     if (!user) throw new NotFoundError('User not found');
-    const org: OrganizationRow = await this.db.transaction(async (tx) => {
+    const org: OrganizationRow = await this.events.transaction(async (tx, out) => {
       const joined = 'organization' in body ? await this.organizations.create(user.id, body.organization, tx) : await this.organizations.acceptInvite(user, body.access_code, tx);
       await new UserRepository(tx).update(user.id, { developerMode: true });
+      if (!user.developerMode) out.publish('user.developer-mode.enabled', { user_id: user.id, organization_id: joined.id });
       return joined;
     });
     await this.principals.forgetUser(user.id);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Identity } from '@svc/auth';
 import { API_KEYS_PER_USER } from '@svc/contracts';
-import { AppError, NotFoundError, PermissionError } from '@svc/core';
+import { ConflictError, NotFoundError, PermissionError } from '@svc/core';
 import type { Db } from '@svc/db';
 import { ApiKeyRepository, type ApiKeyRow } from '../repositories/api-key.repository.js';
 import { UserRepository } from '../repositories/user.repository.js';
@@ -43,7 +43,7 @@ export class ApiKeyService {
       await new UserRepository(tx).lock(caller.userId);
       const keys = new ApiKeyRepository(tx);
       if ((await keys.liveHashesOf(caller.userId)).length >= API_KEYS_PER_USER) {
-        throw new AppError({ status: 409, code: 'API_KEY_LIMIT', type: 'ConflictError', message: `At most ${API_KEYS_PER_USER} live API keys per user; revoke one first` });
+        throw ConflictError.coded('API_KEY_LIMIT', `At most ${API_KEYS_PER_USER} live API keys per user; revoke one first`);
       }
       return keys.create({ userId: caller.userId, name: input.name, keyPrefix: key.slice(0, PREFIX_LENGTH), keyHash: digest(key), scopes: input.scopes });
     });

@@ -1,19 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { EventOutbox } from '@svc/bus';
 import { signAccessToken } from '@svc/auth';
-import { AppError, AuthenticationError, NotFoundError, type Logger } from '@svc/core';
+import { AuthenticationError, ConflictError, NotFoundError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { AccessCodeRepository } from '../repositories/access-code.repository.js';
 import { SessionRepository } from '../repositories/session.repository.js';
 import { UserRepository, type UserWithTenant } from '../repositories/user.repository.js';
 import type { PasswordHasher } from './password.js';
 import type { PrincipalService } from './principal.service.js';
-import { queueEmail } from '../mail/mail-delivery.js';
+import { queueEmail } from '../mail/queue-email.js';
+import { accessCodeInvalid } from './access-code.service.js';
+import { presented } from './code-digest.js';
 import { assertSlugAllowed, slugTaken } from './slug.js';
 import { digest, newRefreshToken } from './tokens.js';
 
 export interface TokenSettings {
   jwtSecret: string;
+  /** SVC_INTERNAL_SECRET: the key of the access codes' digests, by which a code is redeemed. */
+  internalSecret: string;
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
 }
@@ -48,10 +52,7 @@ export function publicUser(user: UserWithTenant): PublicUser {
 
 /** The same answer for an unknown e-mail and a wrong password, so accounts cannot be probed. */
 const badCredentials = () => new AuthenticationError('Invalid email or password');
-const emailTaken = () =>
-  new AppError({ status: 409, code: 'EMAIL_TAKEN', type: 'ConflictError', message: 'An account with this e-mail already exists', details: { field: 'email' } });
-const invalidAccessCode = () =>
-  new AppError({ status: 400, code: 'ACCESS_CODE_INVALID', type: 'ValidationError', message: 'Access code is invalid, inactive or used up', details: { field: 'access_code' } });
+const emailTaken = () => ConflictError.coded('EMAIL_TAKEN', 'An account with this e-mail already exists', { field: 'email' });
 
 export class AuthService {
   constructor(
@@ -72,11 +73,12 @@ export class AuthService {
         if (await users.findByEmail(input.email)) throw emailTaken();
         if (await users.slugExists(input.slug)) throw slugTaken(input.slug);
         const codes = new AccessCodeRepository(tx);
-        const found = await codes.findByCode(input.access_code);
-        if (!found) throw invalidAccessCode();
+        const code = presented(this.settings.internalSecret, input.access_code);
+        const found = await codes.findByCode(code);
+        if (!found) throw accessCodeInvalid('access_code');
         const created = await users.create({ email: input.email, passwordHash, slug: input.slug, name: input.name ?? '', tier: found.tier });
-        const redeemed = await codes.redeem(input.access_code, created.id);
-        if (!redeemed) throw invalidAccessCode();
+        const redeemed = await codes.redeem(code, created.id);
+        if (!redeemed) throw accessCodeInvalid('access_code');
         out.publish('user.registered', { user_id: created.id, tenant_id: created.tenant.id, email: created.email, tier: created.subscriptionTier, access_code_id: redeemed.id, cohort: redeemed.cohort });
         return { user: created, tokens: await this.openSession(tx, created.id) };
       })
@@ -129,13 +131,25 @@ export class AuthService {
     await this.replacePassword(user, currentPassword, newPassword);
   }
 
+  /**
+   * An operator ends every refresh session of a user (`identity.sessions.revoke`). The access
+   * tokens name their session, so dropping the cached principals makes the gateway ask again
+   * and hear "none": they stop working at once, not when they expire.
+   */
+  async revokeAllSessions(userId: string): Promise<number> {
+    if (!(await new UserRepository(this.db).findById(userId))) throw new NotFoundError('No such user', { user_id: userId });
+    const families = await new SessionRepository(this.db).revokeAllOfUser(userId);
+    await this.principals.forgetSessions(families);
+    return families.length;
+  }
+
   private async replacePassword(user: UserWithTenant, currentPassword: string, newPassword: string): Promise<void> {
     if (!(await this.hasher.verify(currentPassword, user.passwordHash))) throw new AuthenticationError('Current password is incorrect');
     const passwordHash = await this.hasher.hash(newPassword);
     const revoked = await this.events.transaction(async (tx, out) => {
       await new UserRepository(tx).update(user.id, { passwordHash });
       const families = await new SessionRepository(tx).revokeAllOfUser(user.id);
-      queueEmail(out, user.email, 'password-changed', { name: user.name, changed_at: new Date().toISOString() });
+      queueEmail(out, user.email, 'password-changed', { name: user.name, changed_at: new Date().toISOString() }, user.id);
       out.publish('password.changed', { user_id: user.id });
       return families;
     });

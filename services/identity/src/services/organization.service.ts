@@ -1,11 +1,11 @@
 import type { Identity } from '@svc/auth';
 import type { EventOutbox } from '@svc/bus';
-import { AppError, NotFoundError, PermissionError } from '@svc/core';
+import { ConflictError, NotFoundError, PermissionError } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { InviteRepository } from '../repositories/invite.repository.js';
 import { OrganizationRepository, type MemberRole, type OrganizationRow } from '../repositories/organization.repository.js';
 import { UserRepository } from '../repositories/user.repository.js';
-import { queueEmail } from '../mail/mail-delivery.js';
+import { queueEmail } from '../mail/queue-email.js';
 import type { PrincipalService } from './principal.service.js';
 import { assertSlugAllowed, slugTaken } from './slug.js';
 
@@ -16,7 +16,7 @@ export function organizationView(org: OrganizationRow) {
   return { id: org.id, name: org.name, slug: org.slug, scope: `@${org.slug}`, createdAt: org.createdAt.toISOString() };
 }
 
-const inviteNotFound = () => new AppError({ status: 404, code: 'INVITE_NOT_FOUND', type: 'NotFoundError', message: 'Invite not found or expired' });
+const inviteNotFound = () => NotFoundError.coded('INVITE_NOT_FOUND', 'Invite not found or expired');
 
 /**
  * Organizations, their members and invites. Non-members are told an organization does not
@@ -94,7 +94,7 @@ export class OrganizationService {
     const self = userId === caller.userId;
     if (!self && !canRemove(callerRole, targetRole)) throw new PermissionError(`A ${callerRole} may not remove a ${targetRole}`);
     if (targetRole === 'owner' && (await orgs.countOwners(org.id)) <= 1) {
-      throw new AppError({ status: 409, code: 'LAST_OWNER', type: 'ConflictError', message: 'The last owner of an organization cannot be removed' });
+      throw ConflictError.coded('LAST_OWNER', 'The last owner of an organization cannot be removed');
     }
     await orgs.removeMember(org.id, userId);
     await this.principals.forgetUser(userId);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCache, deleteCachePrefix, type Cache } from '@svc/cache';
 import { principalCacheKey } from '@svc/contracts';
 import { createLogger } from '@svc/core';
-import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
+import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { IDENTITY_MIGRATIONS, IDENTITY_SCHEMA } from '../app.js';
 import { SessionRepository } from '../repositories/session.repository.js';
 import { UserRepository } from '../repositories/user.repository.js';

@@ -1,4 +1,4 @@
-import { AppError } from '@svc/core';
+import { ValidationError, type AppError } from '@svc/core';
 import { SLUG_MAX, SLUG_MIN } from '@svc/contracts';
 
 const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
@@ -12,7 +12,7 @@ export const RESERVED_SLUGS = new Set([
 const RESERVED_PREFIX = 'svc-';
 
 function slugError(code: 'SLUG_INVALID' | 'SLUG_RESERVED', message: string, slug: string): AppError {
-  return new AppError({ status: 400, code, type: 'ValidationError', message, details: { field: 'slug', value: slug, issue: message } });
+  return ValidationError.coded(code, message, { field: 'slug', value: slug, issue: message });
 }
 
 export function isReservedSlug(slug: string): boolean {
@@ -33,5 +33,5 @@ export function assertSlugAllowed(slug: string): void {
 }
 
 export function slugTaken(slug: string): AppError {
-  return new AppError({ status: 400, code: 'SLUG_TAKEN', type: 'ValidationError', message: `Slug "${slug}" is already in use`, details: { field: 'slug', value: slug, issue: 'taken' } });
+  return ValidationError.coded('SLUG_TAKEN', `Slug "${slug}" is already in use`, { field: 'slug', value: slug, issue: 'taken' });
 }

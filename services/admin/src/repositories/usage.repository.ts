@@ -1,0 +1,163 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '@svc/db';
+import { usageCommands, usageLlm, usageStorage, usageStorageMonths } from '../db/schema.js';
+
+export interface CommandTotals {
+  executed: number;
+  succeeded: number;
+  failed: number;
+  executionMs: number;
+}
+
+export interface CommandRun {
+  period: string;
+  tenantId: string;
+  userId: string;
+  pack: string;
+  succeeded: boolean;
+  durationMs: number;
+}
+
+export interface StorageReport {
+  period: string;
+  tenantId: string;
+  bytes: number;
+  keys: number;
+  version: number;
+}
+
+export interface LlmReport {
+  period: string;
+  tenantId: string;
+  userId: string;
+  pack: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface LlmTotals {
+  model: string;
+  input: number;
+  output: number;
+  requests: number;
+}
+
+const totals = {
+  executed: sql<number>`coalesce(sum(${usageCommands.executed}), 0)::int`,
+  succeeded: sql<number>`coalesce(sum(${usageCommands.succeeded}), 0)::int`,
+  failed: sql<number>`coalesce(sum(${usageCommands.failed}), 0)::int`,
+  executionMs: sql<number>`coalesce(sum(${usageCommands.executionMs}), 0)::bigint`.mapWith(Number),
+};
+
+/** The usage read model: counters kept up to date by events, read per tenant, pack and user. */
+export class UsageRepository {
+  constructor(private readonly db: Db) {}
+
+  async addCommandRun(run: CommandRun): Promise<void> {
+    const ms = Math.max(0, Math.round(run.durationMs));
+    await this.db
+      .insert(usageCommands)
+      .values({ period: run.period, tenantId: run.tenantId, userId: run.userId, pack: run.pack, executed: 1, succeeded: run.succeeded ? 1 : 0, failed: run.succeeded ? 0 : 1, executionMs: ms })
+      .onConflictDoUpdate({
+        target: [usageCommands.period, usageCommands.tenantId, usageCommands.userId, usageCommands.pack],
+        set: {
+          executed: sql`${usageCommands.executed} + 1`,
+          succeeded: sql`${usageCommands.succeeded} + ${run.succeeded ? 1 : 0}`,
+          failed: sql`${usageCommands.failed} + ${run.succeeded ? 0 : 1}`,
+          executionMs: sql`${usageCommands.executionMs} + ${ms}`,
+        },
+      });
+  }
+
+  async addLlmReport(report: LlmReport): Promise<void> {
+    await this.db
+      .insert(usageLlm)
+      .values({ ...report, requests: 1 })
+      .onConflictDoUpdate({
+        target: [usageLlm.period, usageLlm.tenantId, usageLlm.userId, usageLlm.pack, usageLlm.model],
+        set: {
+          inputTokens: sql`${usageLlm.inputTokens} + ${report.inputTokens}`,
+          outputTokens: sql`${usageLlm.outputTokens} + ${report.outputTokens}`,
+          requests: sql`${usageLlm.requests} + 1`,
+        },
+      });
+  }
+
+  /** A tenant's tokens of a month per model, the most used first. */
+  async llmByModel(tenantId: string, period: string): Promise<LlmTotals[]> {
+    const input = sql<number>`coalesce(sum(${usageLlm.inputTokens}), 0)::bigint`.mapWith(Number);
+    const output = sql<number>`coalesce(sum(${usageLlm.outputTokens}), 0)::bigint`.mapWith(Number);
+    return this.db
+      .select({ model: usageLlm.model, input, output, requests: sql<number>`coalesce(sum(${usageLlm.requests}), 0)::int` })
+      .from(usageLlm)
+      .where(and(eq(usageLlm.tenantId, tenantId), eq(usageLlm.period, period)))
+      .groupBy(usageLlm.model)
+      .orderBy(desc(sql`${input} + ${output}`), usageLlm.model);
+  }
+
+  /** Records a storage report: the latest size (never replaced by an older version) and the month's operations. */
+  async addStorageReport(report: StorageReport): Promise<void> {
+    await this.db
+      .insert(usageStorage)
+      .values({ tenantId: report.tenantId, bytes: report.bytes, keys: report.keys, version: report.version })
+      .onConflictDoUpdate({
+        target: usageStorage.tenantId,
+        set: { bytes: report.bytes, keys: report.keys, version: report.version },
+        setWhere: sql`${usageStorage.version} < ${report.version}`,
+      });
+    await this.db
+      .insert(usageStorageMonths)
+      .values({ period: report.period, tenantId: report.tenantId, operations: 1, peakBytes: report.bytes })
+      .onConflictDoUpdate({
+        target: [usageStorageMonths.period, usageStorageMonths.tenantId],
+        set: { operations: sql`${usageStorageMonths.operations} + 1`, peakBytes: sql`greatest(${usageStorageMonths.peakBytes}, ${report.bytes})` },
+      });
+  }
+
+  async commandTotals(tenantId: string, period: string): Promise<CommandTotals> {
+    const [row] = await this.db.select(totals).from(usageCommands).where(and(eq(usageCommands.tenantId, tenantId), eq(usageCommands.period, period)));
+    return row!;
+  }
+
+  async storage(tenantId: string): Promise<{ bytes: number; keys: number }> {
+    const [row] = await this.db.select({ bytes: usageStorage.bytes, keys: usageStorage.keys }).from(usageStorage).where(eq(usageStorage.tenantId, tenantId));
+    return row ?? { bytes: 0, keys: 0 };
+  }
+
+  async storageMonths(tenantId: string, periods: string[]): Promise<Map<string, { operations: number; peakBytes: number }>> {
+    const rows = await this.db
+      .select({ period: usageStorageMonths.period, operations: usageStorageMonths.operations, peakBytes: usageStorageMonths.peakBytes })
+      .from(usageStorageMonths)
+      .where(and(eq(usageStorageMonths.tenantId, tenantId), inArray(usageStorageMonths.period, periods)));
+    return new Map(rows.map((r) => [r.period, { operations: r.operations, peakBytes: r.peakBytes }]));
+  }
+
+  async commandMonths(tenantId: string, periods: string[]): Promise<Map<string, CommandTotals>> {
+    const rows = await this.db
+      .select({ period: usageCommands.period, ...totals })
+      .from(usageCommands)
+      .where(and(eq(usageCommands.tenantId, tenantId), inArray(usageCommands.period, periods)))
+      .groupBy(usageCommands.period);
+    return new Map(rows.map(({ period, ...rest }) => [period, rest]));
+  }
+
+  async byPack(tenantId: string, period: string): Promise<Array<CommandTotals & { pack: string }>> {
+    return this.db
+      .select({ pack: usageCommands.pack, ...totals })
+      .from(usageCommands)
+      .where(and(eq(usageCommands.tenantId, tenantId), eq(usageCommands.period, period)))
+      .groupBy(usageCommands.pack)
+      .orderBy(desc(totals.executed), usageCommands.pack);
+  }
+
+  async byUser(period: string, tenantId?: string): Promise<Array<CommandTotals & { tenantId: string; userId: string }>> {
+    const where = tenantId ? and(eq(usageCommands.period, period), eq(usageCommands.tenantId, tenantId)) : eq(usageCommands.period, period);
+    return this.db
+      .select({ tenantId: usageCommands.tenantId, userId: usageCommands.userId, ...totals })
+      .from(usageCommands)
+      .where(where)
+      .groupBy(usageCommands.tenantId, usageCommands.userId)
+      .orderBy(desc(totals.executed), usageCommands.userId);
+  }
+}

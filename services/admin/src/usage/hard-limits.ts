@@ -1,0 +1,54 @@
+import { eq } from 'drizzle-orm';
+import { tenantRoleOf, type Identity } from '@svc/auth';
+import type { Cache } from '@svc/cache';
+import { QUOTA_METRICS, usageLimitKey } from '@svc/contracts';
+import { PermissionError } from '@svc/core';
+import type { Db } from '@svc/db';
+import { usageHardLimits } from '../db/schema.js';
+import { pastQuota, type QuotaMetric } from './overage.js';
+import { periodBounds, periodOf } from './period.js';
+
+/**
+ * Hard limits (Part 2, Limits): a tenant that turned them on (`PUT /usage/limits`) and is past a
+ * quota gets `usageLimitKey(tenant)` in the shared cache until the month ends; execution refuses
+ * its runs while the key is there. Turning them off drops the key at once.
+ */
+export class HardLimits {
+  constructor(
+    private readonly db: Db,
+    private readonly cache: Cache,
+    private readonly now: () => Date,
+  ) {}
+
+  /** After a count moved the tenant past `metric`: the flag, when the tenant has hard limits. */
+  async flagIfHard(tx: Db, tenantId: string, metric: QuotaMetric, at: Date): Promise<void> {
+    const [hard] = await tx.select({ tenantId: usageHardLimits.tenantId }).from(usageHardLimits).where(eq(usageHardLimits.tenantId, tenantId));
+    if (hard) await this.flag(tenantId, metric, at);
+  }
+
+  /** `PUT /usage/limits` for the caller's active tenant, by its owner or an admin of it. */
+  async set(caller: Identity, hard: boolean): Promise<{ tenant_id: string; hard: boolean }> {
+    const role = tenantRoleOf(caller, caller.tenantId);
+    if (role !== 'owner' && role !== 'admin') throw new PermissionError("Only the tenant's owner or an admin of it may change its limits", { reason: 'tenant_role' });
+    const tenantId = caller.tenantId;
+    if (!hard) {
+      await this.db.delete(usageHardLimits).where(eq(usageHardLimits.tenantId, tenantId));
+      await this.cache.del(usageLimitKey(tenantId));
+      return { tenant_id: tenantId, hard };
+    }
+    const at = this.now();
+    await this.db.insert(usageHardLimits).values({ tenantId, enabledBy: caller.userId, enabledAt: at }).onConflictDoNothing();
+    // A tenant already past a quota is held from its next run on.
+    for (const metric of QUOTA_METRICS) {
+      if (!(await pastQuota(this.db, tenantId, caller.userId, periodOf(at), metric))) continue;
+      await this.flag(tenantId, metric, at);
+      break;
+    }
+    return { tenant_id: tenantId, hard };
+  }
+
+  private async flag(tenantId: string, metric: QuotaMetric, at: Date): Promise<void> {
+    const untilMonthEnd = Math.ceil((Date.parse(periodBounds(periodOf(at)).end) - at.getTime()) / 1000);
+    await this.cache.set(usageLimitKey(tenantId), metric, Math.max(1, untilMonthEnd));
+  }
+}
