@@ -127,6 +127,9 @@ function commandContext(id, context, signal) {
     ssh: {
       exec: (target, command, options = {}) => hook('ssh.exec', { target, command, timeoutMs: options.timeoutMs }),
     },
+    usage: {
+      llm: (report = {}) => hook('usage.llm', { model: report.model, input: report.input, output: report.output }).then(() => undefined),
+    },
     fetch: (url, options = {}) => hook('net.fetch', { url: String(url), method: options.method, headers: options.headers, body: options.body }),
   };
 }

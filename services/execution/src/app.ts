@@ -13,9 +13,12 @@ import { consumeBroadcasts, consumeJobs, consumePackChanges, consumeReplies, rep
 import { commandRoutes } from './api/http/run.routes.js';
 import { mcpRoutes } from './api/http/mcp.routes.js';
 import { taskRoutes } from './api/http/task.routes.js';
+import { sandboxRoutes } from './api/http/sandbox.routes.js';
 import { IdempotencyRepository } from './core/repositories/idempotency.repository.js';
 import { TaskRepository } from './core/repositories/task.repository.js';
+import { SandboxPackageRepository } from './core/repositories/sandbox-package.repository.js';
 import { RunnerPool } from './worker/runners/runner-pool.js';
+import { assertRunnersReach } from './worker/runners/runner-reach.js';
 import type { SandboxMode } from './worker/runners/runner-sandbox.js';
 import { CommandRunService, IDEMPOTENCY_WINDOW_MS } from './api/services/run.service.js';
 import { InputValidator } from './api/services/input-validator.js';
@@ -23,8 +26,14 @@ import { PackCache } from './worker/services/pack-cache.js';
 import { RegistryCatalog } from './api/services/registry-catalog.js';
 import { storageHooks } from './worker/services/storage-hooks.js';
 import { egressHooks, type EgressSettings } from './worker/services/egress-hooks.js';
+import { PackManifests } from './worker/services/pack-manifests.js';
+import { UsageLimitGate } from './api/services/usage-limit.js';
+import { sshHooks } from './worker/services/ssh-hooks.js';
+import { usageHooks } from './worker/services/usage-hooks.js';
 import { ReplyWaiters } from './api/services/reply-waiters.js';
 import { TaskService } from './api/services/task.service.js';
+import { SandboxService } from './api/services/sandbox.service.js';
+import { SandboxCatalog } from './api/services/sandbox-catalog.js';
 import { TaskWorker } from './worker/services/task-worker.js';
 
 export const EXECUTION_SCHEMA = 'execution';
@@ -99,10 +108,13 @@ export function createExecutionService(deps: ExecutionDeps): { routes: Router[];
   const catalog = new RegistryCatalog(bus);
   const validator = new InputValidator();
   const events = eventOutbox(deps);
-  const runs = new CommandRunService(database.db, bus, events, catalog, validator, waiters, { syncWaitMs: config.syncWaitMs, replyQueue }, deps.log);
+  const limits = new UsageLimitGate(deps.cache, deps.log);
+  const runs = new CommandRunService(database.db, bus, events, catalog, validator, waiters, { syncWaitMs: config.syncWaitMs, replyQueue }, deps.log, limits);
+  // Sandbox runs travel as installed ones do; only where their commands are found differs.
+  const sandboxRuns = new CommandRunService(database.db, bus, events, new SandboxCatalog(database.db), validator, waiters, { syncWaitMs: config.syncWaitMs, replyQueue }, deps.log, limits);
   const subscriptions: Subscription[] = [];
   return {
-    routes: [commandRoutes(runs), taskRoutes(new TaskService(database.db, events, config.retentionMs))],
+    routes: [commandRoutes(runs), taskRoutes(new TaskService(database.db, events, config.retentionMs)), sandboxRoutes(new SandboxService(database.db, sandboxRuns))],
     rootRoutes: [mcpRoutes({ bus, runs, quota: new CommandRunQuota(deps.cache, config.rateLimit.storage, config.rateLimit.enabled), version: config.version })],
     async start() {
       await migrate(deps);
@@ -123,9 +135,11 @@ export function createExecutionService(deps: ExecutionDeps): { routes: Router[];
  */
 export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<void>; stop(): Promise<void> } {
   const { database, bus, log, config } = deps;
+  const manifests = new PackManifests();
+  const events = eventOutbox(deps);
   const pool = new RunnerPool({
     logger: log,
-    hooks: { ...storageHooks(bus), ...egressHooks(config.egress ?? { enabled: true }) },
+    hooks: { ...storageHooks(bus), ...egressHooks(config.egress ?? { enabled: true }, manifests), ...sshHooks(bus, manifests), ...usageHooks(events, manifests) },
     memoryLimitMb: config.runnerMemoryMb,
     idleTimeoutMs: config.runnerIdleMs,
     maxRunners: config.maxRunners,
@@ -137,8 +151,9 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
     runnerGid: config.sandbox?.runnerUid,
     outputBytesPerCall: config.sandbox?.outputBytesPerCall,
   });
-  const packs = new PackCache(bus, join(config.dataDir, 'packs'));
-  const events = eventOutbox(deps);
+  const sandboxPackages = new SandboxPackageRepository(database.db);
+  const packsDir = join(config.dataDir, 'packs');
+  const packs = new PackCache(bus, packsDir, (userId, sha256) => sandboxPackages.tarball(userId, sha256));
   const worker = new TaskWorker(database.db, bus, events, pool, packs, config, log);
   const subscriptions: Subscription[] = [];
   let purge: NodeJS.Timeout | undefined;
@@ -146,8 +161,9 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
     async start() {
       await migrate(deps);
       await packs.sweep();
-      // Probed now, so that a host that cannot sandbox runners says so at start-up.
-      await pool.sandbox();
+      // Probed now, so that a host that cannot sandbox runners says so at start-up, and a data
+      // folder the runners could not read is refused before any run fails on it.
+      assertRunnersReach(packsDir, await pool.sandbox());
       subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs }, log));
       subscriptions.push(...(await consumeJobs(bus, worker, config.prefetch)));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'execution-worker' })));
@@ -220,3 +236,4 @@ export function executionConfigFromEnv(env: {
 }
 
 export { ExecutionEnv, loadExecutionEnv } from './env.js';
+export type { SandboxView, SyncedPackView } from './api/services/sandbox.service.js';

@@ -1,6 +1,8 @@
-import { Namespace, PackOrCommandName } from '@svc/contracts';
+import { Namespace, PACKAGE_FIELD, PackOrCommandName } from '@svc/contracts';
+import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
 import {
   anyValue,
+  boolean,
   arrayOf,
   constant,
   dataResponse,
@@ -25,7 +27,16 @@ import {
 import { TASK_STATUSES } from './db/schema.js';
 import { IDEMPOTENCY_KEY_MAX } from './api/http/run.routes.js';
 import { McpQuery } from './api/mcp/mcp-options.js';
+import { StartSandboxBody } from './api/http/sandbox.routes.js';
+import { ALREADY_RUNNING, SANDBOX_QUOTAS } from './api/services/sandbox.service.js';
 
+/** The path, query and header parameters of a command run, installed or in the sandbox. */
+const runParameters = [
+  pathParameter('namespace', fromZod(Namespace), 'The namespace, without `@`.'),
+  pathParameter('name', fromZod(PackOrCommandName), 'The command\'s name.'),
+  { name: 'async', in: 'query' as const, required: false, description: 'Run as a task even when the command is fast.', schema: enumOf(['true', 'false']) },
+  headerParameter('Prefer', string(), '`respond-async` asks for a task, as `?async=true` does.'),
+];
 const replayed = { 'Idempotent-Replayed': { description: '`true` when this is the stored outcome of an earlier call with the same `Idempotency-Key`.', schema: constant('true') } };
 const taskId = pathParameter('task_id', string(), 'The task\'s id.');
 const jsonRpcId: SchemaObject = { anyOf: [string(), integer()] };
@@ -33,6 +44,44 @@ const jsonRpcId: SchemaObject = { anyOf: [string(), integer()] };
 const jsonRpcIdOrNull: SchemaObject = { anyOf: [nullable(string()), integer()] };
 /** A request, notification or response; the MCP SDK checks the rest. */
 const jsonRpcMessage: SchemaObject = { type: 'object', properties: { jsonrpc: constant('2.0'), method: string() }, required: ['jsonrpc'] };
+
+const exactly = (value: number) => integer({ enum: [value] });
+
+const syncedPack = object({
+  namespace: string(),
+  name: string(),
+  version: string(),
+  sha256: string(),
+  size_bytes: integer({ minimum: 0 }),
+  commands: arrayOf(string()),
+  synced_at: dateTime,
+});
+const notRunning = errorResponse('`SANDBOX_NOT_RUNNING`: start the sandbox first.');
+
+/** The sandbox as every sandbox endpoint answers it, with what each one adds. */
+const sandbox = (extra: Record<string, SchemaObject> = {}) =>
+  object({
+    status: enumOf(['running', 'stopped']),
+    sandbox_id: nullable({ ...uuid, description: 'The session\'s id (a new one for every start); null before the first.' }),
+    uptime: integer({ minimum: 0, description: 'Seconds since the running session started; 0 when stopped.' }),
+    timeout: integer({ minimum: 0, description: 'Seconds without activity after which the session stops.' }),
+    started_at: nullable(dateTime),
+    last_active_at: nullable(dateTime),
+    expires_at: nullable({ ...dateTime, description: 'When a running session stops unless active again; null when stopped.' }),
+    stopped_at: nullable({ ...dateTime, description: 'When it stopped, by hand or by its timeout; null while running.' }),
+    quotas: object({
+      executions_per_month: exactly(SANDBOX_QUOTAS.executions_per_month),
+      concurrent_sessions: exactly(SANDBOX_QUOTAS.concurrent_sessions),
+      storage_bytes: exactly(SANDBOX_QUOTAS.storage_bytes),
+    }),
+    usage: object({
+      executions_this_month: integer({ minimum: 0, description: 'Sandbox runs this calendar month (UTC).' }),
+      executions_reset_at: dateTime,
+      storage_bytes: integer({ minimum: 0, description: 'Bytes of the packs synced into the sandbox.' }),
+    }),
+    packs: arrayOf(syncedPack),
+    ...extra,
+  });
 
 const schemas = {
   Task: object({
@@ -75,6 +124,7 @@ export const executionOpenApi: OpenApiFragment = {
   tags: [
     { name: 'Tasks', description: 'Asynchronous runs: poll and cancel.' },
     { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents.' },
+    { name: 'Sandbox', description: 'A development sandbox per user, with the spec\'s quotas.' },
   ],
   schemas,
   paths: {
@@ -86,10 +136,7 @@ export const executionOpenApi: OpenApiFragment = {
           '`fast` commands answer inline (200); `medium` and `long` commands, `?async=true` and `Prefer: respond-async` answer 202 with a task to poll, and so does a fast command still running after the sync wait.',
         tags: ['Commands'],
         parameters: [
-          pathParameter('namespace', fromZod(Namespace), 'The namespace, without `@`.'),
-          pathParameter('name', fromZod(PackOrCommandName), 'The command\'s name.'),
-          { name: 'async', in: 'query', required: false, description: 'Run as a task even when the command is fast.', schema: enumOf(['true', 'false']) },
-          headerParameter('Prefer', string(), '`respond-async` asks for a task, as `?async=true` does.'),
+          ...runParameters,
           headerParameter('Idempotency-Key', string({ minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, pattern: '^[\\x21-\\x7e]+$' }), 'The same key from the same user within 24 h returns the first outcome instead of running again.'),
         ],
         requestBody: { required: false, description: 'The input: a JSON object that satisfies the command\'s `input_schema` (`{}` when absent).', content: { 'application/json': { schema: { type: 'object' } } } },
@@ -132,6 +179,81 @@ export const executionOpenApi: OpenApiFragment = {
           403: errorResponse('`PERMISSION_DENIED`: the task belongs to another user or tenant.'),
           404: errorResponse('`NOT_FOUND`: unknown or malformed id.'),
           409: errorResponse('`TASK_TERMINAL`: the task has already ended.'),
+        },
+      },
+    },
+    '/api/v1/sandbox': {
+      get: {
+        operationId: 'getSandbox',
+        summary: 'Your development sandbox: status, sandbox_id, uptime',
+        tags: ['Sandbox'],
+        responses: { 200: dataResponse('The sandbox (stopped, with a null id, before the first start).', sandbox()) },
+      },
+      post: {
+        operationId: 'startSandbox',
+        summary: 'Start your development sandbox',
+        description: `One session at a time, a soft limit: starting while one runs answers that one (200) with \`warning\` ("${ALREADY_RUNNING}") and counts as activity.`,
+        tags: ['Sandbox'],
+        requestBody: { required: false, content: { 'application/json': { schema: fromZod(StartSandboxBody) } } },
+        responses: {
+          201: dataResponse('A new session.', sandbox({ created: constant(true) })),
+          200: dataResponse('The session already running.', sandbox({ created: constant(false), warning: string() })),
+          400: errorResponse('`VALIDATION_FAILED`: `timeout` is not a whole number of seconds from 60 to 86400, or another field was sent.'),
+          403: errorResponse('`PERMISSION_DENIED`: developer mode is required.'),
+        },
+      },
+      delete: {
+        operationId: 'stopSandbox',
+        summary: 'Stop your development sandbox',
+        description: 'Stopping a sandbox that is not running changes nothing and answers `stopped: false`.',
+        tags: ['Sandbox'],
+        responses: { 200: dataResponse('The sandbox, now stopped.', sandbox({ stopped: boolean({ description: 'Whether a running session was stopped by this call.' }) })) },
+      },
+    },
+    '/api/v1/sandbox/packs': {
+      put: {
+        operationId: 'syncSandboxPack',
+        summary: 'Put a pack into your running sandbox',
+        description: `The package gets the registry's checks; it replaces an earlier sync of the same namespace and name. All synced packs together hold at most ${SANDBOX_QUOTAS.storage_bytes} bytes. Counts as activity.`,
+        tags: ['Sandbox'],
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: object({ [PACKAGE_FIELD]: string({ format: 'binary', description: `The package (.tar.gz, pack.yaml at its root), at most ${MAX_PACKAGE_BYTES} bytes.` }) }),
+              encoding: { [PACKAGE_FIELD]: { contentType: 'application/gzip' } },
+            },
+          },
+        },
+        responses: {
+          201: dataResponse('Synced for the first time.', object({ pack: syncedPack, created: constant(true), storage_bytes: integer({ minimum: 0 }) })),
+          200: dataResponse('Replaced the earlier sync.', object({ pack: syncedPack, created: constant(false), storage_bytes: integer({ minimum: 0 }) })),
+          400: errorResponse('`PACKAGE_INVALID`, `PACKAGE_PATH_INVALID`, `MANIFEST_INVALID`, `INPUT_SCHEMA_INVALID` or `ENTRY_MISSING`, as the registry answers them.'),
+          403: errorResponse('`PERMISSION_DENIED`: the pack\'s namespace is not the caller\'s nor one of their organizations\'.'),
+          409: notRunning,
+          413: errorResponse('`PAYLOAD_TOO_LARGE`: the package is too large, or the sandbox\'s packs would pass its storage quota (`details.limit_bytes`, `used_bytes`, `size_bytes`).'),
+        },
+      },
+    },
+    '/api/v1/sandbox/commands/{namespace}/{name}': {
+      post: {
+        operationId: 'runSandboxCommand',
+        summary: 'Run a command of a pack synced into your sandbox',
+        description: 'As `POST /api/v1/commands/{namespace}/{name}` runs an installed one (same answers, tasks polled at `/api/v1/tasks/{task_id}`), without `Idempotency-Key`, and with no pack secrets. A run whose input passed counts against the monthly quota; it is activity.',
+        tags: ['Sandbox'],
+        parameters: [
+          ...runParameters,
+        ],
+        requestBody: { required: false, description: 'The input: a JSON object that satisfies the command\'s `input_schema`.', content: { 'application/json': { schema: { type: 'object' } } } },
+        responses: {
+          200: dataResponse('The command ran.', object({ result: anyValue('What the command returned.'), execution: object({ duration_ms: integer({ minimum: 0 }), status: constant('completed') }) })),
+          202: dataResponse('Running as a task.', object({ task_id: uuid, status: constant('pending'), status_url: string() }), { Location: { description: 'The task\'s status URL.', schema: string() } }),
+          400: errorResponse('`VALIDATION_FAILED`: the input does not satisfy `input_schema`, or a malformed `async`.'),
+          404: errorResponse('`NOT_FOUND`: no synced pack of the namespace has this command.'),
+          408: errorResponse('`TIMEOUT`: the command ran past its timeout and was stopped.'),
+          409: errorResponse('`SANDBOX_NOT_RUNNING`: start the sandbox first; `TASK_REVOKED`: cancelled meanwhile.'),
+          429: errorResponse(`\`QUOTA_EXCEEDED\`: ${SANDBOX_QUOTAS.executions_per_month} runs this calendar month; \`details.resets_at\` says when more may run.`),
+          502: errorResponse('`INTEGRATION_ERROR`: the command threw, its result was over 1 MiB, or its runner died.'),
         },
       },
     },

@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Router } from 'express';
+import { createFileSystemBlobStore, type BlobStore } from '@svc/blobs';
 import { EventOutbox, type Bus, type Subscription } from '@svc/bus';
 import type { Cache } from '@svc/cache';
 import { FLEET_PING_RPC } from '@svc/contracts';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
-import type { BlobStore } from './blobs/blob-store.js';
-import { createFileSystemBlobStore } from './blobs/file-system-blob-store.js';
 import { outbox } from './db/schema.js';
 import { respondToCommandRequests } from './events/command.responder.js';
 import { respondToPackageRequests } from './events/package.responder.js';

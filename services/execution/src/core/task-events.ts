@@ -21,6 +21,15 @@ function commandExecuted(task: EndedTask): OutboxEntry {
   return outboxEvent('command.executed', summary(task), options('command.executed', task));
 }
 
+/**
+ * `command.started`: a worker began the run. Its id is the task's, so a retry or a redelivered
+ * job announces the same start again, which consumers see as one.
+ */
+export function announceStart(events: EventOutbox, task: TaskRow): Promise<void> {
+  const payload = { command: `${task.namespace}.${task.command}`, tenant_id: task.tenantId, user_id: task.userId, task_id: task.id };
+  return events.publish([outboxEvent('command.started', payload, options('command.started', task))]);
+}
+
 /** `task.completed` or `task.failed`: the end of a task whose caller holds its id. */
 function taskEnded(task: EndedTask): OutboxEntry {
   const name = task.status === 'success' ? 'task.completed' : 'task.failed';

@@ -1,10 +1,12 @@
-import { boolean, index, integer, json, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, json, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { PackManifest } from '@svc/pack-sdk';
 import { TASK_STATUSES, type TaskError } from '@svc/contracts';
 import { outboxTable } from '@svc/db';
 
 export const execution = pgSchema('execution');
 
 export { TASK_STATUSES, type TaskError, type TaskStatus } from '@svc/contracts';
+export const LIVE_STATUSES: readonly (typeof TASK_STATUSES)[number][] = ['pending', 'started'];
 export const TERMINAL_STATUSES: readonly (typeof TASK_STATUSES)[number][] = ['success', 'failure', 'timeout', 'revoked'];
 
 /**
@@ -55,6 +57,9 @@ export const tasks = execution.table(
   (t) => [index('tasks_user_idx').on(t.userId), index('tasks_expiry_idx').on(t.resultExpiresAt)],
 );
 
+/** The columns a new task is given; every other one starts at its default. */
+export const NEW_TASK_COLUMNS = ['userId', 'tenantId', 'namespace', 'command', 'packId', 'packVersion', 'packVersionId', 'entry', 'queue', 'async', 'input', 'maxRetries', 'timeoutMs', 'correlationId'] as const;
+
 /** The first task a caller's `Idempotency-Key` led to, for 24 hours. */
 export const idempotencyKeys = execution.table(
   'idempotency_keys',
@@ -67,4 +72,57 @@ export const idempotencyKeys = execution.table(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/**
+ * A user's development sandbox (README "Development sandbox"): one row per user, its current or
+ * last session. It is running while it is not stopped and has been active within its timeout.
+ */
+export const sandboxes = execution.table('sandboxes', {
+  userId: uuid('user_id').primaryKey(),
+  /** A new id for every session started. */
+  id: uuid('id').notNull(),
+  /** The tenant the session was started in. */
+  tenantId: uuid('tenant_id').notNull(),
+  timeoutSeconds: integer('timeout_seconds').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+  lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull(),
+  stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+});
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * The packs a user synced into their sandbox (`svc pack sync`), one per namespace and name, the
+ * latest sync replacing the one before; all of a user's together hold to the storage quota.
+ */
+export const sandboxPackages = execution.table(
+  'sandbox_packages',
+  {
+    userId: uuid('user_id').notNull(),
+    namespace: text('namespace').notNull(),
+    pack: text('pack').notNull(),
+    version: text('version').notNull(),
+    sha256: text('sha256').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    manifest: json('manifest').$type<PackManifest>().notNull(),
+    tarball: bytea('tarball').notNull(),
+    syncedAt: timestamp('synced_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.namespace, t.pack] })],
+);
+
+/** Sandbox runs a user started in a calendar month (UTC), held to the monthly quota. */
+export const sandboxUsage = execution.table(
+  'sandbox_usage',
+  {
+    userId: uuid('user_id').notNull(),
+    /** `YYYY-MM`. */
+    month: text('month').notNull(),
+    executions: integer('executions').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.month] })],
 );

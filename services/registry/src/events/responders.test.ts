@@ -4,7 +4,7 @@ import { tenantIdsOf } from '@svc/auth';
 import { FETCH_PACKAGE_RPC, FetchedPackage, LIST_COMMANDS_RPC, RESOLVE_COMMAND_RPC, ResolvedCommand } from '@svc/contracts';
 import { inspectPackage } from '@svc/pack-sdk';
 import { person, startRegistry, type RegistryHarness } from '../testing/harness.js';
-import { packageOf } from '@svc/pack-sdk/src/testing/packs.js';
+import { packageOf } from '@svc/pack-sdk/testing';
 
 describe('registry RPCs for execution', () => {
   let h: RegistryHarness;

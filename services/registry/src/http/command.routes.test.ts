@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS_PAGE_LIMIT_MAX, COMMAND_SEARCH_MAX } from '@svc/contracts';
 import { person, startRegistry, type RegistryHarness } from '../testing/harness.js';
-import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
+import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
 
 describe('GET /api/v1/commands', () => {
   let h: RegistryHarness;

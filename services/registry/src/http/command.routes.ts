@@ -17,7 +17,7 @@ export function commandRoutes(catalog: CatalogService): Router {
   router.get('/commands/:namespace/:name', async (req, res) => {
     const identity = requireIdentity(req);
     const { namespace, name } = parseInput(CommandPathParams, req.params, 'path');
-    res.json(ok(await catalog.detail(tenantIdsOf(identity), namespace, name)));
+    res.json(ok(await catalog.detail(tenantIdsOf(identity), identity.tenantId, namespace, name)));
   });
 
   return router;

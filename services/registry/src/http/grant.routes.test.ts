@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Identity } from '@svc/auth';
 import { ephemeralQueueName } from '@svc/bus';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
-import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
+import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
 
 describe('/api/v1/registry/grants', () => {
   let h: RegistryHarness;

@@ -6,7 +6,7 @@ import { tenantIdsOf, type Identity } from '@svc/auth';
 import type { BusMessage } from '@svc/bus';
 import { LIST_COMMANDS_RPC, RESOLVE_COMMAND_RPC } from '@svc/contracts';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
-import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
+import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
 
 describe('installed packs: install, upgrade, list, uninstall', () => {
   let h: RegistryHarness;

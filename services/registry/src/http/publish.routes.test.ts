@@ -9,7 +9,7 @@ import type { BusMessage } from '@svc/bus';
 import { generateKeyPairSync } from 'node:crypto';
 import { keyFingerprint, MAX_PACKAGE_BYTES, signPackage } from '@svc/pack-sdk';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
-import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
+import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
 
 const gzip = promisify(gzipCallback);
 

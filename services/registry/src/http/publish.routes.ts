@@ -1,14 +1,13 @@
 import { Router, type Request, type Response } from 'express';
 import multer from 'multer';
-import { requireIdentity } from '@svc/auth';
+import { requireDeveloperMode, requireIdentity } from '@svc/auth';
 import { PACKAGE_FIELD } from '@svc/contracts';
-import { AppError, ok, PayloadTooLargeError } from '@svc/core';
+import { AppError, ok, PayloadTooLargeError, ValidationError } from '@svc/core';
 import { MAX_PACKAGE_BYTES, PUBLIC_KEY_FIELD, SIGNATURE_FIELD } from '@svc/pack-sdk';
-import { requireDeveloperMode } from '../services/access.js';
 import type { PublishService } from '../services/publish.service.js';
 
 const packageInvalid = (message: string, details: Record<string, unknown> = {}) =>
-  new AppError({ status: 400, code: 'PACKAGE_INVALID', type: 'ValidationError', message, details: { field: PACKAGE_FIELD, ...details } });
+  ValidationError.coded('PACKAGE_INVALID', message, { field: PACKAGE_FIELD, ...details });
 
 /** The package is held in memory: it is at most MAX_PACKAGE_BYTES, and never extracted to disk. */
 const upload = multer({
@@ -17,7 +16,7 @@ const upload = multer({
 }).single(PACKAGE_FIELD);
 
 const signatureInvalid = (message: string) =>
-  new AppError({ status: 400, code: 'SIGNATURE_INVALID', type: 'ValidationError', message, details: { field: SIGNATURE_FIELD } });
+  ValidationError.coded('SIGNATURE_INVALID', message, { field: SIGNATURE_FIELD });
 
 /** The detached signature sent beside the package, if any: both fields or neither. */
 function signatureOf(body: unknown): { public_key: string; signature: string } | undefined {

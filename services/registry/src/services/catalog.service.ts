@@ -52,9 +52,12 @@ export class CatalogService {
     };
   }
 
-  /** The detail view of a command `tenantIds` may reach by its path; 404 otherwise. */
-  async detail(tenantIds: string[], namespace: string, name: string) {
-    const row = await new CommandRepository(this.db).findVisible({ tenantIds, namespace, name });
+  /**
+   * The detail view of a command `tenantIds` may reach by its path, in the version `tenantId`
+   * runs (its pinned one, as a run would use); 404 otherwise.
+   */
+  async detail(tenantIds: string[], tenantId: string, namespace: string, name: string) {
+    const row = await this.runnable({ tenant_ids: tenantIds, tenant_id: tenantId, namespace, name });
     if (!row) throw commandNotFound(namespace, name);
     return detail(row);
   }

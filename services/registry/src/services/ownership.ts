@@ -1,10 +1,10 @@
-import { tenantIdsOf, type Identity } from '@svc/auth';
+import { belongsTo, tenantIdsOf, type Identity } from '@svc/auth';
 import { PermissionError, type AppError } from '@svc/core';
 import type { Db } from '@svc/db';
 import { GrantRepository } from '../repositories/grant.repository.js';
 import type { Visibility } from '@svc/pack-sdk';
 import type { PackRow, PackWithActive } from '../repositories/pack.repository.js';
-import { belongsTo, canSeePack } from './access.js';
+import { canSeePack } from './access.js';
 import { packNotFound } from './errors.js';
 
 /**

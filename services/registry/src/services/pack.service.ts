@@ -1,16 +1,15 @@
 import semver from 'semver';
-import { tenantIdsOf, type Identity } from '@svc/auth';
+import { belongsTo, requireDeveloperMode, tenantIdsOf, type Identity } from '@svc/auth';
 import type { EventOutbox } from '@svc/bus';
 import { PackIdParam } from '@svc/contracts';
 import { NotFoundError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { parsePackRef } from '@svc/pack-sdk';
-import type { BlobStore } from '../blobs/blob-store.js';
+import type { BlobStore } from '@svc/blobs';
 import { CommandRepository } from '../repositories/command.repository.js';
 import { InstallationRepository } from '../repositories/installation.repository.js';
 import { PackRepository, type PackVersionRow, type PackWithActive } from '../repositories/pack.repository.js';
 import { VersionRepository } from '../repositories/version.repository.js';
-import { belongsTo, requireDeveloperMode } from './access.js';
 import { commandNameTaken, packNotFound } from './errors.js';
 import { mayReach, notPackOwner, seesPack } from './ownership.js';
 

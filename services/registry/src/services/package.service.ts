@@ -1,7 +1,7 @@
 import type { FetchedPackage } from '@svc/contracts';
 import { InternalError, NotFoundError } from '@svc/core';
 import type { Db } from '@svc/db';
-import type { BlobStore } from '../blobs/blob-store.js';
+import type { BlobStore } from '@svc/blobs';
 import { VersionRepository } from '../repositories/version.repository.js';
 
 export class PackageService {

@@ -1,14 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Identity } from '@svc/auth';
+import { requireDeveloperMode, tenantOfNamespace, type Identity } from '@svc/auth';
 import type { EventOutbox } from '@svc/bus';
 import { PermissionError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { inspectPackage, PackFormatError, verifyPackageSignature } from '@svc/pack-sdk';
-import type { BlobStore } from '../blobs/blob-store.js';
+import type { BlobStore } from '@svc/blobs';
 import { CommandRepository } from '../repositories/command.repository.js';
 import { PackRepository } from '../repositories/pack.repository.js';
 import { VersionRepository } from '../repositories/version.repository.js';
-import { requireDeveloperMode, tenantOfNamespace } from './access.js';
 import { commandNameTaken, packFormatError, versionExists } from './errors.js';
 
 /** A detached Ed25519 signature of the package, sent beside it (`svc pack build --sign`). */

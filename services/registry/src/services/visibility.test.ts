@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantIdsOf, type Identity } from '@svc/auth';
 import { RESOLVE_COMMAND_RPC } from '@svc/contracts';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
-import { packageOf } from '@svc/pack-sdk/src/testing/packs.js';
+import { packageOf } from '@svc/pack-sdk/testing';
 
 /**
  * Who sees which command: packs of every visibility published by an organization, looked at

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity, type Membership } from '@svc/auth';
-import { personalIdentity } from '@svc/auth/src/testing/identities.js';
+import { personalIdentity } from '@svc/auth/testing';
 import { createBus, destroyBusPrefix, type Bus } from '@svc/bus';
 import { createCache } from '@svc/cache';
 import { createLogger } from '@svc/core';

@@ -4,7 +4,7 @@ import type { Bus } from '@svc/bus';
 import { testBusKinds, type TestBus } from '@svc/bus/testing';
 import { STORAGE_DELETE_RPC, STORAGE_GET_RPC, STORAGE_LIST_RPC, STORAGE_PUT_RPC, STORAGE_VALUE_MAX_BYTES } from '@svc/contracts';
 import { AppError, createLogger } from '@svc/core';
-import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
+import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { createStorageService, type StorageServiceHandle } from '../app.js';
 
 type StorageRpc = typeof STORAGE_GET_RPC | typeof STORAGE_PUT_RPC | typeof STORAGE_DELETE_RPC | typeof STORAGE_LIST_RPC;

@@ -6,8 +6,8 @@ import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@
 import { createBus, type Bus } from '@svc/bus';
 import { SECRET_VALUE_MAX_BYTES, SECRETS_PER_PACK_MAX, SECRETS_RESOLVE_RPC, STORAGE_KEY_MAX, STORAGE_LIST_LIMIT_MAX, STORAGE_TTL_MAX_SECONDS, STORAGE_VALUE_MAX_BYTES } from '@svc/contracts';
 import { createLogger } from '@svc/core';
-import { personalIdentity } from '@svc/auth/src/testing/identities.js';
-import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
+import { personalIdentity } from '@svc/auth/testing';
+import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { closeServer, createServiceApp, listen } from '@svc/platform';
 import { createStorageService, type StorageServiceHandle } from '../app.js';
 import { secrets } from '../db/schema.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBus, type Bus } from '@svc/bus';
 import type { EventPayload } from '@svc/contracts';
 import { createLogger } from '@svc/core';
-import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
+import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { createStorageService, type StorageServiceHandle } from '../app.js';
 
 const log = createLogger({ service: 'test', silent: true });

@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
 import { requireIdentity } from '@svc/auth';
-import { AppError, TimeoutError, errorBody, correlationOf, ok, ValidationError } from '@svc/core';
+import { AppError, ConflictError, IntegrationError, TimeoutError, errorBody, correlationOf, ok, ValidationError } from '@svc/core';
 import type { Request } from 'express';
 import type { RunOutcome } from '@svc/contracts';
 import type { CommandRunService, RunAnswer } from '../services/run.service.js';
@@ -9,7 +9,7 @@ import { statusUrl } from '../../core/task-view.js';
 /** Longest `Idempotency-Key` accepted. */
 export const IDEMPOTENCY_KEY_MAX = 255;
 
-function wantsAsync(req: Request): boolean {
+export function wantsAsync(req: Request): boolean {
   const query = req.query.async;
   if (query !== undefined && query !== 'true' && query !== 'false') throw new ValidationError('async must be true or false', { field: 'async', value: query });
   return query === 'true' || /\brespond-async\b/i.test(String(req.headers.prefer ?? ''));
@@ -28,12 +28,14 @@ function idempotencyKeyOf(req: Request): string | undefined {
 function outcomeError(outcome: RunOutcome): AppError | undefined {
   if (outcome.status === 'success') return undefined;
   if (outcome.status === 'timeout') return new TimeoutError(outcome.error?.message ?? 'Command timed out', { task_id: outcome.task_id });
-  if (outcome.status === 'revoked') return new AppError({ status: 409, code: 'TASK_REVOKED', type: 'ConflictError', message: 'The task was cancelled', details: { task_id: outcome.task_id } });
+  if (outcome.status === 'revoked') return ConflictError.coded('TASK_REVOKED', 'The task was cancelled', { task_id: outcome.task_id });
   const error = outcome.error ?? { type: 'IntegrationError', message: 'Command failed' };
-  return new AppError({ status: 502, code: 'INTEGRATION_ERROR', type: error.type, message: error.message, details: { task_id: outcome.task_id } });
+  // error.type is the command's own exception class, which the caller is shown.
+  return new IntegrationError(error.message, { task_id: outcome.task_id }, { type: error.type });
 }
 
-function send(req: Request, res: Response, answer: RunAnswer): void {
+/** A run's answer: 200 with the result, 202 with a task to poll, or the outcome's error. */
+export function sendRunAnswer(req: Request, res: Response, answer: RunAnswer): void {
   if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
   if (answer.kind === 'task') {
     res.status(202).setHeader('Location', statusUrl(answer.task.id));
@@ -59,7 +61,7 @@ export function commandRoutes(runs: CommandRunService): Router {
       preferAsync: wantsAsync(req),
       idempotencyKey: idempotencyKeyOf(req),
     });
-    send(req, res, answer);
+    sendRunAnswer(req, res, answer);
   });
   return router;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { personalIdentity } from '@svc/auth/src/testing/identities.js';
+import { personalIdentity } from '@svc/auth/testing';
 import { createBus, type Bus, type Subscription } from '@svc/bus';
 import { RESOLVE_COMMAND_RPC, type ResolvedCommand } from '@svc/contracts';
 import { createLogger, NotFoundError } from '@svc/core';

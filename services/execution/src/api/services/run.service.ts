@@ -3,7 +3,7 @@ import type { Bus, EventOutbox } from '@svc/bus';
 import type { ExecJob, QueueInput, RunOutcome } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
 import type { Identity } from '@svc/auth';
-import { AppError, assertJsonShape, MAX_JSON_DEPTH, NotFoundError, currentCorrelationId, type Logger } from '@svc/core';
+import { assertJsonShape, ConflictError, MAX_JSON_DEPTH, NotFoundError, currentCorrelationId, type Logger } from '@svc/core';
 import { MAX_INPUT_ARRAY_ITEMS } from '@svc/pack-sdk';
 import type { Db } from '@svc/db';
 import { IdempotencyRepository } from '../../core/repositories/idempotency.repository.js';
@@ -13,6 +13,7 @@ import type { InputValidator } from './input-validator.js';
 import type { ReplyWaiters } from './reply-waiters.js';
 import { detachTask } from './detach.js';
 import { outcomeOf } from '../../core/task-view.js';
+import type { UsageLimitGate } from './usage-limit.js';
 
 /** An `Idempotency-Key` holds for a day. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -33,6 +34,8 @@ export interface RunRequest {
   /** The caller asked for a task (`?async=true` or `Prefer: respond-async`). */
   preferAsync: boolean;
   idempotencyKey?: string;
+  /** A last say once the input passed, before anything runs (the sandbox's monthly quota). */
+  admit?: () => Promise<void>;
 }
 
 export type RunAnswer =
@@ -45,7 +48,7 @@ export type RunAnswer =
  */
 export const UNSTORED_MARGIN_MS = 5000;
 
-const idempotencyConflict = (message: string) => new AppError({ status: 409, code: 'IDEMPOTENCY_CONFLICT', type: 'ConflictError', message });
+const idempotencyConflict = (message: string) => ConflictError.coded('IDEMPOTENCY_CONFLICT', message);
 
 /**
  * Runs a command for a caller: finds it (404 unless visible), validates the input (400), and
@@ -62,6 +65,7 @@ export class CommandRunService {
     private readonly waiters: ReplyWaiters,
     private readonly settings: RunSettings,
     private readonly log: Logger,
+    private readonly limits: UsageLimitGate,
   ) {}
 
   async run(identity: Identity, request: RunRequest): Promise<RunAnswer> {
@@ -70,6 +74,8 @@ export class CommandRunService {
     // The arrays of an input (REST body or MCP arguments) are held to a length before its schema runs.
     assertJsonShape(request.input, { maxDepth: MAX_JSON_DEPTH, maxArrayItems: MAX_INPUT_ARRAY_ITEMS }, 'input');
     this.validator.validate(`${command.pack.id}/${command.pack.version_id}/${command.name}`, command.input_schema, request.input);
+    await request.admit?.();
+    await this.limits.assertWithin(identity.tenantId);
 
     const commandPath = `${command.namespace}/${command.name}`;
     if (request.idempotencyKey) {

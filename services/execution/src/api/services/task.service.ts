@@ -1,6 +1,6 @@
 import type { EventOutbox } from '@svc/bus';
 import type { Identity } from '@svc/auth';
-import { AppError, GoneError, NotFoundError, PermissionError } from '@svc/core';
+import { ConflictError, GoneError, NotFoundError, PermissionError } from '@svc/core';
 import type { Db } from '@svc/db';
 import { TaskRepository, type TaskRow } from '../../core/repositories/task.repository.js';
 import { isTerminal, taskView } from '../../core/task-view.js';
@@ -36,7 +36,7 @@ export class TaskService {
     });
     if (!revoked) {
       const current = (await new TaskRepository(this.db).find(task.id)) ?? task;
-      throw new AppError({ status: 409, code: 'TASK_TERMINAL', type: 'ConflictError', message: `Task already ${current.status}`, details: { task_id: task.id, status: current.status } });
+      throw ConflictError.coded('TASK_TERMINAL', `Task already ${current.status}`, { task_id: task.id, status: current.status });
     }
     return { task_id: task.id, revoked: true as const };
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
+import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA } from '../../app.js';
 import { TaskRepository, type NewTask, type TaskEnding } from './task.repository.js';
 

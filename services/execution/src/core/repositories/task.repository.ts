@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, getTableColumns, inArray, is, lt, SQL, sql, type Column } from 'drizzle-orm';
-import { statementBatcher, type Db } from '@svc/db';
-import { tasks, type TaskError, type TaskStatus } from '../../db/schema.js';
+import { and, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '@svc/db';
+import { LIVE_STATUSES, NEW_TASK_COLUMNS, tasks, type TaskError, type TaskStatus } from '../../db/schema.js';
+import { jsonText, taskStatementsFor } from './task.statements.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
 
-const NEW_TASK_COLUMNS = ['userId', 'tenantId', 'namespace', 'command', 'packId', 'packVersion', 'packVersionId', 'entry', 'queue', 'async', 'input', 'maxRetries', 'timeoutMs', 'correlationId'] as const;
 /** What a new task is given; every other column starts at its default. */
 export type NewTask = Required<Pick<typeof tasks.$inferInsert, (typeof NEW_TASK_COLUMNS)[number]>>;
 
@@ -19,8 +19,6 @@ export interface TaskEnding {
   durationMs: number;
   retentionMs: number;
 }
-
-const LIVE: TaskStatus[] = ['pending', 'started'];
 
 /** Values for some of a row's columns, each a value or SQL (`now()`). */
 type ColumnValues = { [Column in keyof typeof tasks.$inferInsert]?: (typeof tasks.$inferInsert)[Column] | SQL };
@@ -38,166 +36,31 @@ export function endingColumns(ending: TaskEnding) {
   };
 }
 
-/** The columns a batch of new tasks is given, one array each: the id is made here, to match rows to callers. */
-const BATCH_COLUMNS = ['id', ...NEW_TASK_COLUMNS] as const;
-
-/** A column's default as SQL (cast: a select list's bare parameter or null would be text). */
-function defaultOf(column: Column): SQL {
-  const type = sql.raw(column.getSQLType());
-  if (column.default === undefined) return sql`null::${type}`;
-  return is(column.default, SQL) ? column.default : sql`${column.default}::${type}`;
-}
-
 /**
- * New tasks as rows of `new_task`, from one array per given column, with every other column at
- * its default: drizzle's insert-select takes all the table's columns, in its order.
+ * A task's rows. Inserting, finding, claiming and finishing, which every run does, go through
+ * `TaskStatements` (task.statements.ts): the fast path, batched and prepared. The rest are rare
+ * and written plainly here.
  */
-function newTaskRows(): SQL {
-  const given = new Set<string>(BATCH_COLUMNS);
-  const arrays = BATCH_COLUMNS.map((key) => sql`${sql.placeholder(key)}::${sql.raw(tasks[key].getSQLType())}[]`);
-  const names = BATCH_COLUMNS.map((key) => sql.identifier(tasks[key].name));
-  const selected = Object.entries(getTableColumns(tasks)).map(([key, column]) => (given.has(key) ? sql`new_task.${sql.identifier(column.name)}` : defaultOf(column)));
-  return sql`select ${sql.join(selected, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as new_task(${sql.join(names, sql`, `)})`;
-}
-
-/**
- * The statements every run executes, built once per database (drizzle builds a query's SQL anew
- * on each call, which costs more CPU than Postgres spends on these). Each takes arrays, the rows
- * of many runs at once (see `statementsOn`).
- */
-function prepareStatements(db: Db) {
-  return {
-    insert: db.insert(tasks).select(newTaskRows()).returning().prepare('execution_task_insert'),
-    find: db
-      .select()
-      .from(tasks)
-      .where(sql`${tasks.id} = any(${sql.placeholder('ids')}::uuid[])`)
-      .prepare('execution_task_find'),
-    claim: db
-      .update(tasks)
-      .set({ status: 'started', startedAt: sql`now()`, attempts: sql`${tasks.attempts} + 1` })
-      .where(and(sql`${tasks.id} = any(${sql.placeholder('ids')}::uuid[])`, inArray(tasks.status, LIVE)))
-      .returning()
-      .prepare('execution_task_claim'),
-    // Each ending is a row of `ending`, from one array per column.
-    finish: db
-      .update(tasks)
-      .set({
-        status: sql`ending.status`,
-        result: sql`ending.result`,
-        error: sql`ending.error`,
-        durationMs: sql`ending.duration_ms`,
-        completedAt: sql`ending.completed_at`,
-        resultExpiresAt: sql`ending.result_expires_at`,
-      })
-      .from(
-        sql`unnest(${sql.placeholder('ids')}::uuid[], ${sql.placeholder('statuses')}::text[], ${sql.placeholder('results')}::json[], ${sql.placeholder('errors')}::json[], ${sql.placeholder('durations')}::integer[], ${sql.placeholder('completedAt')}::timestamptz[], ${sql.placeholder('expiresAt')}::timestamptz[]) as ending(id, status, result, error, duration_ms, completed_at, result_expires_at)`,
-      )
-      .where(and(eq(tasks.id, sql`ending.id`), eq(tasks.status, 'started')))
-      .returning()
-      .prepare('execution_task_finish'),
-  };
-}
-
-/** The rows of `ids`, in their order; undefined where a statement took none. */
-function rowsOf(ids: string[], rows: TaskRow[]): (TaskRow | undefined)[] {
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.map((id) => byId.get(id));
-}
-
-/** JSON bound as text and cast in SQL: a prepared statement's parameters skip the column mappers. */
-const jsonText = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
-
-/** A new task, its input already as the text it is stored as. */
-interface Making {
-  task: UnstoredTask;
-  input: string;
-}
-
-/** The columns a run's ending writes, JSON as text. */
-interface Finishing {
-  id: string;
-  columns: ReturnType<typeof endingColumns>;
-  result: string | null;
-  error: string | null;
-}
-
-/** Inputs and results may each be 1 MB and more: a few of those are enough for one statement. */
-const MAX_BATCH_BYTES = 4 * 1024 * 1024;
-
-/**
- * What runs do to their rows, each batched: under load, requests arrive and a worker's jobs
- * start and end together, and one statement for all of them saves a round trip (and for a
- * write, a commit) for each.
- */
-function statementsOn(db: Db) {
-  const prepared = prepareStatements(db);
-  const byId = { rowOf: (id: string) => id };
-  return {
-    insert: statementBatcher(
-      async (making: Making[]) => {
-        const columns = Object.fromEntries(BATCH_COLUMNS.map((key) => [key, making.map((m) => (key === 'input' ? m.input : m.task[key]))]));
-        return rowsOf(
-          making.map((m) => m.task.id),
-          await prepared.insert.execute(columns),
-        );
-      },
-      { rowOf: (m) => m.task.id, sizeOf: (m) => m.input.length, maxBatchBytes: MAX_BATCH_BYTES },
-    ),
-    // Reads: pollers of one task in one turn share a statement and its row, which readers leave as it is.
-    find: statementBatcher(async (ids: string[]) => rowsOf(ids, await prepared.find.execute({ ids })), {}),
-    claim: statementBatcher(async (ids: string[]) => rowsOf(ids, await prepared.claim.execute({ ids })), byId),
-    finish: statementBatcher(
-      async (finishing: Finishing[]) => {
-        const ids = finishing.map((f) => f.id);
-        const rows = await prepared.finish.execute({
-          ids,
-          statuses: finishing.map((f) => f.columns.status),
-          results: finishing.map((f) => f.result),
-          errors: finishing.map((f) => f.error),
-          durations: finishing.map((f) => f.columns.durationMs),
-          completedAt: finishing.map((f) => f.columns.completedAt.toISOString()),
-          expiresAt: finishing.map((f) => f.columns.resultExpiresAt.toISOString()),
-        });
-        // drizzle does not type the rows of an update joined to an SQL source; they are the table's own.
-        return rowsOf(ids, rows as TaskRow[]);
-      },
-      { rowOf: (f) => f.id, sizeOf: (f) => (f.result?.length ?? 0) + (f.error?.length ?? 0), maxBatchBytes: MAX_BATCH_BYTES },
-    ),
-  };
-}
-
-const statementsByDb = new WeakMap<Db, ReturnType<typeof statementsOn>>();
-
-function statementsFor(db: Db): ReturnType<typeof statementsOn> {
-  let statements = statementsByDb.get(db);
-  if (!statements) {
-    statements = statementsOn(db);
-    statementsByDb.set(db, statements);
-  }
-  return statements;
-}
-
 export class TaskRepository {
   constructor(private readonly db: Db) {}
 
   async insert(task: NewTask): Promise<TaskRow> {
-    return (await statementsFor(this.db).insert({ task: { id: randomUUID(), ...task }, input: JSON.stringify(task.input) }))!;
+    return (await taskStatementsFor(this.db).insert({ task: { id: randomUUID(), ...task }, input: JSON.stringify(task.input) }))!;
   }
 
   find(id: string): Promise<TaskRow | undefined> {
-    return statementsFor(this.db).find(id);
+    return taskStatementsFor(this.db).find(id);
   }
 
   /** Takes a task for a run: pending (or started, after a worker died) becomes started. */
   claim(id: string): Promise<TaskRow | undefined> {
-    return statementsFor(this.db).claim(id);
+    return taskStatementsFor(this.db).claim(id);
   }
 
   /** Records the end of a run; undefined when the task was revoked meanwhile. */
   finish(id: string, ending: TaskEnding): Promise<TaskRow | undefined> {
     const columns = endingColumns(ending);
-    return statementsFor(this.db).finish({ id, columns, result: jsonText(columns.result), error: jsonText(columns.error) });
+    return taskStatementsFor(this.db).finish({ id, columns, result: jsonText(columns.result), error: jsonText(columns.error) });
   }
 
   /**
@@ -218,7 +81,7 @@ export class TaskRepository {
     const [row] = await this.db
       .insert(tasks)
       .values({ ...task, ...columns })
-      .onConflictDoUpdate({ target: tasks.id, set: columns, setWhere: inArray(tasks.status, LIVE) })
+      .onConflictDoUpdate({ target: tasks.id, set: columns, setWhere: inArray(tasks.status, LIVE_STATUSES) })
       .returning();
     return row;
   }
@@ -251,7 +114,7 @@ export class TaskRepository {
     const [row] = await this.db
       .update(tasks)
       .set({ status: 'revoked', completedAt: now, resultExpiresAt: new Date(now.getTime() + retentionMs) })
-      .where(and(eq(tasks.id, id), inArray(tasks.status, LIVE)))
+      .where(and(eq(tasks.id, id), inArray(tasks.status, LIVE_STATUSES)))
       .returning();
     return row;
   }

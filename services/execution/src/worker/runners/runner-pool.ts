@@ -22,6 +22,9 @@ function memoryCeilingBytes(heapMb: number): number {
   return (heapMb * 2 + 64) * MIB;
 }
 
+/** Enough for any honest command; a loop of storage calls from one run cannot monopolise the storage service. */
+const DEFAULT_HOOK_CALLS_PER_CALL = 1000;
+
 export interface RunnerPoolOptions {
   logger: Logger;
   /** Capabilities served to packs by name, e.g. `storage.get`; a missing one fails inside the pack. */
@@ -52,6 +55,8 @@ export interface RunnerPoolOptions {
   runnerGid?: number;
   /** Log text kept per call before the rest is dropped and counted. Default 64 KiB. */
   outputBytesPerCall?: number;
+  /** `ctx` capability calls (`ctx.storage`, `ctx.fetch`) one run may make; past it each fails with 429 `HOOK_LIMIT`. Default 1000. */
+  hookCallsPerCall?: number;
 }
 
 export interface PoolRunRequest extends RunRequest {
@@ -88,6 +93,7 @@ export interface RunnerPoolStats {
 export class RunnerPool {
   readonly #logger: Logger;
   readonly #hooks: Hooks;
+  readonly #hookCallsPerCall: number;
   readonly #script: string;
   readonly #memoryLimitMb: number;
   readonly #maxRunners: number;
@@ -110,6 +116,7 @@ export class RunnerPool {
   constructor(options: RunnerPoolOptions) {
     this.#logger = options.logger;
     this.#hooks = options.hooks ?? {};
+    this.#hookCallsPerCall = options.hookCallsPerCall ?? DEFAULT_HOOK_CALLS_PER_CALL;
     this.#script = options.runnerScript ?? defaultRunnerScript();
     this.#memoryLimitMb = options.memoryLimitMb ?? 128;
     this.#maxRunners = options.maxRunners ?? 32;
@@ -202,6 +209,7 @@ export class RunnerPool {
       output: this.#output,
       logger: this.#logger,
       hooks: this.#hooks,
+      hookCallsPerCall: this.#hookCallsPerCall,
       maxConcurrentCalls: this.#maxConcurrentCalls,
       idleTimeoutMs: this.#idleTimeoutMs,
       killGraceMs: this.#killGraceMs,

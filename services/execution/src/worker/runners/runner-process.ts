@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { AppError, jsonNestedDeeperThan, MAX_JSON_DEPTH, ValidationError, type Logger } from '@svc/core';
+import { AppError, ConflictError, jsonNestedDeeperThan, MAX_JSON_DEPTH, NotFoundError, RateLimitError, ValidationError, type Logger } from '@svc/core';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnerCrashedError, type RunnerStopReason } from './runner-errors.js';
 import { encodeFrame, FrameReader, type Frame } from './runner-frames.js';
 import { launchRunner } from './runner-launch.js';
@@ -57,6 +57,8 @@ export interface RunnerProcessOptions {
   output: OutputLimits;
   logger: Logger;
   hooks: Hooks;
+  /** `ctx` capability calls one call may make. */
+  hookCallsPerCall: number;
   maxConcurrentCalls: number;
   idleTimeoutMs: number;
   killGraceMs: number;
@@ -81,6 +83,8 @@ interface Call {
   timer: NodeJS.Timeout;
   /** Aborts the hooks still serving this call once it is over; made by the call's first hook. */
   hooks: AbortController | undefined;
+  /** `ctx` capability calls made so far. */
+  hookCalls: number;
   detachSignal: () => void;
   /** The caller has its answer (the runner may still be working on it). */
   settled: boolean;
@@ -204,6 +208,7 @@ export class RunnerProcess {
         reject,
         timer: setTimeout(() => this.#abandon(call, new CommandTimeoutError(request.timeoutMs), 'timeout'), request.timeoutMs),
         hooks: undefined,
+        hookCalls: 0,
         detachSignal: () => undefined,
         settled: false,
         sent: false,
@@ -405,10 +410,13 @@ export class RunnerProcess {
 
   async #serveHook(header: Record<string, unknown>, payload: Buffer): Promise<unknown> {
     const call = this.#runningCall(header.id);
-    if (!call || call.settled) throw new AppError({ status: 409, code: 'CALL_ENDED', message: 'The call this hook belongs to is no longer running' });
+    if (!call || call.settled) throw ConflictError.coded('CALL_ENDED', 'The call this hook belongs to is no longer running');
     const name = typeof header.hook === 'string' ? header.hook : '';
     const hook = Object.hasOwn(this.#options.hooks, name) ? this.#options.hooks[name] : undefined;
-    if (!hook) throw new AppError({ status: 404, code: 'UNKNOWN_HOOK', message: `ctx capability "${truncate(name)}" is not available on this platform` });
+    if (!hook) throw NotFoundError.coded('UNKNOWN_HOOK', `ctx capability "${truncate(name)}" is not available on this platform`);
+    const limit = this.#options.hookCallsPerCall;
+    call.hookCalls += 1;
+    if (call.hookCalls > limit) throw RateLimitError.coded('HOOK_LIMIT', `A run may call ctx capabilities at most ${limit} times`, { limit });
     const args = hookArguments(payload);
     call.hooks ??= new AbortController();
     const { context, command } = call.request;

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppError, type Logger } from '@svc/core';
+import { ServiceUnavailableError, type Logger } from '@svc/core';
 
 /**
  * `required`: a worker that cannot start runners in their own namespaces runs no pack at all.
@@ -40,20 +40,16 @@ export interface SandboxReport {
   rlimits: boolean;
   /** The uid runners run as, seen from the host. */
   uid: number;
+  /** Their gid, seen from the host; they have no other group. */
+  gid: number;
   /** Why something is missing; empty when nothing is. */
   missing: string[];
 }
 
 /** The worker cannot sandbox pack runners and the operator did not allow running them without. */
-export class SandboxUnavailableError extends AppError {
+export class SandboxUnavailableError extends ServiceUnavailableError {
   constructor(missing: string[]) {
-    super({
-      status: 503,
-      code: 'SANDBOX_UNAVAILABLE',
-      type: 'SandboxUnavailableError',
-      message: 'This worker cannot isolate pack code, so it runs none; an operator can see why in its log',
-      details: { missing },
-    });
+    super('This worker cannot isolate pack code, so it runs none; an operator can see why in its log', { missing }, { code: 'SANDBOX_UNAVAILABLE' });
   }
 }
 
@@ -104,11 +100,12 @@ export class RunnerSandbox {
   static async prepare(options: SandboxOptions): Promise<RunnerSandbox> {
     const root = process.getuid?.() === 0;
     const uid = root ? (options.uid ?? NOBODY) : (process.getuid?.() ?? -1);
+    const gid = root ? (options.gid ?? NOBODY) : (process.getgid?.() ?? -1);
     const missing: string[] = [];
     const limits = await RunnerSandbox.#limitsPrefix(options.limits, missing);
     const namespaces = await RunnerSandbox.#namespacesPrefix(root, options, limits, missing);
     const prefix = namespaces ?? limits;
-    const report: SandboxReport = { namespaces: namespaces !== undefined, rlimits: limits.length > 0, uid: namespaces || !root ? uid : 0, missing };
+    const report: SandboxReport = { namespaces: namespaces !== undefined, rlimits: limits.length > 0, uid: namespaces || !root ? uid : 0, gid: namespaces || !root ? gid : 0, missing };
     const sandbox = new RunnerSandbox(options, report, prefix);
     sandbox.#announce();
     return sandbox;

@@ -1,25 +1,9 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Writable } from 'node:stream';
-import winston from 'winston';
 import type { CallContext } from './runner-protocol.js';
 
-/** Log entries as winston hands them to transports. */
-export type LogEntry = winston.Logform.TransformableInfo & Record<string, unknown>;
-
-/** A real winston logger whose entries are kept in memory for assertions. */
-export function capturingLogger(): { logger: winston.Logger; entries: LogEntry[] } {
-  const entries: LogEntry[] = [];
-  const stream = new Writable({
-    objectMode: true,
-    write(entry: LogEntry, _encoding, done) {
-      entries.push(entry);
-      done();
-    },
-  });
-  return { logger: winston.createLogger({ level: 'debug', transports: [new winston.transports.Stream({ stream })] }), entries };
-}
+export { capturingLogger, type LogEntry } from '@svc/testing';
 
 /** Temporary folders holding test packs, removed together. */
 export class PackFolders {

@@ -1,11 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { BlockList } from 'node:net';
 import { z } from 'zod';
 import { parseInput } from '@svc/core';
 import { egressFetch, EgressRefusedError } from '@svc/egress';
-import { parseManifest, type PackNetwork } from '@svc/pack-sdk';
 import type { Hooks } from '../runners/runner-process.js';
+import type { PackManifests } from './pack-manifests.js';
 
 /** Largest request body a pack may send, and response body it may read, through `ctx.fetch`. */
 const FETCH_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -37,20 +35,11 @@ function hostAllowed(host: string, hosts: string[]): boolean {
  * addresses only (`egressFetch` of `@svc/egress`) and to its listed `hosts` when it lists any.
  * The declaration is read from the unpacked `pack.yaml` once per version.
  */
-export function egressHooks(settings: EgressSettings): Hooks {
-  const declarations = new Map<string, Promise<PackNetwork>>();
-  const declared = (packDir: string) => {
-    let network = declarations.get(packDir);
-    if (!network) {
-      network = readFile(join(packDir, 'pack.yaml'), 'utf8').then((text) => parseManifest(text).network);
-      declarations.set(packDir, network);
-    }
-    return network;
-  };
+export function egressHooks(settings: EgressSettings, manifests: PackManifests): Hooks {
   return {
     'net.fetch': async (call, args) => {
       if (!settings.enabled) throw new EgressRefusedError('Packs may not make outbound requests on this platform');
-      const network = await declared(call.packDir);
+      const { network } = await manifests.of(call.packDir);
       if (!network.egress) throw new EgressRefusedError('This pack has no network access: its pack.yaml does not declare network.egress', { code: 'NETWORK_NOT_DECLARED' });
       const { url, method, headers, body } = parseInput(FetchArgs, args, 'ctx.fetch');
       const host = URL.canParse(url) ? new URL(url).hostname : '';

@@ -6,6 +6,7 @@ import { FETCH_PACKAGE_RPC, FetchedPackage } from '@svc/contracts';
 import { IntegrationError } from '@svc/core';
 import { readPackArchive } from '@svc/pack-sdk';
 import type { PackSource } from '../../core/command-catalog.js';
+import { isSandboxPack, sandboxPackageOf } from '../../core/sandbox-packs.js';
 
 const FETCH_TIMEOUT_MS = 30_000;
 const COMPLETE_MARK = '.svc-complete';
@@ -23,9 +24,11 @@ export class PackCache implements PackSource {
   /** Versions known to be whole on disk, by pack: every run asks, and a look at the disk is a system call. */
   private readonly ready = new Map<string, Set<string>>();
 
+  /** `sandboxTarball`: the bytes of a pack synced into a user's sandbox (`core/sandbox-packs.ts`). */
   constructor(
     private readonly bus: Bus,
     private readonly root: string,
+    private readonly sandboxTarball?: (userId: string, sha256: string) => Promise<Buffer | undefined>,
   ) {}
 
   dirFor(packId: string, versionId: string): Promise<string> {
@@ -33,7 +36,7 @@ export class PackCache implements PackSource {
     if (this.ready.get(packId)?.has(versionId)) return Promise.resolve(dir);
     let pending = this.fetching.get(versionId);
     if (!pending) {
-      pending = this.ensure(dir, versionId)
+      pending = this.ensure(dir, packId, versionId)
         .then((whole) => {
           this.ready.set(packId, (this.ready.get(packId) ?? new Set()).add(versionId));
           return whole;
@@ -63,11 +66,9 @@ export class PackCache implements PackSource {
     await rm(join(this.root, packId), { recursive: true, force: true });
   }
 
-  private async ensure(dir: string, versionId: string): Promise<string> {
+  private async ensure(dir: string, packId: string, versionId: string): Promise<string> {
     if (await stat(join(dir, COMPLETE_MARK)).then(() => true, () => false)) return dir;
-    const fetched = FetchedPackage.parse(await this.bus.request(FETCH_PACKAGE_RPC, { version_id: versionId }, { timeoutMs: FETCH_TIMEOUT_MS }));
-    const tarball = Buffer.from(fetched.tarball_base64, 'base64');
-    if (createHash('sha256').update(tarball).digest('hex') !== fetched.sha256) throw new IntegrationError('Pack package failed its checksum', { version_id: versionId });
+    const tarball = isSandboxPack(packId) ? await this.fromSandbox(packId, versionId) : await this.fromRegistry(versionId);
     const { files } = await readPackArchive(tarball);
     const staging = join(this.root, `${STAGING_PREFIX}${randomUUID()}`);
     try {
@@ -80,6 +81,21 @@ export class PackCache implements PackSource {
       await rm(staging, { recursive: true, force: true });
     }
     return dir;
+  }
+
+  private async fromRegistry(versionId: string): Promise<Buffer> {
+    const fetched = FetchedPackage.parse(await this.bus.request(FETCH_PACKAGE_RPC, { version_id: versionId }, { timeoutMs: FETCH_TIMEOUT_MS }));
+    const tarball = Buffer.from(fetched.tarball_base64, 'base64');
+    if (createHash('sha256').update(tarball).digest('hex') !== fetched.sha256) throw new IntegrationError('Pack package failed its checksum', { version_id: versionId });
+    return tarball;
+  }
+
+  private async fromSandbox(packId: string, versionId: string): Promise<Buffer> {
+    const { userId, sha256 } = sandboxPackageOf(packId, versionId);
+    const tarball = await this.sandboxTarball?.(userId, sha256);
+    // Synced again with other content since the run was queued.
+    if (!tarball) throw new IntegrationError('The sandbox no longer holds this version of the pack: sync it again', { version_id: versionId });
+    return tarball;
   }
 }
 

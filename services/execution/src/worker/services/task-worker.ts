@@ -1,5 +1,5 @@
 import type { Bus, EventOutbox } from '@svc/bus';
-import type { ExecJob, RunOutcome, SyncRun, TaskError } from '@svc/contracts';
+import type { ExecJob, RunOutcome, TaskError } from '@svc/contracts';
 import { AppError, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
 import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
@@ -7,9 +7,11 @@ import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLarg
 import type { RunnerPool } from '../runners/runner-pool.js';
 import { SandboxUnavailableError } from '../runners/runner-sandbox.js';
 import type { PackSource } from '../../core/command-catalog.js';
-import { announceEnd } from '../../core/task-events.js';
+import { announceEnd, announceStart } from '../../core/task-events.js';
 import { isTerminal, outcomeOf } from '../../core/task-view.js';
 import { PackSecrets } from './pack-secrets.js';
+import { isSandboxPack } from '../../core/sandbox-packs.js';
+import { endsRowless, unstoredRow, unstoredRun } from './rowless-sync-run.js';
 
 export interface WorkerSettings {
   /** How long results of finished tasks are kept (default 24 h). */
@@ -35,29 +37,6 @@ function endingOf(err: unknown): Ending {
   if (err instanceof SandboxUnavailableError) return { status: 'failure', error: { type: err.type, message: 'The command could not be run', kind: 'internal' }, retryable: false };
   const type = err instanceof AppError ? err.type : 'InternalError';
   return { status: 'failure', error: { type, message: 'The command could not be run', kind: 'internal' }, retryable: true };
-}
-
-/** Whether a synchronous run has reached the time from which its caller may hold its id. */
-function storing(sync: SyncRun): boolean {
-  return Date.now() >= sync.store_from;
-}
-
-/** The row a synchronous run would have, while it has none. */
-function unstoredRow(sync: SyncRun): TaskRow {
-  const now = new Date();
-  return {
-    ...sync.task,
-    status: 'started',
-    result: null,
-    error: null,
-    attempts: sync.attempt,
-    durationMs: null,
-    createdAt: now,
-    startedAt: now,
-    completedAt: null,
-    resultExpiresAt: null,
-    resultPurged: false,
-  };
 }
 
 /**
@@ -88,13 +67,16 @@ export class TaskWorker {
     if (!taken) return;
     const { task, stored } = taken;
 
+    // Sent while the command runs, so that it costs the run no time; awaited before the end is announced.
+    const announcingStart = announceStart(this.events, task).catch((err: Error) => this.log.warn('run start not announced', { task_id: task.id, error: err.message }));
     const started = performance.now();
     const controller = new AbortController();
     this.running.set(task.id, controller);
     let ending: Ending;
     try {
       const packDir = await this.packs.dirFor(task.packId, task.packVersionId);
-      const secrets = await this.secrets.forRun({ packVersionId: task.packVersionId, packDir, namespace: task.namespace, tenantId: task.tenantId });
+      // A sandbox pack is any code its user synced: it is handed no tenant's secrets.
+      const secrets = isSandboxPack(task.packId) ? undefined : await this.secrets.forRun({ packVersionId: task.packVersionId, packDir, namespace: task.namespace, tenantId: task.tenantId });
       const run = await this.pool.run({
         packKey: packKeyOf(task.packId, task.packVersionId),
         packDir,
@@ -120,13 +102,15 @@ export class TaskWorker {
       return this.retry(job, task, stored);
     }
     const ended: TaskEnding = { ...ending, durationMs, retentionMs: this.settings.retentionMs };
-    // A synchronous run that succeeded in time needs no row: nobody but its caller knows its id.
-    const rowless = job.sync !== undefined && ended.status === 'success' && !storing(job.sync);
+    // Fast path (rowless-sync-run.ts): a synchronous run that succeeded in time needs no row; it
+    // is written only if its answer cannot be delivered.
+    const rowless = endsRowless(job, ended);
     const finished = rowless ? { ...task, ...endingColumns(ended) } : await this.end(job, task, ended);
     if (!finished) return this.reply(job, await new TaskRepository(this.db).find(task.id));
     // The caller first, then the events: their confirmations need not hold the answer up. A
     // caller whose answer is lost is handed the task when its wait ends, so the task keeps it.
     await this.reply(job, finished, rowless ? () => this.end(job, task, ended) : undefined);
+    await announcingStart;
     await announceEnd(this.events, finished);
   }
 
@@ -135,7 +119,9 @@ export class TaskWorker {
    * must not run: finished, revoked or unknown.
    */
   private async take(job: ExecJob, redelivered: boolean): Promise<{ task: TaskRow; stored: boolean } | undefined> {
-    if (job.sync && !storing(job.sync)) return { task: unstoredRow(job.sync), stored: false };
+    // Fast path (rowless-sync-run.ts): a synchronous run before `store_from` runs without a row.
+    const unstored = unstoredRun(job);
+    if (unstored) return { task: unstoredRow(unstored), stored: false };
     const tasks = new TaskRepository(this.db);
     // Claiming first saves a read on every run; only a job that cannot be claimed (finished,
     // revoked, or unknown) costs the extra look.

@@ -1,0 +1,58 @@
+import { Router, type Request, type Response } from 'express';
+import multer from 'multer';
+import { z } from 'zod';
+import { requireIdentity } from '@svc/auth';
+import { PACKAGE_FIELD } from '@svc/contracts';
+import { AppError, ok, parseInput, PayloadTooLargeError } from '@svc/core';
+import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
+import { SANDBOX_TIMEOUT, type SandboxService } from '../services/sandbox.service.js';
+import { sendRunAnswer, wantsAsync } from './run.routes.js';
+
+export const StartSandboxBody = z
+  .object({ timeout: z.number().int().min(SANDBOX_TIMEOUT.min).max(SANDBOX_TIMEOUT.max).optional() })
+  .strict();
+
+const packageInvalid = (message: string) => new AppError({ status: 400, code: 'PACKAGE_INVALID', type: 'ValidationError', message, details: { field: PACKAGE_FIELD } });
+
+/** A synced package is held in memory, as the registry holds an upload: at most MAX_PACKAGE_BYTES. */
+const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_PACKAGE_BYTES, files: 1, fields: 0, parts: 1 } }).single(PACKAGE_FIELD);
+
+function receivePackage(req: Request, res: Response): Promise<Buffer> {
+  if (!req.is('multipart/form-data')) return Promise.reject(packageInvalid(`Send the package as multipart/form-data, in the field "${PACKAGE_FIELD}"`));
+  return new Promise((resolve, reject) => {
+    upload(req, res, (err: unknown) => {
+      const code = (err as { code?: string } | undefined)?.code;
+      if (code === 'LIMIT_FILE_SIZE') return reject(new PayloadTooLargeError(`The package is larger than ${MAX_PACKAGE_BYTES} bytes`, { field: PACKAGE_FIELD, limit_bytes: MAX_PACKAGE_BYTES }));
+      if (err) return reject(packageInvalid(`Send exactly one file, in the multipart field "${PACKAGE_FIELD}": ${(err as Error).message}`));
+      if (!req.file) return reject(packageInvalid(`The multipart field "${PACKAGE_FIELD}" with the .tar.gz package is missing`));
+      resolve(req.file.buffer);
+    });
+  });
+}
+
+/** The caller's development sandbox: its session, the packs synced into it, their runs. */
+export function sandboxRoutes(sandboxes: SandboxService): Router {
+  const router = Router();
+  router.get('/sandbox', async (req, res) => {
+    res.json(ok(await sandboxes.status(requireIdentity(req))));
+  });
+  router.post('/sandbox', async (req, res) => {
+    const body = parseInput(StartSandboxBody, req.body ?? {});
+    const { sandbox, created, warning } = await sandboxes.start(requireIdentity(req), body.timeout ?? SANDBOX_TIMEOUT.default);
+    res.status(created ? 201 : 200).json(ok({ ...sandbox, created, ...(warning ? { warning } : {}) }));
+  });
+  router.delete('/sandbox', async (req, res) => {
+    const { sandbox, stopped } = await sandboxes.stop(requireIdentity(req));
+    res.json(ok({ ...sandbox, stopped }));
+  });
+  router.put('/sandbox/packs', async (req, res) => {
+    const identity = requireIdentity(req);
+    const synced = await sandboxes.sync(identity, await receivePackage(req, res));
+    res.status(synced.created ? 201 : 200).json(ok(synced));
+  });
+  router.post('/sandbox/commands/:namespace/:name', async (req, res) => {
+    const answer = await sandboxes.run(requireIdentity(req), { namespace: req.params.namespace, name: req.params.name, input: req.body ?? {}, preferAsync: wantsAsync(req) });
+    sendRunAnswer(req, res, answer);
+  });
+  return router;
+}

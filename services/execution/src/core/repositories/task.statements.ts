@@ -1,0 +1,157 @@
+import { and, eq, getTableColumns, inArray, is, SQL, sql, type Column } from 'drizzle-orm';
+import { statementBatcher, type Db } from '@svc/db';
+import { LIVE_STATUSES, NEW_TASK_COLUMNS, tasks } from '../../db/schema.js';
+import type { endingColumns, TaskRow, UnstoredTask } from './task.repository.js';
+
+/** A new task, its input already as the text it is stored as. */
+export interface Making {
+  task: UnstoredTask;
+  input: string;
+}
+
+/** The columns a run's ending writes, JSON as text. */
+export interface Finishing {
+  id: string;
+  columns: ReturnType<typeof endingColumns>;
+  result: string | null;
+  error: string | null;
+}
+
+/**
+ * The fast path of a run's rows: each call joins the others made in the same turn and they
+ * share one prepared statement (`statementBatcher` of @svc/db). Answers match the caller's key;
+ * undefined where the statement took no row (a task finished or revoked meanwhile).
+ */
+export interface TaskStatements {
+  insert(making: Making): Promise<TaskRow | undefined>;
+  find(id: string): Promise<TaskRow | undefined>;
+  claim(id: string): Promise<TaskRow | undefined>;
+  finish(finishing: Finishing): Promise<TaskRow | undefined>;
+}
+
+/** The columns a batch of new tasks is given, one array each: the id is made here, to match rows to callers. */
+const BATCH_COLUMNS = ['id', ...NEW_TASK_COLUMNS] as const;
+
+/** A column's default as SQL (cast: a select list's bare parameter or null would be text). */
+function defaultOf(column: Column): SQL {
+  const type = sql.raw(column.getSQLType());
+  if (column.default === undefined) return sql`null::${type}`;
+  return is(column.default, SQL) ? column.default : sql`${column.default}::${type}`;
+}
+
+/**
+ * New tasks as rows of `new_task`, from one array per given column, with every other column at
+ * its default: drizzle's insert-select takes all the table's columns, in its order.
+ */
+function newTaskRows(): SQL {
+  const given = new Set<string>(BATCH_COLUMNS);
+  const arrays = BATCH_COLUMNS.map((key) => sql`${sql.placeholder(key)}::${sql.raw(tasks[key].getSQLType())}[]`);
+  const names = BATCH_COLUMNS.map((key) => sql.identifier(tasks[key].name));
+  const selected = Object.entries(getTableColumns(tasks)).map(([key, column]) => (given.has(key) ? sql`new_task.${sql.identifier(column.name)}` : defaultOf(column)));
+  return sql`select ${sql.join(selected, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as new_task(${sql.join(names, sql`, `)})`;
+}
+
+/**
+ * The statements every run executes, built once per database (drizzle builds a query's SQL anew
+ * on each call, which costs more CPU than Postgres spends on these). Each takes arrays, the rows
+ * of many runs at once (see `statementsOn`).
+ */
+function prepareStatements(db: Db) {
+  return {
+    insert: db.insert(tasks).select(newTaskRows()).returning().prepare('execution_task_insert'),
+    find: db
+      .select()
+      .from(tasks)
+      .where(sql`${tasks.id} = any(${sql.placeholder('ids')}::uuid[])`)
+      .prepare('execution_task_find'),
+    claim: db
+      .update(tasks)
+      .set({ status: 'started', startedAt: sql`now()`, attempts: sql`${tasks.attempts} + 1` })
+      .where(and(sql`${tasks.id} = any(${sql.placeholder('ids')}::uuid[])`, inArray(tasks.status, LIVE_STATUSES)))
+      .returning()
+      .prepare('execution_task_claim'),
+    // Each ending is a row of `ending`, from one array per column.
+    finish: db
+      .update(tasks)
+      .set({
+        status: sql`ending.status`,
+        result: sql`ending.result`,
+        error: sql`ending.error`,
+        durationMs: sql`ending.duration_ms`,
+        completedAt: sql`ending.completed_at`,
+        resultExpiresAt: sql`ending.result_expires_at`,
+      })
+      .from(
+        sql`unnest(${sql.placeholder('ids')}::uuid[], ${sql.placeholder('statuses')}::text[], ${sql.placeholder('results')}::json[], ${sql.placeholder('errors')}::json[], ${sql.placeholder('durations')}::integer[], ${sql.placeholder('completedAt')}::timestamptz[], ${sql.placeholder('expiresAt')}::timestamptz[]) as ending(id, status, result, error, duration_ms, completed_at, result_expires_at)`,
+      )
+      .where(and(eq(tasks.id, sql`ending.id`), eq(tasks.status, 'started')))
+      .returning()
+      .prepare('execution_task_finish'),
+  };
+}
+
+/** The rows of `ids`, in their order; undefined where a statement took none. */
+function rowsOf(ids: string[], rows: TaskRow[]): (TaskRow | undefined)[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id));
+}
+
+/** JSON bound as text and cast in SQL: a prepared statement's parameters skip the column mappers. */
+export const jsonText = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
+
+/** Inputs and results may each be 1 MB and more: a few of those are enough for one statement. */
+const MAX_BATCH_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What runs do to their rows, each batched: under load, requests arrive and a worker's jobs
+ * start and end together, and one statement for all of them saves a round trip (and for a
+ * write, a commit) for each.
+ */
+function statementsOn(db: Db): TaskStatements {
+  const prepared = prepareStatements(db);
+  const byId = { rowOf: (id: string) => id };
+  return {
+    insert: statementBatcher(
+      async (making: Making[]) => {
+        const columns = Object.fromEntries(BATCH_COLUMNS.map((key) => [key, making.map((m) => (key === 'input' ? m.input : m.task[key]))]));
+        return rowsOf(
+          making.map((m) => m.task.id),
+          await prepared.insert.execute(columns),
+        );
+      },
+      { rowOf: (m) => m.task.id, sizeOf: (m) => m.input.length, maxBatchBytes: MAX_BATCH_BYTES },
+    ),
+    // Reads: pollers of one task in one turn share a statement and its row, which readers leave as it is.
+    find: statementBatcher(async (ids: string[]) => rowsOf(ids, await prepared.find.execute({ ids })), {}),
+    claim: statementBatcher(async (ids: string[]) => rowsOf(ids, await prepared.claim.execute({ ids })), byId),
+    finish: statementBatcher(
+      async (finishing: Finishing[]) => {
+        const ids = finishing.map((f) => f.id);
+        const rows = await prepared.finish.execute({
+          ids,
+          statuses: finishing.map((f) => f.columns.status),
+          results: finishing.map((f) => f.result),
+          errors: finishing.map((f) => f.error),
+          durations: finishing.map((f) => f.columns.durationMs),
+          completedAt: finishing.map((f) => f.columns.completedAt.toISOString()),
+          expiresAt: finishing.map((f) => f.columns.resultExpiresAt.toISOString()),
+        });
+        // drizzle does not type the rows of an update joined to an SQL source; they are the table's own.
+        return rowsOf(ids, rows as TaskRow[]);
+      },
+      { rowOf: (f) => f.id, sizeOf: (f) => (f.result?.length ?? 0) + (f.error?.length ?? 0), maxBatchBytes: MAX_BATCH_BYTES },
+    ),
+  };
+}
+
+const statementsByDb = new WeakMap<Db, TaskStatements>();
+
+export function taskStatementsFor(db: Db): TaskStatements {
+  let statements = statementsByDb.get(db);
+  if (!statements) {
+    statements = statementsOn(db);
+    statementsByDb.set(db, statements);
+  }
+  return statements;
+}
+
