@@ -150,6 +150,10 @@ export function gatewayConfigFromEnv(env: {
   SVC_REGISTRY_URL: string;
   SVC_STORAGE_URL: string;
   SVC_ADMIN_URL: string;
+  SVC_BILLING_URL: string;
+  SVC_NOTIFY_URL: string;
+  SVC_DASHBOARD_URL: string;
+  SVC_SSH_URL: string;
   RATE_LIMIT_ENABLED: boolean;
   RATE_LIMIT_STORAGE?: 'redis' | 'memory';
   RATE_LIMIT_REQUESTS: number;
@@ -160,7 +164,7 @@ export function gatewayConfigFromEnv(env: {
   return {
     jwtSecret: env.SVC_JWT_SECRET,
     internalSecret: env.SVC_INTERNAL_SECRET,
-    services: { identity: env.SVC_IDENTITY_URL, registry: env.SVC_REGISTRY_URL, execution: env.SVC_EXECUTION_URL, storage: env.SVC_STORAGE_URL, admin: env.SVC_ADMIN_URL },
+    services: { identity: env.SVC_IDENTITY_URL, registry: env.SVC_REGISTRY_URL, execution: env.SVC_EXECUTION_URL, storage: env.SVC_STORAGE_URL, admin: env.SVC_ADMIN_URL, billing: env.SVC_BILLING_URL, notify: env.SVC_NOTIFY_URL, dashboard: env.SVC_DASHBOARD_URL, ssh: env.SVC_SSH_URL },
     rateLimitEnabled: env.RATE_LIMIT_ENABLED,
     rateLimitStorage: env.RATE_LIMIT_STORAGE ?? (env.REDIS_URL ? 'redis' : 'memory'),
     commandGroupLimit: { points: env.RATE_LIMIT_REQUESTS, durationSeconds: env.RATE_LIMIT_WINDOW },

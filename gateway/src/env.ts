@@ -24,6 +24,10 @@ export const GatewayEnv = z.object({
   SVC_EXECUTION_URL: serviceUrl(8083),
   SVC_STORAGE_URL: serviceUrl(8084),
   SVC_ADMIN_URL: serviceUrl(8085),
+  SVC_BILLING_URL: serviceUrl(8086),
+  SVC_NOTIFY_URL: serviceUrl(8089),
+  SVC_DASHBOARD_URL: serviceUrl(8087),
+  SVC_SSH_URL: serviceUrl(8088),
   ...rateLimitEnv,
   /** express "trust proxy": which hops may set X-Forwarded-For (client IPs for rate limits). */
   SVC_TRUST_PROXY: z.string().default('loopback'),

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { internalIdentity, signAccessToken, signPrincipalEntry } from '@svc/auth';
-import { personalIdentity } from '@svc/auth/src/testing/identities.js';
+import { personalIdentity } from '@svc/auth/testing';
 import { createBus, type Bus } from '@svc/bus';
 import { createCache, deleteCachePrefix, type Cache } from '@svc/cache';
 import { principalCacheKey } from '@svc/contracts';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_IDENTITY_HEADER, internalIdentity, signInternalIdentity } from '@svc/auth';
-import { personalIdentity } from '@svc/auth/src/testing/identities.js';
+import { personalIdentity } from '@svc/auth/testing';
 import { handTo } from './hand-over.js';
 
 const SECRET = 'hand-over-test-secret-of-enough-length';

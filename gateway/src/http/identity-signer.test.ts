@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { INTERNAL_TOKEN_TTL_SECONDS, verifyInternalIdentity } from '@svc/auth';
-import { personalIdentity } from '@svc/auth/src/testing/identities.js';
+import { personalIdentity } from '@svc/auth/testing';
 import { createIdentitySigner } from './identity-signer.js';
 
 const SECRET = 'identity-signer-test-secret-of-enough-length';

@@ -42,6 +42,15 @@ export const IP_LIMITS = {
   'token-refresh': { points: 60, durationSeconds: 60 },
   'access-code-validate': { points: 10, durationSeconds: 60 },
   telemetry: { points: 60, durationSeconds: 60 },
+  'billing-plans': { points: 60, durationSeconds: 60 },
+  // Part 2 "Limits": registration checkout, 5 requests per 60 seconds per IP.
+  'registration-checkout': { points: 5, durationSeconds: 60 },
+  // A buyer's page polls its session every few seconds until the payment arrives.
+  'registration-session': { points: 60, durationSeconds: 60 },
+  // The processor delivers from a few addresses, in bursts (retries after an outage).
+  'payment-webhook': { points: 600, durationSeconds: 60 },
+  // A dashboard opened through a share link loads its main.js and assets: room for a few opens a minute.
+  'shared-dashboard': { points: 600, durationSeconds: 60 },
 } as const satisfies Record<string, Omit<LimitSpec, 'name'>>;
 
 export type IpLimitName = keyof typeof IP_LIMITS;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity } from '@svc/auth';
-import { personalIdentity } from '@svc/auth/src/testing/identities.js';
+import { personalIdentity } from '@svc/auth/testing';
 import { createLogger, REQUEST_ID_HEADER } from '@svc/core';
 import { freePort } from '@svc/testing';
 import { forwardTo, type Forwarder } from './proxy.js';

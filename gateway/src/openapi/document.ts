@@ -12,11 +12,15 @@ import {
   type TagObject,
 } from '@svc/openapi';
 // Each service owns the description of what it serves; only these declarative modules are imported.
-import { adminOpenApi } from '@svc/admin/src/openapi.js';
-import { executionOpenApi } from '@svc/execution/src/openapi.js';
-import { identityOpenApi } from '@svc/identity/src/openapi.js';
-import { registryOpenApi } from '@svc/registry/src/openapi.js';
-import { storageOpenApi } from '@svc/storage/src/openapi.js';
+import { adminOpenApi } from '@svc/admin/openapi';
+import { billingOpenApi } from '@svc/billing/openapi';
+import { notifyOpenApi } from '@svc/notify/openapi';
+import { executionOpenApi } from '@svc/execution/openapi';
+import { identityOpenApi } from '@svc/identity/openapi';
+import { registryOpenApi } from '@svc/registry/openapi';
+import { sshOpenApi } from '@svc/ssh/openapi';
+import { storageOpenApi } from '@svc/storage/openapi';
+import { dashboardOpenApi } from '@svc/dashboard/openapi';
 import { findRoute, ROUTES, type AuthPolicy, type RouteRule } from '../routing/route-table.js';
 import { gatewayOpenApi } from './gateway-fragment.js';
 
@@ -24,7 +28,7 @@ export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** Every fragment of the public API: the gateway's own first, then one per service. */
-export const OPENAPI_FRAGMENTS: OpenApiFragment[] = [gatewayOpenApi, identityOpenApi, registryOpenApi, executionOpenApi, storageOpenApi, adminOpenApi];
+export const OPENAPI_FRAGMENTS: OpenApiFragment[] = [gatewayOpenApi, identityOpenApi, registryOpenApi, executionOpenApi, storageOpenApi, adminOpenApi, billingOpenApi, notifyOpenApi, dashboardOpenApi, sshOpenApi];
 
 const SECURITY: Record<AuthPolicy, SecuritySchemeName[]> = {
   public: [],

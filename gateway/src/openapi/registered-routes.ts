@@ -15,10 +15,15 @@ interface Layer {
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** `/organizations/:orgId` → `/organizations/{org_id}`: express parameters as the document names them. */
+/**
+ * `/organizations/:orgId` → `/organizations/{org_id}`: express parameters as the document names
+ * them. A trailing wildcard (`/bundle/:version/*path`) is the document's `{path}`, which its
+ * description says may hold `/`.
+ */
 export function openApiTemplate(expressPath: string): string {
-  if (/[*?(){}]/.test(expressPath)) throw new Error(`Route path ${expressPath} uses express syntax the route check does not translate`);
-  return expressPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, name: string) => `{${snakeCase(name)}}`);
+  const path = expressPath.replace(/\/\*([A-Za-z_][A-Za-z0-9_]*)$/, '/:$1');
+  if (/[*?(){}]/.test(path)) throw new Error(`Route path ${expressPath} uses express syntax the route check does not translate`);
+  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, name: string) => `{${snakeCase(name)}}`);
 }
 
 function walk(stack: Layer[], prefix: string, out: RegisteredRoute[]): void {

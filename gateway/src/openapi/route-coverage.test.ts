@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Router } from 'express';
 import { createAdminService } from '@svc/admin';
+import { billingConfigFromEnv, createBillingService, loadBillingEnv } from '@svc/billing';
+import { createSshService } from '@svc/ssh';
 import { createLogger } from '@svc/core';
 import { createExecutionService, executionConfigFromEnv, loadExecutionEnv } from '@svc/execution';
 import { createIdentityService, identityConfigFromEnv, loadIdentityEnv } from '@svc/identity';
@@ -11,6 +13,8 @@ import type { OpenApiFragment } from '@svc/openapi';
 import { createServiceApp, openInfrastructure, type Infrastructure } from '@svc/platform';
 import { createRegistryService, registryConfigFromEnv } from '@svc/registry';
 import { createStorageService, storageConfigFromEnv } from '@svc/storage';
+import { createNotifyService, loadNotifySettings, notifyConfigFromEnv } from '@svc/notify';
+import { createDashboardService, dashboardConfigFromEnv } from '@svc/dashboard';
 import { SVC_VERSION } from '@svc/contracts';
 import { createGateway } from '../app.js';
 import { testGatewaySettings } from '../testing/test-gateway.js';
@@ -55,7 +59,11 @@ describe('the OpenAPI document against the routes the fleet registers', () => {
       registry: createRegistryService({ ...deps, config: registryConfigFromEnv({ SVC_DATA_DIR: dataDir }) }),
       execution: createExecutionService({ ...deps, config: executionConfigFromEnv(loadExecutionEnv({ SVC_DATA_DIR: dataDir })) }),
       storage: createStorageService({ ...deps, config: { secretsKey: SECRET, ...storageConfigFromEnv({ SVC_STORAGE_SWEEP_SECONDS: 60 }) } }),
-      admin: createAdminService({ ...deps, config: {} }),
+      admin: createAdminService({ ...deps, config: { auditKey: SECRET } }),
+      billing: createBillingService({ ...deps, config: billingConfigFromEnv(loadBillingEnv({ SVC_INTERNAL_SECRET: SECRET })) }),
+      notify: createNotifyService({ ...deps, config: notifyConfigFromEnv({ ...loadNotifySettings({}), SVC_DATA_DIR: dataDir }, true) }),
+      dashboard: createDashboardService({ ...deps, config: dashboardConfigFromEnv({ SVC_DATA_DIR: dataDir, SVC_INTERNAL_SECRET: SECRET }) }),
+      ssh: createSshService({ ...deps, config: { encryptionKey: Buffer.alloc(32, 7).toString('base64'), idleSeconds: 60 } }),
     };
     for (const [name, service] of Object.entries(services) as [ServiceName, (typeof services)[ServiceName]][]) {
       // The same app the fleet runs for each service: its routes under /api/v1, root routes at /.

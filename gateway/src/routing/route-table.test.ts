@@ -13,6 +13,16 @@ describe('route table', () => {
     expect(findRoute('GET', '/api/v1/storagex')).toBeUndefined();
     expect(findRoute('POST', '/api/v1/telemetry')).toMatchObject({ service: 'admin', auth: 'public', ipLimit: 'telemetry' });
     expect(findRoute('GET', '/api/v1/telemetry')).toBeUndefined();
+    expect(findRoute('GET', '/api/v1/usage/by-pack')).toMatchObject({ service: 'admin', auth: 'jwt' });
+    expect(findRoute('POST', '/api/v1/usage')).toBeUndefined();
+    expect(findRoute('GET', '/api/v1/admin/users')).toMatchObject({ service: 'admin', auth: 'jwt' });
+  });
+
+  it('sends SSH targets to the ssh service for access tokens only', () => {
+    for (const [method, path] of [['GET', '/api/v1/ssh/targets'], ['POST', '/api/v1/ssh/targets'], ['PUT', '/api/v1/ssh/targets/x'], ['DELETE', '/api/v1/ssh/targets/x'], ['POST', '/api/v1/ssh/targets/x/verify']]) {
+      expect(findRoute(method!, path!)).toMatchObject({ service: 'ssh', auth: 'jwt' });
+    }
+    expect(findRoute('GET', '/api/v1/ssh')).toBeUndefined();
   });
 
   it("counts every signed-in write to identity, and nothing else, as a possible change to the caller's account", () => {

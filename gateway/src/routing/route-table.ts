@@ -1,4 +1,4 @@
-import { PACKAGE_UPLOAD_BODY_LIMIT_BYTES } from '@svc/contracts';
+import { DASHBOARD_UPLOAD_BODY_LIMIT_BYTES, PACKAGE_UPLOAD_BODY_LIMIT_BYTES } from '@svc/contracts';
 import type { IpLimitName } from '../http/limits.js';
 
 /**
@@ -6,7 +6,7 @@ import type { IpLimitName } from '../http/limits.js';
  * answers a JSON 404 for everything not listed here.
  */
 
-export type ServiceName = 'identity' | 'registry' | 'execution' | 'storage' | 'admin';
+export type ServiceName = 'identity' | 'registry' | 'execution' | 'storage' | 'admin' | 'billing' | 'notify' | 'dashboard' | 'ssh';
 
 /** `public`: no credentials; `jwt`: an access token; `jwt-or-key`: either; `key`: an API key only. */
 export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key' | 'key';
@@ -50,6 +50,26 @@ export const ROUTES: RouteRule[] = [
   { service: 'storage', path: '/api/v1/storage', auth: 'jwt' },
   { service: 'storage', path: '/api/v1/secrets', auth: 'jwt' },
   { service: 'admin', path: '/api/v1/telemetry', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'telemetry' },
+  { service: 'admin', path: '/api/v1/usage', methods: ['GET'], auth: 'jwt' },
+  { service: 'admin', path: '/api/v1/usage/limits', exact: true, methods: ['PUT'], auth: 'jwt' },
+  { service: 'admin', path: '/api/v1/admin', auth: 'jwt' },
+  { service: 'admin', path: '/api/v1/metrics', methods: ['GET'], auth: 'jwt' },
+  { service: 'execution', path: '/api/v1/sandbox/packs', exact: true, methods: ['PUT'], auth: 'jwt-or-key', bodyLimit: PACKAGE_UPLOAD_BODY_LIMIT_BYTES },
+  { service: 'execution', path: '/api/v1/sandbox', auth: 'jwt-or-key' },
+  { service: 'billing', path: '/api/v1/billing/plans', exact: true, methods: ['GET'], auth: 'public', ipLimit: 'billing-plans' },
+  // The processor signs its events; there is no caller to authenticate.
+  { service: 'billing', path: '/api/v1/billing/webhook', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'payment-webhook' },
+  { service: 'billing', path: '/api/v1/billing', auth: 'jwt' },
+  { service: 'billing', path: '/api/v1/registration/checkout', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'registration-checkout' },
+  { service: 'billing', path: '/api/v1/registration/session', methods: ['GET'], auth: 'public', ipLimit: 'registration-session' },
+  { service: 'billing', path: '/api/v1/registration/webhook', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'payment-webhook' },
+  { service: 'notify', path: '/api/v1/webhooks', auth: 'jwt' },
+  // Bundle uploads are the only large POSTs here; the service's JSON parser bounds the others.
+  { service: 'dashboard', path: '/api/v1/dashboards', methods: ['POST'], auth: 'jwt', bodyLimit: DASHBOARD_UPLOAD_BODY_LIMIT_BYTES },
+  { service: 'dashboard', path: '/api/v1/dashboards', auth: 'jwt' },
+  // A share link is its own credential (a signed, revocable token in the path).
+  { service: 'dashboard', path: '/api/v1/shared-dashboards', methods: ['GET', 'HEAD'], auth: 'public', ipLimit: 'shared-dashboard' },
+  { service: 'ssh', path: '/api/v1/ssh/targets', auth: 'jwt' },
 ];
 
 function matches(rule: RouteRule, method: string, path: string): boolean {

@@ -18,7 +18,7 @@ export function testGatewaySettings(secret: string, overrides: Partial<GatewayCo
     config: {
       jwtSecret: secret,
       internalSecret: secret,
-      services: { identity: UNREACHABLE, registry: UNREACHABLE, execution: UNREACHABLE, storage: UNREACHABLE, admin: UNREACHABLE },
+      services: { identity: UNREACHABLE, registry: UNREACHABLE, execution: UNREACHABLE, storage: UNREACHABLE, admin: UNREACHABLE, billing: UNREACHABLE, notify: UNREACHABLE, dashboard: UNREACHABLE, ssh: UNREACHABLE },
       rateLimitEnabled: false,
       rateLimitStorage: 'memory',
       commandGroupLimit: { points: 100, durationSeconds: 60 },
