@@ -6,10 +6,11 @@ import { registerConfigCommands } from './config.js';
 import { registerDashboardCommands } from './dashboard.js';
 import { registerMcpCommands } from './mcp.js';
 import { registerPackGroup } from './pack.js';
-import { registerDashboardPublishing, registerPackSync, registerSandboxCommands } from './pending.js';
+import { registerDashboardPublishing } from './dashboard-publish.js';
 import { registerPackCommands } from './packs.js';
 import { registerProjectCommands } from './project.js';
 import { registerRun } from './run.js';
+import { registerPackSync, registerSandboxCommands } from './sandbox.js';
 import { registerSecretsCommands } from './secrets.js';
 import { registerStats } from './stats.js';
 

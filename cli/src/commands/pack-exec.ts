@@ -2,14 +2,16 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { parseManifest, PackFormatError, type CommandManifest, type PackManifest } from '@svc/pack-sdk';
 import type { Context } from '../context.js';
-import { CliError, validationError } from '../errors.js';
+import { asCliError, CliError, validationError } from '../errors.js';
 import { DevStorage } from '../dev/dev-storage.js';
 import { LocalPack, lineLogger } from '../dev/local-pack.js';
 import { recordRun } from '../dev/stats.js';
 import { findPackDir, readManifestText } from '../pack/project.js';
 import { action, integerOption } from '../program.js';
 import { DEV_STORAGE_FILE } from './pack-dev.js';
-import { parseCommandRef, parseInputArgs } from './run.js';
+import { buildPackage } from './pack-build.js';
+import { parseCommandRef, parseInputArgs, runOnPlatform, type CommandRef } from './run.js';
+import { sandboxStatus, syncPackage, type SandboxView } from './sandbox.js';
 
 interface ExecOptions {
   arg: string[];
@@ -35,9 +37,37 @@ async function localManifest(ctx: Context): Promise<{ packDir: string; manifest:
   }
 }
 
+/** Your sandbox when it is running; undefined when it is not, or cannot be asked (offline, signed out). */
+async function runningSandbox(ctx: Context): Promise<SandboxView | undefined> {
+  if (!ctx.token()) return undefined;
+  try {
+    const sandbox = await sandboxStatus(ctx);
+    return sandbox.status === 'running' ? sandbox : undefined;
+  } catch (err) {
+    ctx.out.debug(`sandbox not asked: ${asCliError(err).message}`);
+    return undefined;
+  }
+}
+
+/** The folder's pack run in the sandbox, synced first when the sandbox holds other bytes of it. */
+async function execInSandbox(ctx: Context, sandbox: SandboxView, packDir: string, ref: CommandRef, input: Record<string, unknown>): Promise<void> {
+  const built = await buildPackage(ctx, packDir, false);
+  if (!sandbox.packs.some((pack) => pack.sha256 === built.sha256)) await syncPackage(ctx, built.manifest, built.tarball);
+  const label = `${ref.namespace}/${ref.name}`;
+  try {
+    const ran = await runOnPlatform(ctx, ref, input, {}, '/api/v1/sandbox/commands');
+    await recordRun(packDir, label, ran.execution.duration_ms ?? 0, true);
+    ctx.out.result({ command: label, where: 'sandbox', sandbox_id: sandbox.sandbox_id, result: ran.result, execution: ran.execution, task_id: ran.task_id }, JSON.stringify(ran.result, null, 2));
+  } catch (err) {
+    if (err instanceof CliError && err.kind === 'command') await recordRun(packDir, label, 0, false);
+    throw err;
+  }
+}
+
 /**
- * Runs one command of the pack in this folder, once, in the platform's runner (the storage of
- * `svc pack dev --persist`); its run joins `svc stats`.
+ * Runs one command of the pack in this folder, once: in your sandbox when it is running (the
+ * folder synced into it first when it changed), else locally in the platform's runner (the
+ * storage of `svc pack dev --persist`). Either run joins `svc stats`.
  */
 async function exec(ctx: Context, target: string, options: ExecOptions): Promise<void> {
   const ref = parseCommandRef(target);
@@ -47,6 +77,8 @@ async function exec(ctx: Context, target: string, options: ExecOptions): Promise
   }
   const command = manifest.commands.find((c) => c.name === ref.name);
   const input = parseInputArgs(argsOf(options.arg), (command?.input_schema as { properties?: Record<string, { type?: string }> } | undefined)?.properties);
+  const sandbox = await runningSandbox(ctx);
+  if (sandbox) return execInSandbox(ctx, sandbox, packDir, ref, input);
   const log = (line: string) => (ctx.out.json ? ctx.out.debug(line) : ctx.io.stderr.write(`${line}\n`));
   const pack = await LocalPack.open(packDir, { logger: lineLogger('info', log), storage: await DevStorage.open(join(packDir, DEV_STORAGE_FILE)) });
   ctx.onExit(() => pack.close());
@@ -55,7 +87,7 @@ async function exec(ctx: Context, target: string, options: ExecOptions): Promise
   try {
     const run = await pack.run(ref.name, input, { timeoutMs: options.timeout * 1000 });
     await recordRun(packDir, label, run.durationMs, true);
-    ctx.out.result({ command: label, result: run.value, execution: { duration_ms: Math.round(run.durationMs), status: 'completed' } }, JSON.stringify(run.value, null, 2));
+    ctx.out.result({ command: label, where: 'local', result: run.value, execution: { duration_ms: Math.round(run.durationMs), status: 'completed' } }, JSON.stringify(run.value, null, 2));
   } catch (err) {
     if (err instanceof CliError && err.kind === 'command') await recordRun(packDir, label, performance.now() - started, false);
     throw err;
@@ -103,7 +135,7 @@ function describeText(command: Pick<CommandManifest, 'name' | 'description' | 't
 export function registerPackExec(pack: Command): void {
   pack
     .command('exec')
-    .description('run a command of the pack in this folder once, locally, in the platform runner')
+    .description('run a command of the pack in this folder once: in your sandbox when it runs, else locally in the platform runner')
     .argument('<command>', 'the command, as namespace/name')
     .option('--arg <key=value>', 'an input value (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option('--timeout <seconds>', 'stop the run after this many seconds', integerOption('--timeout', 1, 3600), 60)

@@ -101,10 +101,13 @@ export async function waitForTask(ctx: Context, api: ApiClient, taskId: string, 
   }
 }
 
-/** Runs a command on the platform and waits for its result, as a task when it becomes one. */
-export async function runOnPlatform(ctx: Context, ref: CommandRef, input: Record<string, unknown>, options: { async?: boolean }) {
+/**
+ * Runs a command on the platform and waits for its result, as a task when it becomes one;
+ * `base` is where commands are run (`/api/v1/sandbox/commands` for the sandbox's packs).
+ */
+export async function runOnPlatform(ctx: Context, ref: CommandRef, input: Record<string, unknown>, options: { async?: boolean }, base = '/api/v1/commands') {
   const api = ctx.api();
-  const path = `/api/v1/commands/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`;
+  const path = `${base}/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`;
   const label = `${ref.namespace}.${ref.name}`;
   let reply;
   try {

@@ -49,6 +49,10 @@ export function testContext({ secrets = {}, tenant = 'test-tenant', user = 'test
         throw new Error('no SSH in unit tests');
       },
     },
+    // Token reports count toward nothing in unit tests.
+    usage: {
+      async llm() {},
+    },
   };
 }
 `;

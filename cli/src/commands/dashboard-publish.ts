@@ -1,0 +1,156 @@
+import { Option, type Command } from 'commander';
+import type { ApiClient } from '../api.js';
+import type { Context } from '../context.js';
+import { asCliError, CliError, validationError } from '../errors.js';
+import { dashboardNameProblem, findDashboardDir, VISIBILITIES } from '../dashboard/manifest.js';
+import { action } from '../program.js';
+import { validateDashboard } from './dashboard.js';
+
+/** A dashboard as the platform answers it (dashboard service README). */
+interface Dashboard {
+  id: string;
+  slug: string;
+  scope: string;
+  name: string;
+  visibility: string;
+  version: string | null;
+}
+
+const SHARE_EXPIRIES = ['1d', '7d', '30d', 'never'] as const;
+const dashboardPath = (id: string, rest = '') => `/api/v1/dashboards/${encodeURIComponent(id)}${rest}`;
+
+/** The dashboard a slug names; a CliError "Dashboard not found" when the caller cannot see it. */
+async function dashboardOf(api: ApiClient, slug: string): Promise<Dashboard> {
+  const problem = dashboardNameProblem(slug);
+  if (problem) throw validationError(`Invalid dashboard name: "${slug}" ${problem}`, { code: 'NAME_INVALID', details: { name: slug } });
+  try {
+    return await api.data<Dashboard>('GET', dashboardPath(slug));
+  } catch (err) {
+    const failure = asCliError(err);
+    if (failure.code === 'NOT_FOUND') throw new CliError('general', `Dashboard not found: ${slug}`, { code: 'NOT_FOUND', details: failure.details });
+    throw failure;
+  }
+}
+
+/** `@partner` or `partner`, as the scope the platform takes. */
+function scopeOf(organization: string): string {
+  const scope = organization.startsWith('@') ? organization : `@${organization}`;
+  if (!/^@[a-z0-9][a-z0-9-]*$/.test(scope)) throw validationError(`"${organization}" is not an organization scope such as @partner`, { code: 'SCOPE_INVALID', details: { organization } });
+  return scope;
+}
+
+/**
+ * `svc dashboard publish`: the built dashboard of this folder (every check of `validate` first)
+ * uploaded as a new version, the dashboard registered on its first publish.
+ */
+async function publish(ctx: Context, options: { visibility?: string; dryRun?: boolean }): Promise<void> {
+  const dir = await findDashboardDir(ctx.io.cwd);
+  const { manifest, tarball, files } = await validateDashboard(dir);
+  const visibility = options.visibility ?? manifest.visibility ?? 'private';
+  const api = ctx.api();
+  const existing = await dashboardOf(api, manifest.name).catch((err: unknown) => {
+    if (asCliError(err).code === 'NOT_FOUND') return undefined;
+    throw err;
+  });
+  const summary = { name: manifest.name, scope: manifest.namespace, version: manifest.version, visibility: existing?.visibility ?? visibility, files, size_bytes: tarball.length };
+  if (options.dryRun) {
+    ctx.out.result({ dry_run: true, registered: Boolean(existing), ...summary }, `Would publish ${manifest.name} ${manifest.version} (${files} files, ${tarball.length} bytes) to @${manifest.namespace}${existing ? '' : ` as a new ${visibility} dashboard`}; nothing was uploaded.`);
+    return;
+  }
+  if (existing && options.visibility && options.visibility !== existing.visibility) {
+    ctx.out.warn(`${manifest.name} stays ${existing.visibility}: --visibility applies when a dashboard is first published`);
+  }
+  const progress = ctx.out.progress(`Publishing ${manifest.name} ${manifest.version}`);
+  try {
+    const dashboard =
+      existing ??
+      (await api.data<Dashboard>('POST', '/api/v1/dashboards', {
+        body: { scope: `@${manifest.namespace}`, name: manifest.name, description: manifest.description, visibility, ...(manifest.category ? { category: manifest.category } : {}) },
+      }));
+    const form = new FormData();
+    form.append('bundle', new Blob([tarball], { type: 'application/gzip' }), `${manifest.name}-${manifest.version}.tar.gz`);
+    form.append('version', manifest.version);
+    if (manifest.min_sdk_version) form.append('min_sdk_version', manifest.min_sdk_version);
+    if (manifest.pack_dependencies?.length) form.append('pack_dependencies', JSON.stringify(manifest.pack_dependencies));
+    const version = await api.data<Record<string, unknown>>('POST', dashboardPath(dashboard.id, '/versions'), { form });
+    progress.succeed(`Published ${manifest.name} ${manifest.version}`);
+    ctx.out.result(
+      { dry_run: false, registered: !existing, dashboard: { id: dashboard.id, slug: dashboard.slug, scope: dashboard.scope, visibility: dashboard.visibility }, version },
+      `Published ${dashboard.slug} ${manifest.version} (${dashboard.visibility}).${dashboard.visibility === 'organization' ? `\nNext: svc dashboard grant ${dashboard.slug} @partner` : ''}`,
+    );
+  } catch (err) {
+    progress.fail();
+    throw err;
+  }
+}
+
+async function grant(ctx: Context, slug: string, organization: string, revoke: boolean): Promise<void> {
+  const api = ctx.api();
+  const scope = scopeOf(organization);
+  const dashboard = await dashboardOf(api, slug);
+  const answer = await api.data<{ granted?: number; revoked?: number }>(revoke ? 'DELETE' : 'POST', dashboardPath(dashboard.id, '/grant'), { body: { scopes: [scope] } });
+  const data = { dashboard: dashboard.slug, dashboard_id: dashboard.id, organization: scope, ...answer };
+  if (revoke) ctx.out.result(data, answer.revoked ? `${scope} no longer sees ${dashboard.slug}.` : `${scope} had no grant to ${dashboard.slug}.`);
+  else ctx.out.result(data, `${scope} may see ${dashboard.slug}.`);
+}
+
+/** `svc dashboard delete`, with the spec's messages: invalid name, not found, developer mode required, delete failed. */
+async function remove(ctx: Context, slug: string, options: { force?: boolean }): Promise<void> {
+  const api = ctx.api();
+  const dashboard = await dashboardOf(api, slug);
+  if (!options.force && !(await ctx.confirm(`Delete ${dashboard.slug} with all its versions, grants and share links?`))) {
+    throw new CliError('general', 'Not deleted', { code: 'DECLINED' });
+  }
+  try {
+    const { message } = await api.data<{ message: string }>('DELETE', dashboardPath(dashboard.id));
+    ctx.out.result({ deleted: true, dashboard: dashboard.slug, dashboard_id: dashboard.id, message }, message);
+  } catch (err) {
+    const failure = asCliError(err);
+    const { details } = failure;
+    if (details?.reason === 'developer_mode_required') throw new CliError(failure.kind, `Developer mode required to delete ${slug}`, { code: failure.code, details });
+    if (failure.code === 'NOT_FOUND') throw new CliError(failure.kind, `Dashboard not found: ${slug} (or not your tenant's)`, { code: failure.code, details });
+    throw new CliError(failure.kind, `Delete failed: ${failure.message}`, { code: failure.code, details });
+  }
+}
+
+async function share(ctx: Context, slug: string, options: { expires: (typeof SHARE_EXPIRIES)[number] }): Promise<void> {
+  const api = ctx.api();
+  const dashboard = await dashboardOf(api, slug);
+  const link = await api.data<{ id: string; token: string; url: string; expires_at: string | null }>('POST', dashboardPath(dashboard.id, '/shares'), { body: { expires: options.expires } });
+  const url = new URL(link.url, `${ctx.apiUrl}/`).toString();
+  ctx.out.result({ dashboard: dashboard.slug, ...link, url }, `${url}\n(${link.expires_at ? `expires ${link.expires_at}` : 'does not expire'}; anyone with the link sees ${dashboard.slug})`);
+}
+
+/** `svc dashboard publish/grant/revoke/delete/share`: the dashboards service's side. */
+export function registerDashboardPublishing(dashboard: Command): void {
+  dashboard
+    .command('publish')
+    .description('upload the built dashboard as a new version (registered on its first publish)')
+    .addOption(new Option('--visibility <visibility>', 'on the first publish (default: dashboard.json, else private)').choices(VISIBILITIES))
+    .option('--dry-run', 'check and show what would be uploaded')
+    .action(action<{ visibility?: string; dryRun?: boolean }>((ctx, _args, options) => publish(ctx, options)));
+  dashboard
+    .command('grant')
+    .description('let an organization see an organization-visibility dashboard')
+    .argument('<dashboard>', 'the dashboard slug')
+    .argument('<organization>', 'the organization, e.g. @partner')
+    .action(action((ctx, [slug, organization]) => grant(ctx, slug as string, organization as string, false)));
+  dashboard
+    .command('revoke')
+    .description('take a grant back')
+    .argument('<dashboard>', 'the dashboard slug')
+    .argument('<organization>', 'the organization, e.g. @partner')
+    .action(action((ctx, [slug, organization]) => grant(ctx, slug as string, organization as string, true)));
+  dashboard
+    .command('delete')
+    .description('delete a dashboard with all its versions')
+    .argument('<dashboard>', 'the dashboard slug')
+    .option('-f, --force', 'do not ask for confirmation')
+    .action(action<{ force?: boolean }>((ctx, [slug], options) => remove(ctx, slug as string, options)));
+  dashboard
+    .command('share')
+    .description('make a link that shows the dashboard without signing in')
+    .argument('<dashboard>', 'the dashboard slug')
+    .addOption(new Option('--expires <when>', 'how long the link works').choices(SHARE_EXPIRIES).default('never'))
+    .action(action<{ expires: (typeof SHARE_EXPIRIES)[number] }>((ctx, [slug], options) => share(ctx, slug as string, options)));
+}
