@@ -118,14 +118,14 @@ describe('docker-compose.yml', () => {
   });
 
   it('connects each process to Postgres as a role of its own, never the superuser, and migrates as another', () => {
-    const roles = read('deploy/docker/postgres-roles.sh');
+    const roles = read('k8s/components/in-cluster-infra/postgres-roles.sh');
     for (const [name, service] of ours) {
       const owner = name === 'execution-worker' ? 'execution' : name;
       expect(service.environment.DATABASE_URL, name).toMatch(new RegExp(`^postgres://svc_${owner}:\\$\\{DB_${owner.toUpperCase()}_PASSWORD:-`));
       if (name !== 'gateway') expect(service.environment.DATABASE_MIGRATION_URL, name).toMatch(new RegExp(`^postgres://svc_${owner}_migrator:`));
       expect(roles, name).toContain(name === 'gateway' ? 'role svc_gateway' : 'svc_$service');
     }
-    expect(services.postgres.volumes).toContain('./deploy/docker/postgres-roles.sh:/docker-entrypoint-initdb.d/10-roles.sh:ro');
+    expect(services.postgres.volumes).toContain('./k8s/components/in-cluster-infra/postgres-roles.sh:/docker-entrypoint-initdb.d/10-roles.sh:ro');
     expect(roles).toMatch(/NOSUPERUSER NOCREATEDB NOCREATEROLE/);
   });
 
@@ -137,6 +137,7 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of ours) {
       expect('SVC_JWT_SECRET' in service.environment, name).toBe(['gateway', 'identity'].includes(name));
       expect('SVC_INTERNAL_SECRET' in service.environment, name).toBe(name !== 'execution-worker');
+      expect('SVC_SSH_ENCRYPTION_KEY' in service.environment, name).toBe(name === 'ssh');
     }
   });
 
@@ -150,5 +151,8 @@ describe('docker-compose.yml', () => {
     const defaults = [...read('docker-compose.yml').matchAll(/\$\{(SVC_JWT_SECRET|SVC_INTERNAL_SECRET|POSTGRES_PASSWORD|REDIS_PASSWORD|RABBITMQ_PASSWORD|DB_[A-Z]+_PASSWORD):-([^}]*)\}/g)];
     expect(defaults.length).toBeGreaterThanOrEqual(11);
     for (const [, name, value] of defaults) expect(value, name).toMatch(/local-only/);
+    // A key is base64, which has no room for the words: its default decodes to them.
+    const [, sshKey] = /\$\{SVC_SSH_ENCRYPTION_KEY:-([^}]*)\}/.exec(read('docker-compose.yml')) ?? [];
+    expect(Buffer.from(sshKey!, 'base64').toString()).toMatch(/local-only/);
   });
 });

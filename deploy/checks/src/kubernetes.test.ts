@@ -2,13 +2,28 @@ import { spawnSync } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { containerOf, K8S, kustomizations, manifests } from './kustomize.js';
-import { documentedVariables, exists, filesUnder, fleetProcesses, isDirectory, ROOT } from './repo.js';
+import { documentedVariables, exists, filesUnder, fleetProcesses, isDirectory, read, ROOT } from './repo.js';
 
 const fleet = fleetProcesses();
 const all = manifests();
 const deployments = all.filter((m) => m.doc.kind === 'Deployment' && m.role === 'resource');
 const deploymentPatches = all.filter((m) => m.doc.kind === 'Deployment' && m.role === 'patch');
-const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'SMTP_URL'];
+const SECRET_KEYS = ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'REDIS_URL', 'AMQP_URL', 'SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'SVC_SSH_ENCRYPTION_KEY', 'SMTP_URL'];
+/** Read from the Secret of the process's own Postgres roles, `svc-<owner>-db`; the rest from `svc-secrets`. */
+const DATABASE_KEYS = ['DATABASE_URL', 'DATABASE_MIGRATION_URL'];
+const ROLES_SCRIPT = 'k8s/components/in-cluster-infra/postgres-roles.sh';
+
+/** Whose schema a process uses: the worker shares execution's. */
+const ownerOf = (process: string) => (process === 'execution-worker' ? 'execution' : process);
+const databaseSecretOf = (process: string) => `svc-${ownerOf(process)}-db`;
+
+/** The services postgres-roles.sh makes a runtime role and a migrator for, and the roles it makes alone (the gateway's). */
+function rolesScript() {
+  const script = read(ROLES_SCRIPT);
+  const services = /^for service in ([a-z -]+); do$/m.exec(script)?.[1]?.split(' ') ?? [];
+  const alone = [...script.matchAll(/^role svc_([a-z]+) /gm)].map((m) => m[1]!);
+  return { script, services, alone };
+}
 
 function inBase(kind: string, name: string) {
   return all.find((m) => m.file.startsWith(`${K8S}/base/${name}/`) && m.doc.kind === kind && m.doc.metadata.name === name);
@@ -188,14 +203,15 @@ describe('every Deployment under k8s/', () => {
     }
   });
 
-  it('takes the URLs and secrets from the Secret svc-secrets, never as plain values', () => {
+  it('takes the URLs and secrets from the Secret svc-secrets (database URLs from its own), never as plain values', () => {
     for (const { file, doc } of [...deployments, ...deploymentPatches]) {
       for (const container of doc.spec.template.spec.containers) {
         for (const env of container.env ?? []) {
           if (!SECRET_KEYS.includes(env.name)) continue;
           expect(env.value, `${file}: ${env.name}`).toBeUndefined();
           const { optional: _optional, ...ref } = env.valueFrom?.secretKeyRef ?? {};
-          expect(ref, `${file}: ${env.name}`).toEqual({ name: 'svc-secrets', key: env.name });
+          const secret = DATABASE_KEYS.includes(env.name) ? databaseSecretOf(doc.metadata.name) : 'svc-secrets';
+          expect(ref, `${file}: ${env.name}`).toEqual({ name: secret, key: env.name });
         }
         if (deploymentPatches.some((p) => p.doc === doc)) continue;
         // The worker uses no cache: pack code runs in its pods, so it holds no Redis credentials.
@@ -205,6 +221,39 @@ describe('every Deployment under k8s/', () => {
         }
         expect(container.envFrom, file).toEqual([{ configMapRef: { name: 'svc-config' } }]);
       }
+    }
+  });
+});
+
+describe('k8s Postgres roles: each service its own, as compose has them', () => {
+  it("connects each process as its service's runtime role and migrates as its migrator, both from the service's own Secret", () => {
+    for (const { name } of fleet) {
+      const env = containerOf(inBase('Deployment', name)!.doc).env as any[];
+      const from = (key: string) => env.find((e) => e.name === key)?.valueFrom?.secretKeyRef;
+      expect(from('DATABASE_URL'), `${name}: DATABASE_URL`).toEqual({ name: databaseSecretOf(name), key: 'DATABASE_URL' });
+      // The gateway only connects (readiness); it owns no schema.
+      if (name === 'gateway') expect(from('DATABASE_MIGRATION_URL'), name).toBeUndefined();
+      else expect(from('DATABASE_MIGRATION_URL'), `${name}: DATABASE_MIGRATION_URL`).toEqual({ name: databaseSecretOf(name), key: 'DATABASE_MIGRATION_URL' });
+    }
+  });
+
+  it('has postgres-roles.sh make the roles of every process', () => {
+    const { script, services, alone } = rolesScript();
+    for (const { name } of fleet) expect(name === 'gateway' ? alone : services, `${ROLES_SCRIPT}: ${name}`).toContain(ownerOf(name));
+    expect(script).toMatch(/NOSUPERUSER NOCREATEDB NOCREATEROLE/);
+  });
+
+  it("makes the same roles in the in-cluster Postgres, with each service's password from its Secret", () => {
+    const component = `${K8S}/components/in-cluster-infra`;
+    const generator = kustomizations().find((k) => k.dir === component)!.raw.configMapGenerator?.find((g: any) => g.name === 'postgres-roles');
+    expect(generator?.files).toEqual(['10-roles.sh=postgres-roles.sh']);
+    const postgres = all.find((m) => m.file.startsWith(`${component}/`) && m.doc.kind === 'StatefulSet' && m.doc.metadata.name === 'postgres')!.doc;
+    const volume = postgres.spec.template.spec.volumes.find((v: any) => v.configMap?.name === 'postgres-roles');
+    expect(containerOf(postgres).volumeMounts.find((m: any) => m.name === volume?.name)?.mountPath).toBe('/docker-entrypoint-initdb.d');
+    const { services, alone } = rolesScript();
+    for (const owner of [...services, ...alone]) {
+      const env = containerOf(postgres).env.find((e: any) => e.name === `DB_${owner.toUpperCase()}_PASSWORD`);
+      expect(env?.valueFrom?.secretKeyRef, `postgres: DB_${owner.toUpperCase()}_PASSWORD`).toEqual({ name: `svc-${owner}-db`, key: 'PASSWORD' });
     }
   });
 });

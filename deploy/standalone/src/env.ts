@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import { adminEnv } from '@svc/admin';
 import { parseEnv } from '@svc/core';
+import { billingEnv } from '@svc/billing';
 import { ExecutionEnv } from '@svc/execution';
 import { rateLimitEnv } from '@svc/gateway';
 import { IdentityEnv } from '@svc/identity';
+import { notifyEnv } from '@svc/notify';
+import { SshEnv, sshEnv } from '@svc/ssh';
 import { storageEnv } from '@svc/storage';
 import { infrastructureEnv } from '@svc/platform';
 
@@ -13,8 +17,14 @@ export const StandaloneEnv = IdentityEnv.omit({ PORT: true, SVC_JWT_SECRET: true
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SVC_JWT_SECRET: z.string().min(32).optional(),
   SVC_INTERNAL_SECRET: z.string().min(32).optional(),
+  /** Unset: generated once and kept in SVC_DATA_DIR/secrets.json. */
+  SVC_SSH_ENCRYPTION_KEY: SshEnv.shape.SVC_SSH_ENCRYPTION_KEY.optional(),
   ...storageEnv,
+  ...sshEnv,
   ...rateLimitEnv,
+  ...adminEnv,
+  ...billingEnv,
+  ...notifyEnv,
 });
 
 export type StandaloneEnv = z.infer<typeof StandaloneEnv>;

@@ -3,13 +3,17 @@ import { dirname, join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@svc/core';
-import { createAdminService } from '@svc/admin';
+import { createAdminService, type AdminConfig } from '@svc/admin';
+import { createBillingService, type BillingConfig, type Clock } from '@svc/billing';
 import { SVC_VERSION } from '@svc/contracts';
 import { createExecutionService, createExecutionWorker, type ExecutionConfig } from '@svc/execution';
 import { createGateway, DEFAULT_COMMAND_GROUP_LIMIT, fleetHealthChecks, type CommandGroupLimit, type GatewayConfig, type ServiceName } from '@svc/gateway';
 import { createIdentityService, type IdentityConfig } from '@svc/identity';
 import { createRegistryService, registryConfigFromEnv } from '@svc/registry';
+import { createSshService, type SshConfig } from '@svc/ssh';
 import { createStorageService, type StorageConfig } from '@svc/storage';
+import { createNotifyService, loadNotifySettings, notifyConfigFromEnv, type NotifyConfig } from '@svc/notify';
+import { createDashboardService, dashboardConfigFromEnv } from '@svc/dashboard';
 import { closeServer, createServiceApp, listen, type Infrastructure, type ServiceModule } from '@svc/platform';
 
 const require = createRequire(import.meta.url);
@@ -31,6 +35,15 @@ export interface FleetOptions {
   identity: Omit<IdentityConfig, 'jwtSecret' | 'internalSecret' | 'migrationsFolder'>;
   execution: Omit<ExecutionConfig, 'dataDir' | 'migrationsFolder' | 'version' | 'rateLimit'>;
   storage?: Partial<Omit<StorageConfig, 'migrationsFolder'>>;
+  admin?: Partial<Omit<AdminConfig, 'migrationsFolder'>>;
+  /** Billing's settings (without a processor key its checkout, portal and paid registration answer 503). */
+  billing?: Partial<Omit<BillingConfig, 'migrationsFolder'>>;
+  /** Billing's clock, which tests move to play out a grace period. */
+  billingClock?: Clock;
+  /** Webhook and e-mail settings; by default those of an empty environment (e-mails as `.eml` files on PGlite). */
+  notify?: Omit<NotifyConfig, 'migrationsFolder'>;
+  /** The SSH service: its encryption key is required (`SVC_SSH_ENCRYPTION_KEY`). */
+  ssh: Omit<SshConfig, 'migrationsFolder'>;
   rateLimitEnabled?: boolean;
   rateLimitStorage?: 'redis' | 'memory';
   apiKeyUsageFlushMs?: number;
@@ -52,6 +65,13 @@ export interface Fleet {
   stopWorkers(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** Billing without a processor: plans and status work, the rest answers that billing is not configured. */
+const DEFAULT_BILLING: BillingConfig = {
+  stripeApiBase: 'https://api.stripe.com',
+  registrationReturnUrl: 'http://localhost:8080/register?session_id={CHECKOUT_SESSION_ID}',
+  schedulerIntervalSeconds: 60,
+};
 
 function urlOf(server: Server): string {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -83,7 +103,24 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       ...deps('storage'),
       config: { sweepIntervalSeconds: 60, secretsKey: secrets.internalSecret, ...options.storage, migrationsFolder: migrationsOf('@svc/storage') },
     }),
-    admin: createAdminService({ ...deps('admin'), config: { migrationsFolder: migrationsOf('@svc/admin') } }),
+    admin: createAdminService({ ...deps('admin'), config: { auditKey: secrets.internalSecret, ...options.admin, migrationsFolder: migrationsOf('@svc/admin') } }),
+    billing: createBillingService({
+      ...deps('billing'),
+      clock: options.billingClock,
+      config: { ...DEFAULT_BILLING, ...options.billing, migrationsFolder: migrationsOf('@svc/billing') },
+    }),
+    notify: createNotifyService({
+      ...deps('notify'),
+      config: {
+        ...(options.notify ?? notifyConfigFromEnv({ ...loadNotifySettings({}), SVC_DATA_DIR: options.dataDir }, infra.database.kind === 'pglite')),
+        migrationsFolder: migrationsOf('@svc/notify'),
+      },
+    }),
+    dashboard: createDashboardService({
+      ...deps('dashboard'),
+      config: { ...dashboardConfigFromEnv({ SVC_DATA_DIR: options.dataDir, SVC_INTERNAL_SECRET: secrets.internalSecret }), migrationsFolder: migrationsOf('@svc/dashboard') },
+    }),
+    ssh: createSshService({ ...deps('ssh'), config: { ...options.ssh, migrationsFolder: migrationsOf('@svc/ssh') } }),
   };
   // Workers take jobs from the bus and serve no HTTP.
   const workers: ServiceModule[] = [

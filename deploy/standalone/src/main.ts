@@ -1,6 +1,10 @@
+import { adminConfigFromEnv } from '@svc/admin';
 import { createLogger } from '@svc/core';
+import { billingConfigFromEnv } from '@svc/billing';
 import { executionConfigFromEnv } from '@svc/execution';
 import { identityConfigFromEnv } from '@svc/identity';
+import { notifyConfigFromEnv } from '@svc/notify';
+import { sshConfigFromEnv } from '@svc/ssh';
 import { storageConfigFromEnv } from '@svc/storage';
 import { onShutdown, openInfrastructure, releaseMemoryWhenIdle } from '@svc/platform';
 import { loadStandaloneEnv } from './env.js';
@@ -9,9 +13,10 @@ import { loadOrCreateSecrets } from './secrets.js';
 
 const env = loadStandaloneEnv(process.env);
 const log = createLogger({ service: 'standalone', level: env.LOG_LEVEL });
-const stored = env.SVC_JWT_SECRET && env.SVC_INTERNAL_SECRET ? undefined : loadOrCreateSecrets(env.SVC_DATA_DIR);
+const stored = env.SVC_JWT_SECRET && env.SVC_INTERNAL_SECRET && env.SVC_SSH_ENCRYPTION_KEY ? undefined : loadOrCreateSecrets(env.SVC_DATA_DIR);
 const jwtSecret = env.SVC_JWT_SECRET ?? stored!.SVC_JWT_SECRET;
 const internalSecret = env.SVC_INTERNAL_SECRET ?? stored!.SVC_INTERNAL_SECRET;
+const sshEncryptionKey = env.SVC_SSH_ENCRYPTION_KEY ?? stored!.SVC_SSH_ENCRYPTION_KEY;
 
 const infra = await openInfrastructure(env, log);
 const { jwtSecret: _sameAsAbove, internalSecret: _alsoAbove, ...identity } = identityConfigFromEnv({ ...env, SVC_JWT_SECRET: jwtSecret, SVC_INTERNAL_SECRET: internalSecret });
@@ -24,6 +29,10 @@ const fleet = await startFleet({
   identity,
   execution: executionConfigFromEnv(env),
   storage: storageConfigFromEnv(env),
+  admin: adminConfigFromEnv(env, internalSecret),
+  billing: billingConfigFromEnv(env),
+  notify: notifyConfigFromEnv(env, infra.database.kind === 'pglite'),
+  ssh: sshConfigFromEnv({ ...env, SVC_SSH_ENCRYPTION_KEY: sshEncryptionKey }),
   rateLimitEnabled: env.RATE_LIMIT_ENABLED,
   rateLimitStorage: env.RATE_LIMIT_STORAGE,
   commandGroupLimit: { points: env.RATE_LIMIT_REQUESTS, durationSeconds: env.RATE_LIMIT_WINDOW },

@@ -16,7 +16,7 @@ SQL
 }
 
 psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" --dbname "$POSTGRES_DB" -c 'REVOKE CREATE ON SCHEMA public FROM PUBLIC'
-for service in identity registry execution storage admin; do
+for service in identity registry execution storage admin billing notify dashboard ssh; do
   password=$(printenv "DB_$(echo "$service" | tr '[:lower:]' '[:upper:]')_PASSWORD")
   role "svc_$service" "$password"
   role "svc_${service}_migrator" "$password"
