@@ -105,8 +105,9 @@ describe.each(MODES)('sign-in slice (%s infrastructure)', (mode) => {
 
     const changed = await call('/api/v1/auth/change-password', { token: byCookie.body.data.accessToken, body: { current_password: 'first-password', new_password: 'second-password' } });
     expect(changed.status).toBe(200);
-    const queued = await fleet.infra.database.db.execute(sql`select name from identity.outbox where kind = 'email' and payload->>'to' = ${email} and sent_at is null`);
-    expect((queued as unknown as { rows: { name: string }[] }).rows).toEqual([{ name: 'password-changed' }]);
+    // Identity asks notify for the notice through its outbox, in the transaction of the change.
+    const queued = await fleet.infra.database.db.execute(sql`select payload->>'kind' as kind from identity.outbox where name = 'email.requested' and payload->>'to' = ${email}`);
+    expect((queued as unknown as { rows: { kind: string }[] }).rows).toEqual([{ kind: 'password-changed' }]);
     expectError(await call('/api/v1/auth/refresh', { body: { refreshToken: byBody.body.data.refreshToken } }), 401, 'AUTHENTICATION_FAILED');
     expectError(await call('/api/v1/auth/refresh-cookie', { method: 'POST', headers: { cookie: `svc_refresh=${rotatedCookie}` } }), 401, 'AUTHENTICATION_FAILED');
     expectError(await call('/api/v1/auth/me', { token: accessToken }), 401, 'AUTHENTICATION_FAILED');

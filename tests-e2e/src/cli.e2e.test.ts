@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli, spawnSvc, svcProcess, waitForText, type CliResult } from '@svc/cli/src/testing/run-cli.js';
+import { requireBuiltCli, spawnSvc, svcProcess, waitForText, type CliResult } from '@svc/cli/testing';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client } from './support/client.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
@@ -25,6 +25,8 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     user = await signUp(call, await adminToken(call));
     await createOrganization(call, user);
     home = await mkdtemp(join(tmpdir(), 'svc-cli-e2e-'));
+    // `svc pack exec` runs packs locally too: runners started as root read them as uid 65534.
+    await chmod(home, 0o755);
     work = join(home, 'work');
     await mkdir(work);
   });
@@ -87,6 +89,46 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect([again.code, again.json().error.code]).toEqual([3, 'VERSION_EXISTS']);
   });
 
+  it('starts the development sandbox, syncs the pack into it and runs it there, and stops it', async () => {
+    expect(await ok(['sandbox', 'status'])).toMatchObject({ status: 'stopped', sandbox_id: null, uptime: 0, quotas: { executions_per_month: 1000, concurrent_sessions: 1, storage_bytes: 100 * 1024 * 1024 } });
+    const started = await ok(['sandbox', 'start', '--background', '--timeout', '600']);
+    expect(started).toMatchObject({ status: 'running', created: true, timeout: 600 });
+    // One session at a time, softly: a second start is the running one, with a warning.
+    const again = await svcProcess(['sandbox', 'start', '--background'], { cwd: work, env: env() });
+    expect([again.code, again.stderr]).toEqual([0, expect.stringContaining('warning: Your sandbox is already running')]);
+    expect(again.stdout).toContain(`Sandbox ${started.sandbox_id} running`);
+
+    // pack exec runs the folder's pack in the running sandbox, syncing it first; a sync of the same bytes replaces it.
+    const ran = await ok(['pack', 'exec', `${user.slug}/hello`, '--arg', 'name=Sandbox'], packDir);
+    expect(ran).toMatchObject({ where: 'sandbox', sandbox_id: started.sandbox_id, result: { greeting: 'Hello, Sandbox!' } });
+    const crashed = await svc(['pack', 'exec', `${user.slug}/hello`, '--arg', 'name=crash'], packDir);
+    expect([crashed.code, crashed.json().error.kind]).toEqual([10, 'command']);
+    const synced = await ok(['pack', 'sync', '--path', packDir]);
+    expect(synced).toMatchObject({ created: false, pack: { namespace: user.slug, name: 'journey', version: '0.1.0' } });
+    const status = await ok(['sandbox', 'status']);
+    expect(status).toMatchObject({ status: 'running', sandbox_id: started.sandbox_id, usage: { executions_this_month: 2, storage_bytes: synced.storage_bytes } });
+    expect(status.packs).toEqual([expect.objectContaining({ name: 'journey', sha256: synced.pack.sha256 })]);
+    expect(await ok(['sandbox', 'stop'])).toMatchObject({ status: 'stopped', stopped: true, sandbox_id: started.sandbox_id, uptime: 0 });
+    // Stopped, it runs locally again; syncing needs a running sandbox.
+    expect(await ok(['pack', 'exec', `${user.slug}/hello`, '--arg', 'name=Local'], packDir)).toMatchObject({ where: 'local', result: { greeting: 'Hello, Local!' } });
+    const notRunning = await svc(['pack', 'sync'], packDir);
+    expect([notRunning.code, notRunning.json().error.code]).toEqual([3, 'SANDBOX_NOT_RUNNING']);
+    expect(await ok(['sandbox', 'stop'])).toMatchObject({ status: 'stopped', stopped: false });
+    const bad = await svc(['sandbox', 'start', '--timeout', '30']);
+    expect([bad.code, bad.json().error.kind]).toEqual([3, 'validation']);
+
+    // In the foreground the session lasts as long as the command: Ctrl-C stops it, exit code 130.
+    const held = spawnSvc(['sandbox', 'start', '--timeout', '120'], { cwd: work, env: env() });
+    let stderr = '';
+    held.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await waitForText(() => stderr, 'Ctrl-C stops it.');
+    const running = await ok(['sandbox', 'status']);
+    expect(running).toMatchObject({ status: 'running', timeout: 120 });
+    held.child.kill('SIGINT');
+    expect((await held.done).code).toBe(130);
+    expect(await ok(['sandbox', 'status'])).toMatchObject({ status: 'stopped', sandbox_id: running.sandbox_id });
+  });
+
   it('installs the pack, runs its commands (sync and --async), lists it', async () => {
     const installed = await ok(['install', `@${user.slug}/journey`]);
     expect(installed.pack).toMatchObject({ name: 'journey', version: '0.1.0' });
@@ -141,6 +183,53 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     const tested = await ok(['mcp', 'test', 'svc']);
     expect(tested).toMatchObject({ ok: true, tools: expect.any(Number) });
   });
+
+  it('makes, builds and publishes a dashboard, shares it, grants and revokes it, and deletes it', async () => {
+    const call = client(fleet.url);
+    const partner = await signUp(call, await adminToken(call));
+    const partnerOrg = await createOrganization(call, partner);
+    const made = await ok(['dashboard', 'new', 'journey-board']);
+    expect(made).toMatchObject({ name: 'journey-board', namespace: user.slug });
+    expect(await ok(['dashboard', 'build'], made.path)).toMatchObject({ exports: expect.arrayContaining(['mount', 'unmount']) });
+    expect(await ok(['dashboard', 'publish', '--dry-run'], made.path)).toMatchObject({ dry_run: true, registered: false, name: 'journey-board', scope: user.slug });
+
+    const published = await ok(['dashboard', 'publish', '--visibility', 'organization'], made.path);
+    expect(published).toMatchObject({ registered: true, dashboard: { slug: 'journey-board', visibility: 'organization' }, version: { version: '0.1.0', is_active: true } });
+    const detail = await call('/api/v1/dashboards/journey-board', { token: user.token });
+    expect(detail.body.data).toMatchObject({ id: published.dashboard.id, version: '0.1.0', entryPoint: '/api/v1/dashboards/journey-board/bundle/0.1.0/main.js' });
+    // The bytes served through the gateway are the bytes `dashboard build` wrote.
+    const built = await readFile(join(made.path, 'dist', 'main.js'));
+    const served = await fetch(`${fleet.url}${detail.body.data.entryPoint}`, { headers: { authorization: `Bearer ${user.token}` }, signal: AbortSignal.timeout(15_000) });
+    expect([served.status, served.headers.get('content-length')]).toEqual([200, String(built.length)]);
+    expect(served.headers.get('content-type')).toMatch(/javascript/);
+    expect(Buffer.from(await served.arrayBuffer()).equals(built)).toBe(true);
+    const again = await svc(['dashboard', 'publish'], made.path);
+    expect([again.code, again.json().error.details.reason]).toEqual([3, 'version_not_greater']);
+
+    const shared = await ok(['dashboard', 'share', 'journey-board', '--expires', '7d']);
+    expect(shared.url).toMatch(new RegExp(`^${fleet.url}/api/v1/shared-dashboards/`));
+    expect(Date.parse(shared.expires_at) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    const viaLink = await fetch(shared.url);
+    expect([viaLink.status, ((await viaLink.json()) as { data: { name: string } }).data.name]).toEqual([200, 'journey-board']);
+    const viaLinkFile = await fetch(`${shared.url}/bundle/0.1.0/main.js`, { signal: AbortSignal.timeout(15_000) });
+    expect(viaLinkFile.status).toBe(200);
+    expect(Buffer.from(await viaLinkFile.arrayBuffer()).equals(built)).toBe(true);
+
+    expect((await call('/api/v1/dashboards/journey-board', { token: partner.token })).status).toBe(404);
+    expect(await ok(['dashboard', 'grant', 'journey-board', `@${partnerOrg.slug}`])).toMatchObject({ organization: `@${partnerOrg.slug}`, granted: 1 });
+    expect((await call('/api/v1/dashboards/journey-board', { token: partner.token })).status).toBe(200);
+    expect(await ok(['dashboard', 'revoke', 'journey-board', partnerOrg.slug])).toMatchObject({ revoked: 1 });
+    expect((await call('/api/v1/dashboards/journey-board', { token: partner.token })).status).toBe(404);
+
+    const unconfirmed = await svc(['dashboard', 'delete', 'journey-board']);
+    expect([unconfirmed.code, unconfirmed.json().error.code]).toEqual([3, 'CONFIRMATION_REQUIRED']);
+    expect(await ok(['dashboard', 'delete', 'journey-board', '--force'])).toMatchObject({ deleted: true, dashboard_id: published.dashboard.id });
+    const gone = await svc(['dashboard', 'delete', 'journey-board', '-f']);
+    expect([gone.code, gone.json().error.message]).toEqual([1, 'Dashboard not found: journey-board']);
+    const badName = await svc(['dashboard', 'delete', 'Journey_Board', '-f']);
+    expect([badName.code, badName.json().error.message]).toEqual([3, expect.stringMatching(/^Invalid dashboard name/)]);
+    expect((await fetch(shared.url)).status).toBe(404);
+  }, 120_000);
 
   it('uninstalls the pack, and signs out', async () => {
     const uninstalled = await ok(['uninstall', `@${user.slug}/journey`, '--force']);

@@ -4,6 +4,7 @@ import { client, type Call, type CallOptions } from './support/client.js';
 import { installPack } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 import { documentedOperations } from './support/openapi.js';
+import { startFakeStripe, type FakeStripe } from '@svc/testing';
 
 /** Path segments as sent (already percent-encoded where they need it). */
 const SEGMENTS = ['%00', '%ZZ', '%C0%AF', 'a'.repeat(3000), '..%2F..%2Fetc%2Fpasswd', '%F0%9F%92%A9', '00000000-0000-0000-0000-000000000000', '-1', '1e400', "x'%20OR%201=1--"];
@@ -53,10 +54,14 @@ describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
   let apiKey: string;
   /** A valid body for each operation that takes one, to be spoilt a leaf at a time. */
   let validBodies: Record<string, unknown>;
+  let stripe: FakeStripe;
 
   beforeAll(async () => {
+    // Billing configured (a local Stripe), so that its endpoints answer the input, not "not configured".
+    stripe = await startFakeStripe();
+    const billing = { stripeSecretKey: 'sk_test_sweep', stripeApiBase: stripe.url, stripePricePro: 'price_pro', stripePriceRegistration: 'price_registration', webhookSecret: 'whsec_sweep', registrationWebhookSecret: 'whsec_sweep_registration' };
     // The sweep sends far more than any tier allows; limits have suites of their own.
-    fleet = await startTestFleet(mode, { rateLimitEnabled: false });
+    fleet = await startTestFleet(mode, { rateLimitEnabled: false, billing });
     call = client(fleet.url);
     admin = await adminToken(call);
     dev = await signUp(call, admin, { tier: 'pro' });
@@ -84,11 +89,15 @@ describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
       'POST /mcp': { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: `${dev.slug}__tools__echo`, arguments: { text: 'hello' } } },
       'PUT /api/v1/storage/{key}': { data: { text: 'hello', nested: { list: ['a'] } }, ttl: 60 },
       'POST /api/v1/telemetry': { command: 'run', duration_ms: 1, success: true, os: 'linux', cli_version: '0.1.0' },
+      'POST /api/v1/billing/checkout': { success_url: 'https://svc.example/ok', cancel_url: 'https://svc.example/no' },
+      'POST /api/v1/billing/portal': { return_url: 'https://svc.example/account' },
+      'POST /api/v1/registration/checkout': { ref: 'sweep-1' },
     };
   }, 120_000);
 
   afterAll(async () => {
     await fleet?.stop();
+    await stripe?.close();
   });
 
   it('answers whatever a client sends to any documented operation as documented, never with a server error', async () => {

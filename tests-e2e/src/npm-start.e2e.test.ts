@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,8 @@ function copyWorkingTree(to: string): void {
  */
 describe('NODE_ENV=production npm start, in a fresh copy of the repository', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'svc-npm-start-'));
+  // Runners started as root read packs under ./.svc-data as another uid: the worker refuses a data folder they cannot reach.
+  chmodSync(scratch, 0o755);
   const repo = join(scratch, 'svc');
   let child: ChildProcess;
   let url: string;

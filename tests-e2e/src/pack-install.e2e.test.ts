@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filesOf, packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
-import { tarballByGnuTar, tarballByNpmPack } from '@svc/pack-sdk/src/testing/archivers.js';
+import { filesOf, packageOf, tarballByGnuTar, tarballByNpmPack, type TestPack } from '@svc/pack-sdk/testing';
 import { MAX_MANIFEST_BYTES } from '@svc/pack-sdk';
 import { adminToken, createApiKey, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
@@ -103,6 +102,12 @@ describe.each(MODES)('packs as a new user meets them (%s infrastructure)', (mode
       expectError(await run(consumer, dev.slug, 'retired'), 404, 'NOT_FOUND');
       expect((await call('/api/v1/packs', { token: consumer.token })).body.data.packs[0]).toMatchObject({ version: '2.0.0', pinned: false });
       expect((await call('/api/v1/packs', { token: stranger.token })).body.data.packs[0]).toMatchObject({ version: '1.0.0', pinned: true });
+      // The detail view shows each tenant the version it runs.
+      const detail = (user: TestUser, command: string) => call(`/api/v1/commands/${dev.slug}/${command}`, { token: user.token });
+      expect((await detail(stranger, 'which')).body.data.version).toBe('1.0.0');
+      expect((await detail(consumer, 'which')).body.data.version).toBe('2.0.0');
+      expect((await detail(stranger, 'retired')).status).toBe(200);
+      expectError(await detail(consumer, 'retired'), 404, 'NOT_FOUND');
 
       // Following the latest again moves the stranger's runs at once.
       expect((await call('/api/v1/packs/install', { token: stranger.token, body: { name: name(), version: 'latest' } })).body.data.pack).toMatchObject({ version: '2.0.0', pinned: false });

@@ -64,8 +64,8 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(process.env.DATABASE_URL!, 'proc');
-    const [gatewayPort, identityPort, registryPort, executionPort, storagePort, adminPort, workerHealthPort] = await Promise.all(Array.from({ length: 7 }, freePort));
-    probes = { identity: identityPort!, registry: registryPort!, execution: executionPort!, storage: storagePort!, admin: adminPort!, 'execution-worker': workerHealthPort! };
+    const [gatewayPort, identityPort, registryPort, executionPort, storagePort, adminPort, workerHealthPort, billingPort, dashboardPort, sshPort, notifyPort] = await Promise.all(Array.from({ length: 11 }, freePort));
+    probes = { identity: identityPort!, registry: registryPort!, execution: executionPort!, storage: storagePort!, admin: adminPort!, 'execution-worker': workerHealthPort!, billing: billingPort!, dashboard: dashboardPort!, ssh: sshPort!, notify: notifyPort! };
     dataDir = makeDataDir('svc-proc-');
     url = `http://127.0.0.1:${gatewayPort}`;
     fleet = spawn(process.execPath, ['scripts/fleet.mjs'], {
@@ -80,6 +80,7 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
         SVC_CACHE_PREFIX: `proc-${runId}:`,
         SVC_JWT_SECRET: randomBytes(32).toString('hex'),
         SVC_INTERNAL_SECRET: randomBytes(32).toString('hex'),
+        SVC_SSH_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
         SVC_ADMIN_EMAIL: 'proc-ops@example.test',
         SVC_ADMIN_PASSWORD: 'processes-admin-1',
         SVC_BCRYPT_ROUNDS: '4',
@@ -93,7 +94,11 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
         SVC_DATA_DIR: dataDir,
         SVC_STORAGE_PORT: String(storagePort),
         SVC_ADMIN_PORT: String(adminPort),
+        SVC_SSH_PORT: String(sshPort),
         SVC_HEALTH_PORT: String(workerHealthPort),
+        SVC_BILLING_PORT: String(billingPort),
+        SVC_DASHBOARD_PORT: String(dashboardPort),
+        SVC_NOTIFY_PORT: String(notifyPort),
       },
     });
     await waitUntil(() => isHealthy(url), 30_000, `fleet at ${url} did not become healthy`);
@@ -152,7 +157,7 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
     const ours = () => processesRunning('dist/').filter((p) => p.ppid === fleet.pid);
     const before = ours();
     const worker = before.find((p) => p.cmdline.includes('services/execution/dist/worker.js'))!;
-    expect(before).toHaveLength(7);
+    expect(before).toHaveLength(11);
     process.kill(worker.pid, 'SIGKILL');
     await waitUntil(async () => !processesRunning('services/execution/dist/worker.js').some((p) => p.pid === worker.pid), 5000, 'the worker did not die');
 
@@ -163,14 +168,14 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
 
     await waitUntil(async () => ours().some((p) => p.cmdline.includes('services/execution/dist/worker.js') && p.pid !== worker.pid), 15_000, 'the worker was not started again');
     await waitUntil(() => isHealthy(url), 30_000, 'the fleet did not become healthy again');
-    // The six others are the same processes as before.
+    // The ten others are the same processes as before.
     const after = ours().map((p) => p.pid);
-    expect(after).toHaveLength(7);
+    expect(after).toHaveLength(11);
     expect(after).toEqual(expect.arrayContaining(before.filter((p) => p !== worker).map((p) => p.pid)));
     await expectEchoRun(url, call, admin.body.data.tokens.accessToken, 'restarted');
   }, 90_000);
 
-  it('serves storage and telemetry through their own processes', async () => {
+  it('serves storage, telemetry and SSH targets through their own processes', async () => {
     const call = client(url);
     const admin = await call('/api/v1/auth/login', { body: { email: 'proc-ops@example.test', password: 'processes-admin-1' } });
     const token = admin.body.data.tokens.accessToken;
@@ -178,5 +183,8 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
     expect((await call('/api/v1/storage/proc', { token })).body.data.value).toEqual({ ok: true });
     const telemetry = await call('/api/v1/telemetry', { body: { command: 'run', duration_ms: 1, success: true, os: 'linux', cli_version: '0.1.0' } });
     expect(telemetry.body).toEqual({ data: { received: true } });
+    const target = await call('/api/v1/ssh/targets', { token, body: { name: 'proc-box', host: 'proc.example.test', username: 'deploy', auth_method: 'password', password: 'proc-password' } });
+    expect(target.status, JSON.stringify(target.body)).toBe(201);
+    expect((await call('/api/v1/ssh/targets', { token })).body).toEqual([target.body]);
   });
 });

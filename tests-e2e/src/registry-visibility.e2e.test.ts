@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, createOrganization, joinOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
-import { packageOf } from '@svc/pack-sdk/src/testing/packs.js';
+import { packageOf } from '@svc/pack-sdk/testing';
 import { uploadPackage } from './support/packs.js';
 
 /** One pack per visibility, published and installed by an organization; each pack has one command named like it. */

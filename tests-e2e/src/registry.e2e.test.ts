@@ -5,7 +5,7 @@ import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
 import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
-import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
+import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
 import { rawTarGz, uploadPackage } from './support/packs.js';
 
 describe.each(MODES)('pack registry (%s infrastructure)', (mode) => {

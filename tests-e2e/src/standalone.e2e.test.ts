@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makeDataDir } from '@svc/testing';
 import { client } from './support/client.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -41,7 +40,7 @@ function startStandalone(dataDir: string): Promise<{ child: ChildProcess; url: s
 }
 
 describe('standalone process', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-standalone-'));
+  const dataDir = makeDataDir('svc-standalone-');
   const children: ChildProcess[] = [];
   afterAll(() => {
     for (const c of children) c.kill('SIGKILL');

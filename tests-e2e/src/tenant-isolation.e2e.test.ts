@@ -4,6 +4,8 @@ import { client, type Call, type CallOptions } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 import { documentedOperations } from './support/openapi.js';
+import { uploadPackage } from './support/packs.js';
+import { packageOf } from '@svc/pack-sdk/testing';
 
 /** Written into Ada's resources, so that any answer to Bob that carries one of them shows. */
 const SECRET = 'ada-secret-7f3c';
@@ -44,8 +46,16 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
     expect((await call('/api/v1/storage/notes', { method: 'PUT', token: ada.token, body: { data: { text: SECRET } } })).status).toBe(201);
     expect((await call(`/api/v1/secrets/${ada.slug}/vault/REVEAL`, { method: 'PUT', token: ada.token, body: { value: SECRET } })).status).toBe(201);
     expect((await call(`/api/v1/organizations/${org.id}/invite`, { token: ada.token, body: { email: `${SECRET}@example.test` } })).status).toBe(201);
+    const target = await call('/api/v1/ssh/targets', { token: ada.token, body: { name: SECRET, host: `${SECRET}.example.test`, username: SECRET, auth_method: 'password', password: SECRET } });
+    expect(target.status, JSON.stringify(target.body)).toBe(201);
+    // Her sandbox holds her pack and ran it; Bob's runs, with no pack of hers in it.
+    expect((await call('/api/v1/sandbox', { method: 'POST', token: ada.token })).status).toBe(201);
+    const synced = await uploadPackage(fleet.url, ada.token, await packageOf({ namespace: ada.slug, name: 'vault', commands: [{ name: 'reveal' }] }), 'package', { method: 'PUT', path: '/api/v1/sandbox/packs' });
+    expect(synced.status).toBe(201);
+    expect((await call(`/api/v1/sandbox/commands/${ada.slug}/reveal`, { token: ada.token, body: { text: SECRET } })).status).toBe(200);
+    expect((await call('/api/v1/sandbox', { method: 'POST', token: bob.token })).status).toBe(201);
     bobKey = (await createApiKey(call, bob, 'bob')).key;
-    adas = { org_id: org.id, user_id: ada.id, key_id: key.id, pack_id: packId, task_id: task, namespace: ada.slug, name: 'reveal', key: 'notes', pack: 'vault' };
+    adas = { org_id: org.id, user_id: ada.id, key_id: key.id, pack_id: packId, task_id: task, namespace: ada.slug, name: 'reveal', key: 'notes', pack: 'vault', id: target.body.id };
   }, 120_000);
 
   afterAll(async () => {
@@ -59,9 +69,11 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
       'POST /api/v1/commands/{namespace}/{name}': { text: 'x' },
       'PUT /api/v1/storage/{key}': { data: { text: 'overwritten' } },
       'PUT /api/v1/secrets/{namespace}/{pack}/{name}': { value: 'overwritten' },
+      'PUT /api/v1/ssh/targets/{id}': { port: 2222, password: 'overwritten' },
       'POST /api/v1/registry/grants': { pack_namespace: ada.slug, pack_name: 'vault', grantee_tenant_id: bob.tenantId },
       'DELETE /api/v1/registry/grants': { pack_namespace: ada.slug, pack_name: 'vault', grantee_tenant_id: bob.tenantId },
       'POST /api/v1/packs/install': { name: `@${ada.slug}/vault`, version: '1.0.0' },
+      'POST /api/v1/sandbox/commands/{namespace}/{name}': { text: 'x' },
       'POST /mcp': { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: `${ada.slug}__vault__reveal`, arguments: { text: 'x' } } },
     };
     for (const { method, template } of documentedOperations()) {
@@ -88,8 +100,10 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
     expect((await call('/api/v1/account/api-keys', { token: ada.token })).body.data[0]).toMatchObject({ id: adas.key_id, revoked_at: null });
     expect((await call('/api/v1/storage/notes', { token: ada.token })).body.data.value).toEqual({ text: SECRET });
     expect((await call(`/api/v1/secrets/${ada.slug}/vault`, { token: ada.token })).body.data.secrets.map((s: { name: string }) => s.name)).toEqual(['REVEAL']);
+    expect(await call(`/api/v1/ssh/targets/${adas.id}`, { token: ada.token })).toMatchObject({ status: 200, body: { name: SECRET, port: 22, has_credentials: true } });
     expect((await call(`/api/v1/tasks/${adas.task_id}`, { token: ada.token })).body.data).toMatchObject({ status: 'success', result: { echoed: { text: SECRET } } });
     expect((await call('/api/v1/packs', { token: ada.token })).body.data.packs).toEqual([expect.objectContaining({ id: adas.pack_id, status: 'active' })]);
     expect((await call(`/api/v1/commands/${ada.slug}/reveal`, { token: ada.token, body: { text: 'still mine' } })).status).toBe(200);
+    expect((await call('/api/v1/sandbox', { token: ada.token })).body.data).toMatchObject({ status: 'running', usage: { executions_this_month: 1 }, packs: [expect.objectContaining({ name: 'vault' })] });
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Call, Reply } from './client.js';
-import { packageOf, type TestPack } from '@svc/pack-sdk/src/testing/packs.js';
+import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
 import { uploadPackage } from './packs.js';
 import type { TestUser } from './accounts.js';
 

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { createLogger } from '@svc/core';
+import { Writable } from 'node:stream';
+import { createLogger, type Logger } from '@svc/core';
 import { deleteCachePrefix } from '@svc/cache';
 import { createScratchDatabase, dropServiceRoles, provisionServiceRoles } from '@svc/db';
+import type { BillingConfig, Clock } from '@svc/billing';
 import type { GatewayConfig } from '@svc/gateway';
+import type { WebhookSettings } from '@svc/notify';
 import { openInfrastructure, type Infrastructure, type InfrastructureEnv } from '@svc/platform';
 import { startFleet } from '@svc/standalone';
 import { destroyBusPrefix } from '@svc/bus';
@@ -23,6 +26,19 @@ export const MODES: Mode[] = realUrls.database && realUrls.cache && realUrls.bus
 export const TEST_SECRETS = {
   jwtSecret: 'e2e-jwt-secret-0123456789abcdef0123456789',
   internalSecret: 'e2e-internal-secret-0123456789abcdef012345',
+};
+/** What the e2e fleets seal SSH credentials with (base64 of 32 bytes). */
+export const TEST_SSH_ENCRYPTION_KEY = Buffer.alloc(32, 'e2e-ssh').toString('base64');
+
+/** Receivers on loopback over plain http, retries in fractions of a second. */
+export const E2E_WEBHOOKS: WebhookSettings = {
+  allowedCidrs: ['127.0.0.0/8'],
+  allowHttp: true,
+  timeoutMs: 2000,
+  maxAttempts: 6,
+  retry: { baseMs: 250, capMs: 5000 },
+  disableAfterMs: 3_600_000,
+  intervalMs: 50,
 };
 
 export const ADMIN = { email: 'ops@example.test', password: 'operator-password-1', slug: 'operator' };
@@ -51,12 +67,22 @@ export interface TestFleetOptions {
   accessTtlSeconds?: number;
   /** `RATE_LIMIT_REQUESTS`/`RATE_LIMIT_WINDOW` of the fleet (the per-user limit of `/api/v1/commands/*`). */
   commandGroupLimit?: { points: number; durationSeconds: number };
-  /** An SMTP relay for identity's outbox (read every 100 ms); without it e-mails stay queued. */
+  /** An SMTP relay for notify's e-mails (its outbox read every 100 ms); without it e-mails stay queued. */
   smtpUrl?: string;
+  /** Webhook settings that tests change (retry pauses, attempts, when an endpoint is disabled). */
+  webhooks?: Partial<WebhookSettings>;
   /** Off only where a test sends more than any tier allows and the limits are not its subject. */
   rateLimitEnabled?: boolean;
   /** Execution settings that tests shorten (sync wait, result retention, retry backoff). */
   execution?: Partial<ExecutionTestSettings>;
+  /** Billing's settings (a local processor, webhook secrets, a short scheduler interval). */
+  billing?: Partial<BillingConfig>;
+  /** Billing's clock, which a test moves to play out a grace period. */
+  billingClock?: Clock;
+  /** Each service's logger, for a test that reads what the fleet logs (default: errors only, silent unless E2E_LOGS). */
+  logger?: (service: string) => Logger;
+  /** Collects every line every service logs (level debug), instead of discarding them. */
+  logLines?: string[];
 }
 
 interface ExecutionTestSettings {
@@ -94,7 +120,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
   const infra = await openInfrastructure(infraEnv, log, { inMemory: true });
   const fleet = await startFleet({
     infra,
-    logger: (service) => createLogger({ service, level: 'error', silent: !process.env.E2E_LOGS }),
+    logger: options.logger ?? ((service) => (options.logLines ? createLogger({ service, level: 'debug', stream: lineCollector(options.logLines) }) : createLogger({ service, level: 'error', silent: !process.env.E2E_LOGS }))),
     port: 0,
     host: '127.0.0.1',
     secrets: TEST_SECRETS,
@@ -105,7 +131,12 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       bcryptRounds: 4,
       cookieSecure: true,
       admin: ADMIN,
-      mail: options.smtpUrl ? { smtpUrl: options.smtpUrl, from: 'svc <no-reply@svc.test>', intervalMs: 100 } : undefined,
+    },
+    notify: {
+      mail: options.smtpUrl ? { smtpUrl: options.smtpUrl, from: 'svc <no-reply@svc.test>' } : undefined,
+      mailIntervalMs: 100,
+      emailRetry: { baseMs: 200, capMs: 1000 },
+      webhooks: { ...E2E_WEBHOOKS, ...options.webhooks },
     },
     execution: {
       syncWaitMs: options.execution?.syncWaitMs ?? 30_000,
@@ -117,9 +148,12 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       maxRunners: 16,
       prefetch: { fast: 64, medium: 8, long: 2 },
     },
+    ssh: { encryptionKey: TEST_SSH_ENCRYPTION_KEY, idleSeconds: 60 },
     apiKeyUsageFlushMs: 200,
     commandGroupLimit: options.commandGroupLimit,
     rateLimitEnabled: options.rateLimitEnabled,
+    billing: options.billing,
+    billingClock: options.billingClock,
     // Both ways to the services get the whole suite: embedded as `npm start` runs, real as the
     // distributed fleet forwards (over HTTP, through the gateway's proxy).
     hops: mode === 'real' ? 'http' : 'in-process',
@@ -165,4 +199,14 @@ export async function startFleetThroughProxy(server: keyof typeof PROXIED, optio
   };
   const fleet = await startTestFleet('real', { ...options, [PROXIED[server].option]: throughProxy });
   return { fleet, proxy };
+}
+
+/** A stream that keeps each line written to it. */
+function lineCollector(lines: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { samplePath } from '@svc/gateway/src/openapi/document.js';
+import { samplePath } from '@svc/gateway/openapi';
 import { documentedOperations, responseChecker } from './openapi.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

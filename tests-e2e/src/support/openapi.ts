@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import Ajv04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '@svc/gateway';
-import { operationsOf } from '@svc/gateway/src/openapi/document.js';
+import { operationsOf } from '@svc/gateway/openapi';
 import type { OpenAPIObject, OperationObject, ResponseObject } from '@svc/openapi';
 
 /** Base URI under which the document is registered with ajv; never fetched. */

@@ -6,7 +6,7 @@ import { expectDescribed, type Reply } from './client.js';
 const gzip = promisify(gzipCallback);
 
 /** A `.tar.gz` written entry by entry as given (a file unless `type` says otherwise), however malicious. */
-export async function rawTarGz(entries: Array<Partial<Header> & { name: string; content?: string }>): Promise<Buffer> {
+export async function rawTarGz(entries: Array<Partial<Header> & { name: string; content?: string | Buffer }>): Promise<Buffer> {
   const archive = pack();
   const chunks: Buffer[] = [];
   const done = (async () => {
@@ -21,11 +21,14 @@ export async function rawTarGz(entries: Array<Partial<Header> & { name: string; 
   return gzip(Buffer.concat(chunks));
 }
 
-/** `POST /api/v1/registry/packs` with the package in the multipart field `package`, as a browser or the CLI sends it. */
-export async function uploadPackage(baseUrl: string, token: string, bytes: Buffer, field = 'package'): Promise<Reply> {
+/**
+ * `POST /api/v1/registry/packs` (or another upload route, `to`) with the package in the multipart
+ * field `package`, as a browser or the CLI sends it.
+ */
+export async function uploadPackage(baseUrl: string, token: string, bytes: Buffer, field = 'package', to = { method: 'POST', path: '/api/v1/registry/packs' }): Promise<Reply> {
   const form = new FormData();
   form.append(field, new Blob([bytes], { type: 'application/gzip' }), 'pack.tar.gz');
-  const res = await fetch(`${baseUrl}/api/v1/registry/packs`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const res = await fetch(`${baseUrl}${to.path}`, { method: to.method, headers: { authorization: `Bearer ${token}` }, body: form });
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -33,5 +36,5 @@ export async function uploadPackage(baseUrl: string, token: string, bytes: Buffe
   } catch {
     // Not JSON; tests assert on the raw text.
   }
-  return expectDescribed('POST', '/api/v1/registry/packs', { status: res.status, headers: res.headers, body });
+  return expectDescribed(to.method, to.path, { status: res.status, headers: res.headers, body });
 }

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventPayload } from '@svc/contracts';
+import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
+import { client, type Call } from './support/client.js';
+import { installPack } from './support/execution.js';
+import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+
+/** Reports the tokens its input names, as a pack calling a language model would. */
+const CHAT = `export default async (input, ctx) => {
+  await ctx.usage.llm({ model: input.model, input: input.input, output: input.output });
+  return { ok: true };
+};
+`;
+
+async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.each(MODES)('usage limits and LLM tokens through the platform (%s infrastructure)', (mode) => {
+  let fleet: TestFleet;
+  let call: Call;
+  let publisher: TestUser;
+  let admin: string;
+  const warnings: EventPayload<'usage.quota.exceeded'>[] = [];
+
+  const chat = (user: TestUser, input: Record<string, unknown>) => call(`/api/v1/commands/${publisher.slug}/chat`, { token: user.token, body: input });
+  const usageOf = async (user: TestUser) => (await call('/api/v1/usage', { token: user.token })).body.data;
+
+  beforeAll(async () => {
+    fleet = await startTestFleet(mode);
+    call = client(fleet.url);
+    await fleet.infra.bus.subscribe(`e2e.usage-warnings-${mode}-${randomUUID().slice(0, 8)}`, ['usage.quota.exceeded'], async (m) => {
+      warnings.push(m.payload);
+    });
+    admin = await adminToken(call);
+    publisher = await signUp(call, admin);
+    await createOrganization(call, publisher);
+    await installPack(fleet.url, call, publisher, {
+      namespace: publisher.slug,
+      name: 'assistant',
+      visibility: 'public',
+      commands: [{ name: 'chat', input_schema: { type: 'object', properties: { model: { type: 'string' }, input: { type: 'integer' }, output: { type: 'integer' } }, required: ['model', 'input', 'output'] } }],
+      files: { 'commands/chat.js': CHAT },
+    });
+  });
+  afterAll(() => fleet?.stop());
+
+  it('counts the tokens a pack reports by model, for the caller only, and an event delivered twice once', async () => {
+    const [ada, bob] = [await signUp(call, admin), await signUp(call, admin)];
+    expect((await chat(ada, { model: 'gpt-4o', input: 1200, output: 300 })).status).toBe(200);
+    expect((await chat(ada, { model: 'claude-3-5-haiku', input: 100, output: 50 })).status).toBe(200);
+    await until(async () => (await usageOf(ada)).usage.llm_tokens.total === 1650);
+    const twice = randomUUID();
+    for (let i = 0; i < 2; i++) {
+      await fleet.infra.bus.publish('llm.usage.reported', { command: `${publisher.slug}.chat`, tenant_id: ada.tenantId, user_id: ada.id, model: 'gpt-4o', input_tokens: 10, output_tokens: 0 }, { messageId: twice });
+    }
+    await until(async () => (await usageOf(ada)).usage.llm_tokens.total === 1660);
+    const dashboard = (await call('/api/v1/usage?view=dashboard', { token: ada.token })).body.data;
+    expect(dashboard.usage.llm_tokens).toMatchObject({ used: 1660, by_model: { 'gpt-4o': 1510, 'claude-3-5-haiku': 150 } });
+    // A run's end (command.executed) travels on its own queue and may arrive after its token reports.
+    await until(async () => (await usageOf(ada)).usage.concurrent_jobs.current === 0);
+    const summary = await usageOf(ada);
+    expect(summary.usage.llm_tokens).toEqual({ input: 1310, output: 350, total: 1660 });
+    expect(summary.usage.concurrent_jobs.peak).toBeGreaterThanOrEqual(1);
+    expect((await usageOf(bob)).usage.llm_tokens.total).toBe(0);
+    expect((await usageOf(bob)).usage.concurrent_jobs).toEqual({ current: 0, peak: 0 });
+  });
+
+  it('goes on past a quota with one warning, and refuses the next run of a tenant with hard limits', async () => {
+    const soft = await signUp(call, admin, { tier: 'free' });
+    const hard = await signUp(call, admin, { tier: 'free' });
+    expect((await call('/api/v1/usage/limits', { method: 'PUT', token: hard.token, body: { hard: true } })).body.data).toEqual({ tenant_id: hard.tenantId, hard: true });
+    for (const who of [soft, hard]) {
+      expect((await chat(who, { model: 'm', input: 6_000, output: 0 })).status).toBe(200);
+      expect((await chat(who, { model: 'm', input: 6_000, output: 0 })).status).toBe(200);
+    }
+    await until(async () => (await usageOf(hard)).usage.llm_tokens.total === 12_000 && (await usageOf(soft)).usage.llm_tokens.total === 12_000);
+    // Soft: past the 10K of Free, runs go on; one warning today however many runs go past.
+    expect((await chat(soft, { model: 'm', input: 1, output: 0 })).status).toBe(200);
+    await until(async () => (await usageOf(soft)).usage.llm_tokens.total === 12_001);
+    expect(warnings.filter((w) => w.tenant_id === soft.tenantId)).toEqual([{ tenant_id: soft.tenantId, metric: 'llm_tokens_per_month', used: 12_000, limit: 10_000, period: expect.stringMatching(/^\d{4}-\d{2}$/) }]);
+    // Hard: the next run is refused until hard limits are turned off.
+    await until(async () => (await chat(hard, { model: 'm', input: 1, output: 0 })).status === 429);
+    expectError(await chat(hard, { model: 'm', input: 1, output: 0 }), 429, 'USAGE_LIMIT_EXCEEDED');
+    expect((await call('/api/v1/usage/limits', { method: 'PUT', token: hard.token, body: { hard: false } })).status).toBe(200);
+    expect((await chat(hard, { model: 'm', input: 1, output: 0 })).status).toBe(200);
+  });
+});
