@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { packageOf } from '@svc/pack-sdk/src/testing/packs.js';
+import { packageOf } from '@svc/pack-sdk/testing';
 import { expectCall } from './api.js';
 import { OPERATOR } from './fleets.js';
 

@@ -31,6 +31,7 @@ function baseEnv(dataDir: string, internalSecret: string): Record<string, string
     SVC_DATA_DIR: dataDir,
     SVC_JWT_SECRET: randomBytes(32).toString('hex'),
     SVC_INTERNAL_SECRET: internalSecret,
+    SVC_SSH_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     SVC_ADMIN_EMAIL: OPERATOR.email,
     SVC_ADMIN_PASSWORD: OPERATOR.password,
     // Only sign-ins of the set-up pay for bcrypt; a low cost keeps them quick.
@@ -95,7 +96,7 @@ export function startProcessFleet(): Promise<RunningFleet> {
     ['scripts/fleet.mjs'],
     async () => {
       const env: Record<string, string> = PROFILES ? { SVC_CPU_PROF_DIR: join(PROFILES, 'fleet') } : {};
-      for (const service of ['identity', 'registry', 'execution', 'storage', 'admin']) {
+      for (const service of ['identity', 'registry', 'execution', 'storage', 'admin', 'billing', 'dashboard', 'ssh']) {
         const port = String(await freePort());
         env[`SVC_${service.toUpperCase()}_PORT`] = port;
         env[`SVC_${service.toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;

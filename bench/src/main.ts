@@ -1,13 +1,14 @@
-// `npm run bench`: builds, then measures B0-B7 of the benchmark brief on this machine and
+// `npm run bench`: builds, then measures B0-B8 of the benchmark brief on this machine and
 // writes BENCHMARKS.md at the repository root. Each fleet runs in processes of its own; this
 // process is only the load generator.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signInternalIdentity, type Identity } from '@svc/auth';
-import { personalIdentity } from '@svc/auth/src/testing/identities.js';
+import { personalIdentity } from '@svc/auth/testing';
 import { expectCall } from './api.js';
 import { prepareDeveloper, type Developer } from './accounts.js';
+import { prepareBundle } from './bundles.js';
 import { coldStarts } from './cold-start.js';
 import { startProcessFleet, startStandalone, type RunningFleet } from './fleets.js';
 import { load, type LoadOptions, type LoadResult } from './load.js';
@@ -211,6 +212,27 @@ function identityOf(developer: Developer): Identity {
   return personalIdentity({ userId: developer.userId, tenantId: developer.tenantId, slug: developer.slug, email: developer.email, tier: 'enterprise', developerMode: true });
 }
 
+/**
+ * B8: a dashboard's bundle file through the gateway (JWT, visibility, inventory lookup, blob
+ * stream) against `express.static` serving the same bytes (`src/static-server.mjs`), alternating.
+ */
+async function bundleServing(url: string, developer: Developer, watch: Record<string, number>): Promise<Array<{ gateway: LoadResult; statics: LoadResult }>> {
+  const { entryPoint, staticDir } = await prepareBundle(url, developer);
+  const port = await freePort();
+  const server = launch(['bench/src/static-server.mjs'], { PATH: process.env.PATH, PORT: String(port), STATIC_DIR: staticDir }, join(staticDir, 'static-server.log'));
+  try {
+    const viaGateway: LoadOptions = { url: `${url}${entryPoint}`, headers: { authorization: `Bearer ${developer.token}` }, connections: CONNECTIONS, durationSeconds: SECONDS, watch };
+    const statics: LoadOptions = { url: `http://127.0.0.1:${port}/main.js`, connections: CONNECTIONS, durationSeconds: SECONDS, watch: { static: server.pid } };
+    await waitForHealthy(server, statics.url, 10_000);
+    await load({ ...viaGateway, durationSeconds: WARM_SECONDS });
+    await load({ ...statics, durationSeconds: WARM_SECONDS });
+    return await repeat('B8', async () => ({ gateway: await load(viaGateway), statics: await load(statics) }), (p) => `gateway ${showLoad(p.gateway)}; express.static ${showLoad(p.statics)}`);
+  } finally {
+    await server.stop();
+    await rm(staticDir, { recursive: true, force: true });
+  }
+}
+
 async function onProcessFleet() {
   const fleet = await startProcessFleet();
   try {
@@ -231,8 +253,9 @@ async function onProcessFleet() {
     await load({ ...direct(), durationSeconds: WARM_SECONDS });
     // Alternating, so that a drift of the machine touches both alike.
     const pairs = await repeat('B6', async () => ({ gateway: await load(viaGateway), direct: await load(direct()) }), (p) => `gateway ${showLoad(p.gateway)}; direct ${showLoad(p.direct)}`);
+    const b8 = await bundleServing(fleet.url, developer, { gateway, dashboard: pidOf('services/dashboard/dist/main.js') });
     const b1 = await measure('B1 (separate processes)', echoCall(`${fleet.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey, { gateway, execution: pidOf('services/execution/dist/main.js'), worker: pidOf('services/execution/dist/worker.js') }));
-    return { b6: pairs, b1, b7: await idleMemory('B7 fleet', fleet, true) };
+    return { b6: pairs, b8, b1, b7: await idleMemory('B7 fleet', fleet, true) };
   } finally {
     details.push(...(await fleet.stop()).map((l) => `Left behind: ${l}`));
   }
@@ -252,6 +275,8 @@ const b2 = median(rps(embedded.b2));
 const b3 = median(rps(real.b3));
 const b6Gateway = median(fleet.b6.map((p) => p.gateway.rps));
 const b6Direct = median(fleet.b6.map((p) => p.direct.rps));
+const b8Gateway = median(fleet.b8.map((p) => p.gateway.rps));
+const b8Static = median(fleet.b8.map((p) => p.statics.rps));
 const b5 = real.b5.map((times) => percentile(times, 50));
 const tasks = (f: (r: TaskRunResult) => number) => real.b4.map(f);
 const lost = tasks((r) => r.tasks - r.succeeded).reduce((a, b) => a + b, 0);
@@ -268,6 +293,8 @@ rows.push(
   { id: 'B5', what: `first call of a newly installed pack (p50 of ${COLD_PACKS} packs per run)`, unit: 'ms', runs: b5, target: 'p50 ≤ 150 ms', met: median(b5) <= 150 },
   { id: 'B6', what: '`GET /api/v1/storage/{key}` through the gateway (separate processes)', unit: 'req/s', runs: fleet.b6.map((p) => p.gateway.rps), ratio: `${pct(b6Gateway, b6Direct)} direct`, target: '≥ 60 % of direct', met: b6Gateway >= 0.6 * b6Direct },
   { id: 'B6', what: '… straight to the storage service', unit: 'req/s', runs: fleet.b6.map((p) => p.direct.rps), target: '' },
+  { id: 'B8', what: 'a 64 KiB dashboard bundle file (`GET /api/v1/dashboards/{slug}/bundle/{version}/main.js`) through the gateway (separate processes)', unit: 'req/s', runs: fleet.b8.map((p) => p.gateway.rps), ratio: `${pct(b8Gateway, b8Static)} express.static`, target: '≥ 50 % of express.static', met: b8Gateway >= 0.5 * b8Static },
+  { id: 'B8', what: '… the same file from `express.static`', unit: 'req/s', runs: fleet.b8.map((p) => p.statics.rps), target: '' },
   { id: 'B7', what: 'resident memory, idle standalone process (embedded), restarted on its data', unit: 'MB', runs: embedded.b7.process, target: '≤ 300 MB', met: median(embedded.b7.process) <= 300 },
   { id: 'B7', what: '… with its pack runner (a child process)', unit: 'MB', runs: embedded.b7.tree, target: '≤ 300 MB', met: median(embedded.b7.tree) <= 300 },
   { id: 'B7', what: '… the process at its first start, which creates the database, after the B2 runs', unit: 'MB', runs: embedded.b7First.process, target: '≤ 300 MB', met: median(embedded.b7First.process) <= 300 },
@@ -287,7 +314,7 @@ const serverCpu = (results: LoadResult[]) =>
     .map((name) => `${name} ${median(results.map((r) => r.serverCpuMs[name]!)).toFixed(2)} ms`)
     .join(', ');
 details.push(
-  `CPU per answered request of the processes under test (from \`/proc\`, all their threads; median of the runs): B1: ${serverCpu(real.b1)}. B2: ${serverCpu(embedded.b2)}. B3: ${serverCpu(real.b3)}. B6 through the gateway: ${serverCpu(fleet.b6.map((p) => p.gateway))}; straight: ${serverCpu(fleet.b6.map((p) => p.direct))}. (B1) on separate processes: ${serverCpu(fleet.b1)}.`,
+  `CPU per answered request of the processes under test (from \`/proc\`, all their threads; median of the runs): B1: ${serverCpu(real.b1)}. B2: ${serverCpu(embedded.b2)}. B3: ${serverCpu(real.b3)}. B6 through the gateway: ${serverCpu(fleet.b6.map((p) => p.gateway))}; straight: ${serverCpu(fleet.b6.map((p) => p.direct))}. B8 through the gateway: ${serverCpu(fleet.b8.map((p) => p.gateway))}; express.static: ${serverCpu(fleet.b8.map((p) => p.statics))}. (B1) on separate processes: ${serverCpu(fleet.b1)}.`,
 );
 details.push(`1-minute load average as each figure started (2 cores; the suite itself adds about 2 while it runs): ${loadAtStart.join(', ')}.`);
 details.push(`CPU time the hypervisor gave to other guests while each figure ran (\`steal\` of /proc/stat, share of the machine's): ${stolenDuring.join(', ')}.`);
