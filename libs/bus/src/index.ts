@@ -16,3 +16,4 @@ export {
 } from './names.js';
 export { EventOutbox, eventDelivery, eventIdFor, outboxEvent, type EventOptions, type EventOutboxOptions, type OutboxWriter } from './event-outbox.js';
 export { handleOnce } from './handle-once.js';
+export { inBatches, type BatchOptions } from './in-batches.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '@svc/core';
-import { firstDelivery, Outbox, type OutboxDelivery, type OutboxOptions } from './outbox.js';
+import { firstDeliveries, firstDelivery, Outbox, type OutboxDelivery, type OutboxOptions } from './outbox.js';
 import type { InboxTable, OutboxRow, OutboxTable } from './outbox-tables.js';
 import { createOutboxTables, testDatabaseKinds, type TestDatabase } from './testing/index.js';
 
@@ -192,5 +192,13 @@ describe.each(testDatabaseKinds())('the outbox on $name', (kind) => {
       })
       .catch(() => undefined);
     expect(await firstDelivery(db.database.db, inbox, rolledBack, 'thing.made')).toBe(true);
+  });
+
+  it('tells which events of a batch are new in one statement, an id twice in the batch once', async () => {
+    const [seen, fresh] = [randomUUID(), randomUUID()];
+    await firstDelivery(db.database.db, inbox, seen, 'thing.made');
+    const batch = [seen, fresh, fresh].map((eventId) => ({ eventId, name: 'thing.made' }));
+    expect(await firstDeliveries(db.database.db, inbox, batch)).toEqual(new Set([fresh]));
+    expect(await firstDeliveries(db.database.db, inbox, [])).toEqual(new Set());
   });
 });

@@ -303,6 +303,12 @@ function rowOf(entry: OutboxEntry): OutboxRow {
  *   });
  */
 export async function firstDelivery(tx: Db, inbox: InboxTable, eventId: string, name: string): Promise<boolean> {
-  const inserted = await tx.insert(inbox).values({ eventId, name }).onConflictDoNothing().returning({ eventId: inbox.eventId });
-  return inserted.length === 1;
+  return (await firstDeliveries(tx, inbox, [{ eventId, name }])).has(eventId);
+}
+
+/** `firstDelivery` for a batch of events in one statement: the ids of those not handled before. */
+export async function firstDeliveries(tx: Db, inbox: InboxTable, events: { eventId: string; name: string }[]): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
+  const inserted = await tx.insert(inbox).values(events).onConflictDoNothing().returning({ eventId: inbox.eventId });
+  return new Set(inserted.map((row) => row.eventId));
 }
