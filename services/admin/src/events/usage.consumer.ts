@@ -1,15 +1,20 @@
-import type { Bus, EventMessage, EventOutbox, OutboxWriter, Subscription } from '@svc/bus';
-import { firstDelivery, type Db } from '@svc/db';
+import { inBatches, type Bus, type EventMessage, type EventOutbox, type OutboxWriter, type Subscription } from '@svc/bus';
+import { firstDeliveries, type Db } from '@svc/db';
 import { inbox } from '../db/schema.js';
-import { ActivityRepository } from '../repositories/activity.repository.js';
-import { ConcurrencyRepository } from '../repositories/concurrency.repository.js';
-import { UsageRepository } from '../repositories/usage.repository.js';
+import { ActivityRepository, type ActivityRow } from '../repositories/activity.repository.js';
+import { ConcurrencyRepository, type RunChange } from '../repositories/concurrency.repository.js';
+import { UsageRepository, type CommandRun, type LlmReport } from '../repositories/usage.repository.js';
 import type { HardLimits } from '../usage/hard-limits.js';
 import { warnOfOverage, type QuotaMetric } from '../usage/overage.js';
 import { packOf, periodOf } from '../usage/period.js';
 
 const USAGE_EVENTS = ['command.started', 'command.executed', 'task.revoked', 'storage.changed', 'llm.usage.reported'] as const;
 type UsageEvent = (typeof USAGE_EVENTS)[number];
+
+/** Most usage events held, and counted in one transaction. */
+const BATCH = 100;
+/** How long a batch waits to fill: counting (queueing) lags by as much, and a busy platform pays one transaction per hundred events. */
+const GATHER_MS = 20;
 
 export interface UsageConsumerOptions {
   now: () => Date;
@@ -26,48 +31,85 @@ export interface UsageConsumerOptions {
  * delivery of the same run never counts it twice. The month is the one the event is handled in.
  * A quota the counters go past is noticed in that transaction too (`warnOfOverage`), and held
  * to when the tenant has hard limits (`HardLimits`).
+ *
+ * Events come in batches (`inBatches`): under load one transaction, and a few statements,
+ * count a hundred runs, where each would otherwise cost a dozen statements of its own.
  */
 export function consumeUsageEvents(bus: Bus, db: Db, events: EventOutbox, options: UsageConsumerOptions): Promise<Subscription> {
-  return bus.subscribe('admin.usage', [...USAGE_EVENTS], (message) =>
-    events.transaction(async (tx, out) => {
-      if (await firstDelivery(tx, inbox, message.messageId, message.name)) await count(tx, out, message, options);
-    }),
+  return bus.subscribe(
+    'admin.usage',
+    [...USAGE_EVENTS],
+    inBatches<EventMessage<UsageEvent>>(
+      (messages) =>
+        events.transaction(async (tx, out) => {
+          const fresh = await firstDeliveries(
+            tx,
+            inbox,
+            messages.map((m) => ({ eventId: m.messageId, name: m.name })),
+          );
+          // An event delivered twice in one batch counts once, as across batches.
+          await count(
+            tx,
+            out,
+            messages.filter((m) => fresh.delete(m.messageId)),
+            options,
+          );
+        }),
+      { maxBatch: BATCH, gatherMs: GATHER_MS },
+    ),
+    { prefetch: 2 * BATCH },
   );
 }
 
-async function count(tx: Db, out: OutboxWriter, message: EventMessage<UsageEvent>, { now, limitsEnabled, hardLimits }: UsageConsumerOptions): Promise<void> {
+async function count(tx: Db, out: OutboxWriter, messages: EventMessage<UsageEvent>[], { now, limitsEnabled, hardLimits }: UsageConsumerOptions): Promise<void> {
   const usage = new UsageRepository(tx);
   const at = now();
   const period = periodOf(at);
-  const overage = async (tenantId: string, userId: string | null, metric: QuotaMetric) => {
-    if (limitsEnabled && (await warnOfOverage(tx, out, { tenantId, userId, period, at, metric }))) await hardLimits.flagIfHard(tx, tenantId, metric, at);
+  const runChanges: RunChange[] = [];
+  const runs: CommandRun[] = [];
+  const activity: ActivityRow[] = [];
+  const reports: LlmReport[] = [];
+  const moved = new Map<string, { tenantId: string; userId: string | null; metric: QuotaMetric }>();
+  const move = (tenantId: string, userId: string | null, metric: QuotaMetric) => {
+    if (!moved.has(`${tenantId} ${metric}`)) moved.set(`${tenantId} ${metric}`, { tenantId, userId, metric });
   };
-  if (message.name === 'command.started') {
-    const run = message.payload;
-    await new ConcurrencyRepository(tx).started({ period, tenantId: run.tenant_id, taskId: run.task_id, at });
-  } else if (message.name === 'task.revoked') {
-    await new ConcurrencyRepository(tx).ended({ tenantId: message.payload.tenant_id, taskId: message.payload.task_id, at });
-  } else if (message.name === 'command.executed') {
-    const run = message.payload;
-    await new ConcurrencyRepository(tx).ended({ tenantId: run.tenant_id, taskId: run.task_id, at });
-    await usage.addCommandRun({ period, tenantId: run.tenant_id, userId: run.user_id, pack: packOf(run.command), succeeded: run.status === 'success', durationMs: run.duration_ms });
-    await new ActivityRepository(tx).record({
-      id: message.messageId,
-      tenantId: run.tenant_id,
-      userId: run.user_id,
-      eventType: 'command.executed',
-      eventData: { command: run.command, status: run.status },
-      durationMs: Math.round(run.duration_ms),
-      createdAt: at,
-    });
-    await overage(run.tenant_id, run.user_id, 'commands_per_month');
-  } else if (message.name === 'llm.usage.reported') {
-    const report = message.payload;
-    await usage.addLlmReport({ period, tenantId: report.tenant_id, userId: report.user_id, pack: packOf(report.command), model: report.model, inputTokens: report.input_tokens, outputTokens: report.output_tokens });
-    await overage(report.tenant_id, report.user_id, 'llm_tokens_per_month');
-  } else {
-    const report = message.payload;
-    await usage.addStorageReport({ period, tenantId: report.tenant_id, bytes: report.storage_bytes, keys: report.storage_keys, version: report.version });
-    await overage(report.tenant_id, null, 'storage_bytes');
+
+  for (const message of messages) {
+    if (message.name === 'command.started') {
+      runChanges.push({ change: 'started', tenantId: message.payload.tenant_id, taskId: message.payload.task_id });
+    } else if (message.name === 'task.revoked') {
+      runChanges.push({ change: 'ended', tenantId: message.payload.tenant_id, taskId: message.payload.task_id });
+    } else if (message.name === 'command.executed') {
+      const run = message.payload;
+      runChanges.push({ change: 'ended', tenantId: run.tenant_id, taskId: run.task_id });
+      runs.push({ period, tenantId: run.tenant_id, userId: run.user_id, pack: packOf(run.command), succeeded: run.status === 'success', durationMs: run.duration_ms });
+      activity.push({
+        id: message.messageId,
+        tenantId: run.tenant_id,
+        userId: run.user_id,
+        eventType: 'command.executed',
+        eventData: { command: run.command, status: run.status },
+        durationMs: Math.round(run.duration_ms),
+        createdAt: at,
+      });
+      move(run.tenant_id, run.user_id, 'commands_per_month');
+    } else if (message.name === 'llm.usage.reported') {
+      const report = message.payload;
+      reports.push({ period, tenantId: report.tenant_id, userId: report.user_id, pack: packOf(report.command), model: report.model, inputTokens: report.input_tokens, outputTokens: report.output_tokens });
+      move(report.tenant_id, report.user_id, 'llm_tokens_per_month');
+    } else {
+      const report = message.payload;
+      await usage.addStorageReport({ period, tenantId: report.tenant_id, bytes: report.storage_bytes, keys: report.storage_keys, version: report.version });
+      move(report.tenant_id, null, 'storage_bytes');
+    }
+  }
+
+  await new ConcurrencyRepository(tx).apply(period, at, runChanges);
+  await usage.addCommandRuns(runs);
+  await new ActivityRepository(tx).recordAll(activity);
+  await usage.addLlmReports(reports);
+  if (!limitsEnabled) return;
+  for (const { tenantId, userId, metric } of moved.values()) {
+    if (await warnOfOverage(tx, out, { tenantId, userId, period, at, metric })) await hardLimits.flagIfHard(tx, tenantId, metric, at);
   }
 }

@@ -20,34 +20,62 @@ const FUNNEL: Record<string, FunnelCounter> = {
   'user.registered': 'registered',
 };
 
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+
 /** The metrics' event log, and the per-user milestones and daily funnel it moves. */
 export class ActivityRepository {
   constructor(private readonly db: Db) {}
 
   async record(row: ActivityRow): Promise<void> {
-    await this.db.insert(activity).values(row).onConflictDoNothing();
-    const counter = FUNNEL[row.eventType];
-    if (counter) await this.countFunnel(counter, row.createdAt);
-    if (!row.userId) return;
-    const at = sql`${row.createdAt.toISOString()}::timestamptz`;
-    await this.db
-      .update(adminUsers)
-      .set({ eventsCount: sql`${adminUsers.eventsCount} + 1`, lastActiveAt: sql`greatest(${adminUsers.lastActiveAt}, ${at})` })
-      .where(eq(adminUsers.userId, row.userId));
-    const milestone = MILESTONES[row.eventType];
-    if (!milestone) return;
-    const reached = await this.db
-      .update(adminUsers)
-      .set({ [milestone]: row.createdAt })
-      .where(and(eq(adminUsers.userId, row.userId), isNull(adminUsers[milestone])))
-      .returning({ userId: adminUsers.userId });
-    if (milestone === 'firstCommandAt' && reached.length > 0) await this.countFunnel('firstCommand', row.createdAt);
+    await this.recordAll([row]);
   }
 
-  private async countFunnel(counter: FunnelCounter, at: Date): Promise<void> {
+  /**
+   * Events of one batch: the log in one statement, and what they move summed per user (events,
+   * last activity, milestones) and per day of the funnel, one statement each.
+   */
+  async recordAll(rows: ActivityRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.insert(activity).values(rows).onConflictDoNothing();
+    const funnel = new Map<string, { counter: FunnelCounter; at: Date; n: number }>();
+    const countIn = (counter: FunnelCounter, at: Date, n = 1) => {
+      const key = `${counter} ${dayOf(at)}`;
+      funnel.set(key, { counter, at, n: (funnel.get(key)?.n ?? 0) + n });
+    };
+    const users = new Map<string, { events: number; last: Date }>();
+    const milestones = new Map<string, { milestone: (typeof MILESTONES)[string]; userId: string; at: Date }>();
+    for (const row of rows) {
+      const counter = FUNNEL[row.eventType];
+      if (counter) countIn(counter, row.createdAt);
+      if (!row.userId) continue;
+      const user = users.get(row.userId);
+      users.set(row.userId, { events: (user?.events ?? 0) + 1, last: user && user.last > row.createdAt ? user.last : row.createdAt });
+      const milestone = MILESTONES[row.eventType];
+      const key = `${milestone} ${row.userId}`;
+      if (milestone && !milestones.has(key)) milestones.set(key, { milestone, userId: row.userId, at: row.createdAt });
+    }
+    for (const [userId, { events, last }] of users) {
+      const at = sql`${last.toISOString()}::timestamptz`;
+      await this.db
+        .update(adminUsers)
+        .set({ eventsCount: sql`${adminUsers.eventsCount} + ${events}`, lastActiveAt: sql`greatest(${adminUsers.lastActiveAt}, ${at})` })
+        .where(eq(adminUsers.userId, userId));
+    }
+    for (const { milestone, userId, at } of milestones.values()) {
+      const reached = await this.db
+        .update(adminUsers)
+        .set({ [milestone]: at })
+        .where(and(eq(adminUsers.userId, userId), isNull(adminUsers[milestone])))
+        .returning({ userId: adminUsers.userId });
+      if (milestone === 'firstCommandAt' && reached.length > 0) countIn('firstCommand', at);
+    }
+    for (const { counter, at, n } of funnel.values()) await this.countFunnel(counter, at, n);
+  }
+
+  private async countFunnel(counter: FunnelCounter, at: Date, n: number): Promise<void> {
     await this.db
       .insert(funnelDays)
-      .values({ day: at.toISOString().slice(0, 10), [counter]: 1 })
-      .onConflictDoUpdate({ target: funnelDays.day, set: { [counter]: sql`${funnelDays[counter]} + 1` } });
+      .values({ day: dayOf(at), [counter]: n })
+      .onConflictDoUpdate({ target: funnelDays.day, set: { [counter]: sql`${funnelDays[counter]} + ${n}` } });
   }
 }

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@svc/db';
 import { usageCommands, usageLlm, usageStorage, usageStorageMonths } from '../db/schema.js';
 
@@ -43,6 +44,9 @@ export interface LlmTotals {
   requests: number;
 }
 
+/** The value a row of an upsert proposed for `column` (Postgres's `excluded`). */
+const excluded = (column: AnyPgColumn) => sql.raw(`excluded."${column.name}"`);
+
 const totals = {
   executed: sql<number>`coalesce(sum(${usageCommands.executed}), 0)::int`,
   succeeded: sql<number>`coalesce(sum(${usageCommands.succeeded}), 0)::int`,
@@ -54,32 +58,54 @@ const totals = {
 export class UsageRepository {
   constructor(private readonly db: Db) {}
 
-  async addCommandRun(run: CommandRun): Promise<void> {
-    const ms = Math.max(0, Math.round(run.durationMs));
+  /** Runs of one batch, summed per month, tenant, user and pack: one statement. */
+  async addCommandRuns(runs: CommandRun[]): Promise<void> {
+    const rows = new Map<string, Omit<CommandRun, 'succeeded' | 'durationMs'> & CommandTotals>();
+    for (const run of runs) {
+      const key = JSON.stringify([run.period, run.tenantId, run.userId, run.pack]);
+      const row = rows.get(key) ?? { period: run.period, tenantId: run.tenantId, userId: run.userId, pack: run.pack, executed: 0, succeeded: 0, failed: 0, executionMs: 0 };
+      row.executed += 1;
+      row.succeeded += run.succeeded ? 1 : 0;
+      row.failed += run.succeeded ? 0 : 1;
+      row.executionMs += Math.max(0, Math.round(run.durationMs));
+      rows.set(key, row);
+    }
+    if (rows.size === 0) return;
     await this.db
       .insert(usageCommands)
-      .values({ period: run.period, tenantId: run.tenantId, userId: run.userId, pack: run.pack, executed: 1, succeeded: run.succeeded ? 1 : 0, failed: run.succeeded ? 0 : 1, executionMs: ms })
+      .values([...rows.values()])
       .onConflictDoUpdate({
         target: [usageCommands.period, usageCommands.tenantId, usageCommands.userId, usageCommands.pack],
         set: {
-          executed: sql`${usageCommands.executed} + 1`,
-          succeeded: sql`${usageCommands.succeeded} + ${run.succeeded ? 1 : 0}`,
-          failed: sql`${usageCommands.failed} + ${run.succeeded ? 0 : 1}`,
-          executionMs: sql`${usageCommands.executionMs} + ${ms}`,
+          executed: sql`${usageCommands.executed} + ${excluded(usageCommands.executed)}`,
+          succeeded: sql`${usageCommands.succeeded} + ${excluded(usageCommands.succeeded)}`,
+          failed: sql`${usageCommands.failed} + ${excluded(usageCommands.failed)}`,
+          executionMs: sql`${usageCommands.executionMs} + ${excluded(usageCommands.executionMs)}`,
         },
       });
   }
 
-  async addLlmReport(report: LlmReport): Promise<void> {
+  /** Token reports of one batch, summed per month, tenant, user, pack and model: one statement. */
+  async addLlmReports(reports: LlmReport[]): Promise<void> {
+    const rows = new Map<string, LlmReport & { requests: number }>();
+    for (const report of reports) {
+      const key = JSON.stringify([report.period, report.tenantId, report.userId, report.pack, report.model]);
+      const row = rows.get(key) ?? { ...report, inputTokens: 0, outputTokens: 0, requests: 0 };
+      row.inputTokens += report.inputTokens;
+      row.outputTokens += report.outputTokens;
+      row.requests += 1;
+      rows.set(key, row);
+    }
+    if (rows.size === 0) return;
     await this.db
       .insert(usageLlm)
-      .values({ ...report, requests: 1 })
+      .values([...rows.values()])
       .onConflictDoUpdate({
         target: [usageLlm.period, usageLlm.tenantId, usageLlm.userId, usageLlm.pack, usageLlm.model],
         set: {
-          inputTokens: sql`${usageLlm.inputTokens} + ${report.inputTokens}`,
-          outputTokens: sql`${usageLlm.outputTokens} + ${report.outputTokens}`,
-          requests: sql`${usageLlm.requests} + 1`,
+          inputTokens: sql`${usageLlm.inputTokens} + ${excluded(usageLlm.inputTokens)}`,
+          outputTokens: sql`${usageLlm.outputTokens} + ${excluded(usageLlm.outputTokens)}`,
+          requests: sql`${usageLlm.requests} + ${excluded(usageLlm.requests)}`,
         },
       });
   }
