@@ -112,16 +112,22 @@ export class WebhookService {
   }
 
   /**
-   * Queues `event` for every active endpoint of its tenant that asked for its type, in the
-   * transaction `tx` that records the bus event as handled. The event id is the bus event's,
-   * the same for every endpoint and every retry.
+   * Queues each event for every active endpoint of its tenant that asked for its type, in the
+   * transaction `tx` that records the bus events as handled, in the order given (one statement
+   * for the endpoints, one for the deliveries). An event id is the bus event's, the same for
+   * every endpoint and every retry. Answers how many deliveries it queued.
    */
-  async enqueue(tx: Db, eventId: string, event: TenantEvent): Promise<number> {
-    const hooks = await new WebhookRepository(tx).subscribedTo(event.tenantId, event.type);
-    const body: WebhookEvent = { id: eventId, type: event.type, timestamp: new Date().toISOString(), data: event.data };
-    const text = JSON.stringify(body);
-    const queued = await new DeliveryRepository(tx).enqueue(hooks.map((hook) => ({ webhookId: hook.id, tenantId: event.tenantId, eventId, eventType: event.type, body: text })));
-    return queued.length;
+  async enqueue(tx: Db, events: { eventId: string; event: TenantEvent }[]): Promise<number> {
+    const hooks = await new WebhookRepository(tx).activeOf([...new Set(events.map(({ event }) => event.tenantId))]);
+    if (hooks.length === 0) return 0;
+    const rows = events.flatMap(({ eventId, event }) => {
+      const body: WebhookEvent = { id: eventId, type: event.type, timestamp: new Date().toISOString(), data: event.data };
+      const text = JSON.stringify(body);
+      return hooks
+        .filter((hook) => hook.tenantId === event.tenantId && hook.events.includes(event.type))
+        .map((hook) => ({ webhookId: hook.id, tenantId: event.tenantId, eventId, eventType: event.type, body: text }));
+    });
+    return (await new DeliveryRepository(tx).enqueue(rows)).length;
   }
 
   private async owned(caller: Identity, id: string): Promise<WebhookRow> {
