@@ -66,7 +66,7 @@ export function createAdminService({ database, cache = createCache({}), bus, log
     usage,
     async start() {
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? ADMIN_MIGRATIONS, schema: ADMIN_SCHEMA });
-      subscriptions.push(await consumeUsageEvents(bus, database.db, events, { now, limitsEnabled: config.usageLimits ?? true, hardLimits }), await consumePeopleEvents(bus, database.db, now));
+      subscriptions.push(await consumeUsageEvents(bus, database.db, events, { now, limitsEnabled: config.usageLimits ?? true, hardLimits }), await consumePeopleEvents(bus, database.db, now, hardLimits));
       events.start();
     },
     async stop() {

@@ -3,13 +3,15 @@ import type { Db } from '@svc/db';
 import { inbox } from '../db/schema.js';
 import { ActivityRepository } from '../repositories/activity.repository.js';
 import { AdminUserRepository } from '../repositories/admin-user.repository.js';
+import type { HardLimits } from '../usage/hard-limits.js';
 
 /**
  * Keeps the admin area's users, billing facts and the metrics' activity in step with identity,
  * the registry and billing, each event applied once (by its id, in the inbox). Nothing personal
- * goes into the activity: no e-mail, code or customer id.
+ * goes into the activity: no e-mail, code or customer id. A tier change holds a tenant with hard
+ * limits to the new tier's quotas at once (`HardLimits.reconsider`).
  */
-export function consumePeopleEvents(bus: Bus, db: Db, now: () => Date): Promise<Subscription> {
+export function consumePeopleEvents(bus: Bus, db: Db, now: () => Date, hardLimits: HardLimits): Promise<Subscription> {
   return bus.subscribe(
     'admin.people',
     ['user.registered', 'user.tier.changed', 'user.developer-mode.enabled', 'pack.published', 'subscription.changed', 'billing.event.recorded'],
@@ -35,6 +37,7 @@ export function consumePeopleEvents(bus: Bus, db: Db, now: () => Date): Promise<
         }
         case 'user.tier.changed':
           await users.setTier(message.payload.user_id, message.payload.tier);
+          await hardLimits.reconsider(tx, message.payload.tenant_id, message.payload.user_id, at);
           break;
         case 'subscription.changed':
           await users.setSubscription(message.payload);

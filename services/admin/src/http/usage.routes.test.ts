@@ -201,6 +201,13 @@ describe.each(testDatabaseKinds())('usage on $name', (kind) => {
     // Turned on while already past a quota: held from the next run on.
     await put('/usage/limits', { hard: true }, soft);
     expect(await cache.get(usageLimitKey(soft.tenantId))).toBe('llm_tokens_per_month');
+    // An upgrade whose quotas the tenant is within lifts the hold at once; going back sets it again.
+    const tier = (to: 'pro' | 'free', from: 'pro' | 'free') =>
+      bus.publish('user.tier.changed', { user_id: soft.userId, tenant_id: soft.tenantId, tier: to, previous_tier: from, source: 'billing', reason: null });
+    await tier('pro', 'free');
+    await vi.waitFor(async () => expect(await cache.get(usageLimitKey(soft.tenantId))).toBeNull(), { timeout: 5000 });
+    await tier('free', 'pro');
+    await vi.waitFor(async () => expect(await cache.get(usageLimitKey(soft.tenantId))).toBe('llm_tokens_per_month'), { timeout: 5000 });
     await put('/usage/limits', { hard: false }, soft);
   });
 

@@ -39,12 +39,29 @@ export class HardLimits {
     const at = this.now();
     await this.db.insert(usageHardLimits).values({ tenantId, enabledBy: caller.userId, enabledAt: at }).onConflictDoNothing();
     // A tenant already past a quota is held from its next run on.
-    for (const metric of QUOTA_METRICS) {
-      if (!(await pastQuota(this.db, tenantId, caller.userId, periodOf(at), metric))) continue;
-      await this.flag(tenantId, metric, at);
-      break;
-    }
+    await this.flagIfPast(this.db, tenantId, caller.userId, at);
     return { tenant_id: tenantId, hard };
+  }
+
+  /**
+   * After the tier of the tenant's owner changed: a tenant with hard limits is held to the new
+   * tier's quotas at once. An upgrade lifts the flag when the tenant is within them now; a
+   * downgrade past one sets it.
+   */
+  async reconsider(tx: Db, tenantId: string, userId: string, at: Date): Promise<void> {
+    const [hard] = await tx.select({ tenantId: usageHardLimits.tenantId }).from(usageHardLimits).where(eq(usageHardLimits.tenantId, tenantId));
+    if (!hard) return;
+    if (!(await this.flagIfPast(tx, tenantId, userId, at))) await this.cache.del(usageLimitKey(tenantId));
+  }
+
+  /** Flags the tenant when it is past any quota of this month; says whether it is. */
+  private async flagIfPast(db: Db, tenantId: string, userId: string, at: Date): Promise<boolean> {
+    for (const metric of QUOTA_METRICS) {
+      if (!(await pastQuota(db, tenantId, userId, periodOf(at), metric))) continue;
+      await this.flag(tenantId, metric, at);
+      return true;
+    }
+    return false;
   }
 
   private async flag(tenantId: string, metric: QuotaMetric, at: Date): Promise<void> {
