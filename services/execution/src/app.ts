@@ -153,7 +153,10 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
   });
   const sandboxPackages = new SandboxPackageRepository(database.db);
   const packsDir = join(config.dataDir, 'packs');
-  const packs = new PackCache(bus, packsDir, (userId, sha256) => sandboxPackages.tarball(userId, sha256));
+  const packs = new PackCache(bus, packsDir, {
+    tarball: (userId, sha256) => sandboxPackages.tarball(userId, sha256),
+    synced: async (userId) => (await sandboxPackages.list(userId)).map((pack) => pack.sha256),
+  });
   const worker = new TaskWorker(database.db, bus, events, pool, packs, config, log);
   const subscriptions: Subscription[] = [];
   let purge: NodeJS.Timeout | undefined;

@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBus, type Bus } from '@svc/bus';
 import { FETCH_PACKAGE_RPC } from '@svc/contracts';
 import { createPackArchive } from '@svc/pack-sdk';
+import { sandboxPackId, sandboxVersionId } from '../../core/sandbox-packs.js';
 import { PackCache } from './pack-cache.js';
 
 let bus: Bus;
@@ -53,5 +54,24 @@ describe('PackCache', () => {
     await mkdir(join(root, '.staging-left-by-a-crash', 'commands'), { recursive: true });
     await new PackCache(bus, root).sweep();
     expect(await stagingFolders()).toEqual([]);
+  });
+
+  it('keeps on disk, of a sandbox, the last sync of each of its packs', async () => {
+    const synced = new Map<string, Buffer>();
+    const cache = new PackCache(bus, root, { tarball: async (_userId, sha256) => synced.get(sha256), synced: async () => [...synced.keys()] });
+    const latest = new Map<string, string>();
+    const sync = async (pack: string, body: string) => {
+      const tarball = await createPackArchive({ 'pack.yaml': 'schema_version: 1\n', 'commands/run.js': body });
+      const sha256 = createHash('sha256').update(tarball).digest('hex');
+      if (latest.has(pack)) synced.delete(latest.get(pack)!);
+      latest.set(pack, sha256);
+      synced.set(sha256, tarball);
+      return cache.dirFor(sandboxPackId('u1'), sandboxVersionId(sha256));
+    };
+    const other = await sync('tools', 'export default () => 0;\n');
+    await sync('echo', 'export default () => 1;\n');
+    const last = await sync('echo', 'export default () => 2;\n');
+    expect((await readdir(join(root, sandboxPackId('u1')))).sort()).toEqual([basename(other), basename(last)].sort());
+    expect(await readFile(join(last, 'commands/run.js'), 'utf8')).toBe('export default () => 2;\n');
   });
 });

@@ -6,9 +6,15 @@ import { FETCH_PACKAGE_RPC, FetchedPackage } from '@svc/contracts';
 import { IntegrationError } from '@svc/core';
 import { readPackArchive } from '@svc/pack-sdk';
 import type { PackSource } from '../../core/command-catalog.js';
-import { isSandboxPack, sandboxPackageOf } from '../../core/sandbox-packs.js';
+import { isSandboxPack, sandboxPackageOf, sandboxVersionId } from '../../core/sandbox-packs.js';
 
 const FETCH_TIMEOUT_MS = 30_000;
+
+/** The packs synced into users' sandboxes: a package's bytes, and the packages a sandbox holds now. */
+export interface SandboxPackages {
+  tarball(userId: string, sha256: string): Promise<Buffer | undefined>;
+  synced(userId: string): Promise<string[]>;
+}
 const COMPLETE_MARK = '.svc-complete';
 const STAGING_PREFIX = '.staging-';
 /** Folders readable and searchable by runners, which may run as another uid than the worker. */
@@ -16,19 +22,20 @@ const FOLDER_MODE = 0o755;
 
 /**
  * Unpacked pack versions on this worker's disk, fetched from the registry on first use. A
- * version's files never change, so a copy is kept until the pack is uninstalled; concurrent
- * first calls share one fetch, and a copy appears only once it is whole.
+ * version's files never change, so a copy is kept until the pack is uninstalled (a sandbox's
+ * until the next version synced into it); concurrent first calls share one fetch, and a copy
+ * appears only once it is whole.
  */
 export class PackCache implements PackSource {
   private readonly fetching = new Map<string, Promise<string>>();
   /** Versions known to be whole on disk, by pack: every run asks, and a look at the disk is a system call. */
   private readonly ready = new Map<string, Set<string>>();
 
-  /** `sandboxTarball`: the bytes of a pack synced into a user's sandbox (`core/sandbox-packs.ts`). */
+  /** `sandbox`: the packs synced into users' sandboxes (`core/sandbox-packs.ts`). */
   constructor(
     private readonly bus: Bus,
     private readonly root: string,
-    private readonly sandboxTarball?: (userId: string, sha256: string) => Promise<Buffer | undefined>,
+    private readonly sandbox?: SandboxPackages,
   ) {}
 
   dirFor(packId: string, versionId: string): Promise<string> {
@@ -80,7 +87,23 @@ export class PackCache implements PackSource {
       // Whatever failed on the way (a write, a collision, a full disk), nothing is left behind.
       await rm(staging, { recursive: true, force: true });
     }
+    if (isSandboxPack(packId)) await this.dropResyncedSandboxVersions(packId, versionId);
     return dir;
+  }
+
+  /**
+   * A user's sandbox holds the last sync of each of its packs; the copies of earlier syncs can
+   * never run again (their bytes are gone), and each sync a user runs would otherwise leave one
+   * on disk for good.
+   */
+  private async dropResyncedSandboxVersions(packId: string, current: string): Promise<void> {
+    const { userId } = sandboxPackageOf(packId, current);
+    const held = new Set((await this.sandbox!.synced(userId)).map(sandboxVersionId));
+    const versions = await readdir(join(this.root, packId)).catch(() => [] as string[]);
+    for (const version of versions.filter((name) => name !== current && !held.has(name))) {
+      this.ready.get(packId)?.delete(version);
+      await rm(join(this.root, packId, version), { recursive: true, force: true });
+    }
   }
 
   private async fromRegistry(versionId: string): Promise<Buffer> {
@@ -92,7 +115,7 @@ export class PackCache implements PackSource {
 
   private async fromSandbox(packId: string, versionId: string): Promise<Buffer> {
     const { userId, sha256 } = sandboxPackageOf(packId, versionId);
-    const tarball = await this.sandboxTarball?.(userId, sha256);
+    const tarball = await this.sandbox?.tarball(userId, sha256);
     // Synced again with other content since the run was queued.
     if (!tarball) throw new IntegrationError('The sandbox no longer holds this version of the pack: sync it again', { version_id: versionId });
     return tarball;
