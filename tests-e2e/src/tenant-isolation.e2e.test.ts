@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, createApiKey, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call, type CallOptions } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
+import { bundleOf, createDashboard, uploadBundle } from './support/dashboards.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 import { documentedOperations } from './support/openapi.js';
 import { uploadPackage } from './support/packs.js';
@@ -31,6 +32,8 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
   let bobKey: string;
   /** Ada's ids, by the name of the path parameter that takes them. */
   let adas: Record<string, string>;
+  /** `{id}` names an SSH target, except under `/webhooks`: Ada's webhook there. */
+  let adaWebhookId: string;
 
   beforeAll(async () => {
     fleet = await startTestFleet(mode, { rateLimitEnabled: false });
@@ -55,7 +58,35 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
     expect((await call(`/api/v1/sandbox/commands/${ada.slug}/reveal`, { token: ada.token, body: { text: SECRET } })).status).toBe(200);
     expect((await call('/api/v1/sandbox', { method: 'POST', token: bob.token })).status).toBe(201);
     bobKey = (await createApiKey(call, bob, 'bob')).key;
-    adas = { org_id: org.id, user_id: ada.id, key_id: key.id, pack_id: packId, task_id: task, namespace: ada.slug, name: 'reveal', key: 'notes', pack: 'vault', id: target.body.id };
+    // Her webhook, with a delivery in its log, and her private dashboard with a version and a share link.
+    const hook = await call('/api/v1/webhooks', { token: ada.token, body: { url: `http://127.0.0.1:9/${SECRET}`, events: ['command.executed'], description: SECRET } });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    adaWebhookId = hook.body.data.id;
+    expect((await call(`/api/v1/webhooks/${adaWebhookId}/ping`, { method: 'POST', token: ada.token })).status).toBeLessThan(300);
+    const delivery = (await call(`/api/v1/webhooks/${adaWebhookId}/deliveries`, { token: ada.token })).body.data[0];
+    const board = await createDashboard(call, ada.token, `@${ada.slug}`, `board-${ada.slug}`);
+    const bundle = await bundleOf([{ name: 'main.js', content: `export function mount(el) { el.textContent = "${SECRET}"; }\nexport function unmount() {}\n` }]);
+    expect((await uploadBundle(fleet.url, ada.token, board.id, bundle, { version: '1.0.0' })).status).toBe(201);
+    const share = await call(`/api/v1/dashboards/${board.id}/shares`, { method: 'POST', token: ada.token, body: {} });
+    expect(share.status).toBe(201);
+    adas = {
+      org_id: org.id,
+      user_id: ada.id,
+      key_id: key.id,
+      pack_id: packId,
+      task_id: task,
+      namespace: ada.slug,
+      name: 'reveal',
+      key: 'notes',
+      pack: 'vault',
+      id: target.body.id,
+      delivery_id: delivery.id,
+      dashboard_id: board.id,
+      slug: board.slug,
+      version: '1.0.0',
+      path: 'main.js',
+      share_id: share.body.data.id,
+    };
   }, 120_000);
 
   afterAll(async () => {
@@ -74,6 +105,9 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
       'DELETE /api/v1/registry/grants': { pack_namespace: ada.slug, pack_name: 'vault', grantee_tenant_id: bob.tenantId },
       'POST /api/v1/packs/install': { name: `@${ada.slug}/vault`, version: '1.0.0' },
       'POST /api/v1/sandbox/commands/{namespace}/{name}': { text: 'x' },
+      'POST /api/v1/dashboards/{dashboard_id}/grant': { tenant_ids: [bob.tenantId] },
+      'DELETE /api/v1/dashboards/{dashboard_id}/grant': { tenant_ids: [ada.tenantId] },
+      'POST /api/v1/dashboards/{dashboard_id}/shares': {},
       'POST /mcp': { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: `${ada.slug}__vault__reveal`, arguments: { text: 'x' } } },
     };
     for (const { method, template } of documentedOperations()) {
@@ -81,7 +115,13 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
       const key = `${method} ${template}`;
       const touchesAda = names.length > 0 || key in bodies;
       if (!touchesAda && method !== 'GET') continue;
-      const path = names.reduce((p, name) => p.replace(`{${name}}`, encodeURIComponent(adas[name] ?? name)), template);
+      const idOf = (name: string) => {
+        if (name === 'id' && template.startsWith('/api/v1/webhooks')) return adaWebhookId;
+        // A dashboard is read by its slug and deleted by its id.
+        if (name === 'dashboard') return method === 'GET' ? adas.slug : adas.dashboard_id;
+        return adas[name];
+      };
+      const path = names.reduce((p, name) => p.replace(`{${name}}`, encodeURIComponent(idOf(name) ?? name)), template);
       const options: CallOptions = { method, token: template === '/mcp' ? bobKey : bob.token, headers: { accept: 'application/json, text/event-stream' } };
       if (bodies[key] !== undefined) options.body = bodies[key];
       const reply = await call(path, options);
@@ -105,5 +145,8 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
     expect((await call('/api/v1/packs', { token: ada.token })).body.data.packs).toEqual([expect.objectContaining({ id: adas.pack_id, status: 'active' })]);
     expect((await call(`/api/v1/commands/${ada.slug}/reveal`, { token: ada.token, body: { text: 'still mine' } })).status).toBe(200);
     expect((await call('/api/v1/sandbox', { token: ada.token })).body.data).toMatchObject({ status: 'running', usage: { executions_this_month: 1 }, packs: [expect.objectContaining({ name: 'vault' })] });
+    expect((await call(`/api/v1/webhooks/${adaWebhookId}`, { token: ada.token })).body.data).toMatchObject({ id: adaWebhookId, status: 'active', description: SECRET });
+    expect((await call(`/api/v1/dashboards/${adas.slug}`, { token: ada.token })).body.data).toMatchObject({ id: adas.dashboard_id, visibility: 'private' });
+    expect((await call(`/api/v1/dashboards/${adas.dashboard_id}/shares`, { token: ada.token })).body.data).toEqual([expect.objectContaining({ id: adas.share_id })]);
   });
 });
