@@ -4,8 +4,7 @@
 // straight on the service's own queries; the p95 of each is printed as a Markdown table for
 // BENCHMARKS.md. Real Postgres with DATABASE_URL (a scratch database, dropped after), PGlite
 // otherwise.
-import { createAdminService } from '@svc/admin';
-import { MetricsService } from '@svc/admin/src/services/metrics.service.js';
+import { createAdminService, MetricsService } from '@svc/admin';
 import { createBus } from '@svc/bus';
 import { createLogger } from '@svc/core';
 import { createDatabase, createScratchDatabase } from '@svc/db';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabaseKinds, type TestDatabase } from '@svc/db/src/testing/databases.js';
+import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { ADMIN_MIGRATIONS, ADMIN_SCHEMA } from '../app.js';
 import { ConcurrencyRepository, type RunChange } from './concurrency.repository.js';
 
