@@ -54,7 +54,8 @@ export class ActivityRepository {
       const key = `${milestone} ${row.userId}`;
       if (milestone && !milestones.has(key)) milestones.set(key, { milestone, userId: row.userId, at: row.createdAt });
     }
-    for (const [userId, { events, last }] of users) {
+    // Users in id order: batches handled at once lock the rows they share in the same order.
+    for (const [userId, { events, last }] of [...users].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const at = sql`${last.toISOString()}::timestamptz`;
       await this.db
         .update(adminUsers)

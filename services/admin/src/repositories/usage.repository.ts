@@ -44,6 +44,12 @@ export interface LlmTotals {
   requests: number;
 }
 
+/**
+ * The summed rows of a batch by their key, so that two batches handled at once (two replicas)
+ * lock the rows they share in the same order and never wait on each other in a circle.
+ */
+const inKeyOrder = <R>(rows: Map<string, R>): R[] => [...rows.keys()].sort().map((key) => rows.get(key)!);
+
 /** The value a row of an upsert proposed for `column` (Postgres's `excluded`). */
 const excluded = (column: AnyPgColumn) => sql.raw(`excluded."${column.name}"`);
 
@@ -73,7 +79,7 @@ export class UsageRepository {
     if (rows.size === 0) return;
     await this.db
       .insert(usageCommands)
-      .values([...rows.values()])
+      .values(inKeyOrder(rows))
       .onConflictDoUpdate({
         target: [usageCommands.period, usageCommands.tenantId, usageCommands.userId, usageCommands.pack],
         set: {
@@ -99,7 +105,7 @@ export class UsageRepository {
     if (rows.size === 0) return;
     await this.db
       .insert(usageLlm)
-      .values([...rows.values()])
+      .values(inKeyOrder(rows))
       .onConflictDoUpdate({
         target: [usageLlm.period, usageLlm.tenantId, usageLlm.userId, usageLlm.pack, usageLlm.model],
         set: {
