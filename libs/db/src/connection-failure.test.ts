@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTimeout } from '@svc/core';
 import { freePort, startTcpProxy, type TcpProxy } from '@svc/testing';
 import { isConnectionFailure } from './connection-failure.js';
 import { createDatabase, type Database } from './database.js';
@@ -62,5 +63,19 @@ describe.runIf(process.env.DATABASE_URL)('isConnectionFailure on Postgres', () =
     expect(reported.length).toBeGreaterThan(0);
     proxy.resume();
     await database.db.execute(sql`select 1`);
+  });
+
+  it('gives back a client whose connection died as a transaction began: the pool keeps its size and closes', async () => {
+    const url = new URL(scratch.url);
+    url.host = `127.0.0.1:${proxy.port}`;
+    const own = await createDatabase({ url: url.toString(), onError: () => undefined, poolSize: 1 });
+    await own.db.execute(sql`select 1`);
+    // The idle client learns of the cut only on a later turn: the transaction takes it, and its begin fails.
+    proxy.cut();
+    expect(isConnectionFailure(await failureOf(own.db.transaction((tx) => tx.execute(sql`select 1`))))).toBe(true);
+    proxy.resume();
+    // With its only client lost, the pool would answer nothing more, and never close.
+    await own.db.transaction((tx) => tx.execute(sql`select 1`));
+    await withTimeout(own.close(), 5000, () => new Error('the pool did not close'));
   });
 });

@@ -102,6 +102,28 @@ async function migrateAs(migrationUrl: string, runtimeRole: string, options: Mig
   }
 }
 
+/**
+ * `db.transaction` on a client checked out here and released whatever happens. drizzle's own
+ * checks a client out and releases it only once `begin` has succeeded: a client whose connection
+ * died as it was handed out (a database going away) failed its `begin` and was never given back,
+ * so each outage shrank the pool for good and `close()` waited on it for ever. A dead client is
+ * dropped by the pool on release; a live one goes back to it.
+ */
+function withReleasingTransactions(db: Db, pool: pg.Pool): Db {
+  const onClient = new WeakMap<pg.PoolClient, Db>();
+  const transaction: Db['transaction'] = async (work, config) => {
+    const client = await pool.connect();
+    try {
+      let bound = onClient.get(client);
+      if (!bound) onClient.set(client, (bound = drizzlePg(client) as unknown as Db));
+      return await bound.transaction(work, config);
+    } finally {
+      client.release();
+    }
+  };
+  return Object.assign(db, { transaction });
+}
+
 async function createPostgres(options: DatabaseOptions & { url: string }): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -114,7 +136,7 @@ async function createPostgres(options: DatabaseOptions & { url: string }): Promi
   // has no listener but this one, and its next statement fails as a connection failure.
   pool.on('connect', (client) => client.on('error', (err) => options.onError?.(err)));
   pool.on('error', () => undefined); // already reported by the client's own listener above
-  const db = drizzlePg(pool) as unknown as Db;
+  const db = withReleasingTransactions(drizzlePg(pool) as unknown as Db, pool);
   return {
     kind: 'postgres',
     db,
