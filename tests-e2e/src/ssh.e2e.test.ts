@@ -14,7 +14,7 @@ import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 /** Runs `input.command` on `input.target` and answers what ctx.ssh.exec gave, or the error it threw. */
 const REMOTE = `export default async (input, ctx) => {
   try {
-    return { ok: await ctx.ssh.exec(input.target, input.command, input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}) };
+    return { ok: await ctx.ssh.exec(input.target, input.command, input.timeout ? { timeout: input.timeout } : {}) };
   } catch (err) {
     return { error: { name: err.name, message: err.message, code: err.code } };
   }
@@ -63,7 +63,7 @@ describe.skipIf(!existsSync(SSHD)).each(MODES)('packs running commands on SSH ta
       name: 'ops',
       visibility: 'public',
       manifest: { ssh_targets: { allowed: ['build-box', 'fresh-box'] } },
-      commands: [{ name: 'remote', input_schema: { type: 'object', properties: { target: { type: 'string' }, command: { type: 'string' }, timeoutMs: { type: 'integer' } }, required: ['target', 'command'] } }],
+      commands: [{ name: 'remote', input_schema: { type: 'object', properties: { target: { type: 'string' }, command: { type: 'string' }, timeout: { type: 'integer' } }, required: ['target', 'command'] } }],
       files: { 'commands/remote.js': REMOTE },
     });
   });
@@ -87,7 +87,7 @@ describe.skipIf(!existsSync(SSHD)).each(MODES)('packs running commands on SSH ta
     expect(await resultOf(alice, { target: 'build-box', command: 'echo "hello from $(whoami)"; exit 4' })).toEqual({
       ok: { stdout: `hello from ${sshd.username}\n`, stderr: '', exit_code: 4, truncated: false },
     });
-    expect((await resultOf(alice, { target: 'build-box', command: 'sleep 5', timeoutMs: 300 })).error).toMatchObject({ message: 'command timed out', code: 'TIMEOUT' });
+    expect((await resultOf(alice, { target: 'build-box', command: 'sleep 5', timeout: 300 })).error).toMatchObject({ message: 'command timed out', code: 'TIMEOUT' });
   });
 
   it("refuses targets the pack's manifest does not list, whoever owns them", async () => {

@@ -37,12 +37,13 @@ export interface SshExecResult {
 
 /**
  * Commands on the caller's SSH targets that `pack.yaml` allows (`ssh_targets.allowed`), by
- * target name; `timeoutMs` defaults to 30 s. Fails with the platform's messages: target not
+ * target name. `timeout` is in milliseconds, as in Node's `child_process.exec` (`timeoutMs`, as
+ * `ctx.fetch` names it, is taken too), 30 s by default. Fails with the platform's messages: target not
  * allowed by this pack's manifest, SSH target not found, no host key fingerprint stored,
  * connection failed, command timed out.
  */
 export interface CommandSsh {
-  exec(target: string, command: string, options?: { timeoutMs?: number }): Promise<SshExecResult>;
+  exec(target: string, command: string, options?: { timeout?: number; timeoutMs?: number }): Promise<SshExecResult>;
 }
 
 /**

@@ -125,7 +125,8 @@ function commandContext(id, context, signal) {
       list: (options = {}) => hook('storage.list', { prefix: options.prefix, limit: options.limit }),
     },
     ssh: {
-      exec: (target, command, options = {}) => hook('ssh.exec', { target, command, timeoutMs: options.timeoutMs }),
+      // `timeout` (ms, as Node's child_process.exec names it); `timeoutMs` as ctx.fetch names it.
+      exec: (target, command, options = {}) => hook('ssh.exec', { target, command, timeoutMs: options.timeout ?? options.timeoutMs }),
     },
     usage: {
       llm: (report = {}) => hook('usage.llm', { model: report.model, input: report.input, output: report.output }).then(() => undefined),

@@ -65,6 +65,7 @@ beforeAll(async () => {
       try { return await ctx.storage.delete(input.key); } catch (error) { return { name: error.name, code: error.code, message: error.message }; }
     };`,
     'commands/ssh.mjs': `export default (input, ctx) => ctx.ssh.exec('web-1', 'uptime');`,
+    'commands/ssh-timeouts.mjs': `export default async (input, ctx) => [await ctx.ssh.exec('web-1', 'uptime', { timeout: 1234 }), await ctx.ssh.exec('web-1', 'uptime', { timeoutMs: 99 })];`,
   });
   pool = newPool();
 });
@@ -173,6 +174,15 @@ describe('RunnerPool', () => {
     expect(error).toBeInstanceOf(CommandError);
     expect(error).toMatchObject({ details: { code: 'UNKNOWN_HOOK' } });
     expect((error as Error).message).toContain('ssh.exec');
+  });
+
+  it("takes ctx.ssh.exec's timeout as {timeout} (ms, as child_process.exec names it) or {timeoutMs}", async () => {
+    const echoing = newPool({ hooks: { ...hooks, 'ssh.exec': async (_call, args) => args } });
+    const { value } = await echoing.run(request('ssh-timeouts@1', 'ssh-timeouts'));
+    expect(value).toEqual([
+      { target: 'web-1', command: 'uptime', timeoutMs: 1234 },
+      { target: 'web-1', command: 'uptime', timeoutMs: 99 },
+    ]);
   });
 
   it('reaps a runner left idle', async () => {
