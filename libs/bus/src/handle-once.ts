@@ -1,5 +1,5 @@
 import type { EventName } from '@svc/contracts';
-import { firstDelivery, type Db, type InboxTable } from '@svc/db';
+import { firstDeliveries, firstDelivery, type Db, type InboxTable } from '@svc/db';
 import type { EventHandler, EventMessage } from './typed-bus.js';
 
 /**
@@ -18,4 +18,18 @@ export function handleOnce<N extends EventName>(db: Db, inbox: InboxTable, handl
     db.transaction(async (tx) => {
       if (await firstDelivery(tx, inbox, message.messageId, message.name)) await handler(message, tx);
     });
+}
+
+/**
+ * `handleOnce` for a batch (`inBatches`): of `messages`, those this service has not handled
+ * before, each id once (a message delivered twice in one batch counts once), recorded in its inbox
+ * in `tx`, the transaction of the batch's work. In the order given.
+ */
+export async function firstDeliveriesOf<M extends { messageId: string; name: string }>(tx: Db, inbox: InboxTable, messages: M[]): Promise<M[]> {
+  const fresh = await firstDeliveries(
+    tx,
+    inbox,
+    messages.map((m) => ({ eventId: m.messageId, name: m.name })),
+  );
+  return messages.filter((m) => fresh.delete(m.messageId));
 }

@@ -15,5 +15,5 @@ export {
   isEphemeralQueue,
 } from './names.js';
 export { EventOutbox, eventDelivery, eventIdFor, outboxEvent, type EventOptions, type EventOutboxOptions, type OutboxWriter } from './event-outbox.js';
-export { handleOnce } from './handle-once.js';
+export { firstDeliveriesOf, handleOnce } from './handle-once.js';
 export { inBatches, type BatchOptions } from './in-batches.js';

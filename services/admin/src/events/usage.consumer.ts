@@ -1,5 +1,5 @@
-import { inBatches, type Bus, type EventMessage, type EventOutbox, type OutboxWriter, type Subscription } from '@svc/bus';
-import { firstDeliveries, type Db } from '@svc/db';
+import { firstDeliveriesOf, inBatches, type Bus, type EventMessage, type EventOutbox, type OutboxWriter, type Subscription } from '@svc/bus';
+import type { Db } from '@svc/db';
 import { inbox } from '../db/schema.js';
 import { ActivityRepository, type ActivityRow } from '../repositories/activity.repository.js';
 import { ConcurrencyRepository, type RunChange } from '../repositories/concurrency.repository.js';
@@ -41,20 +41,7 @@ export function consumeUsageEvents(bus: Bus, db: Db, events: EventOutbox, option
     [...USAGE_EVENTS],
     inBatches<EventMessage<UsageEvent>>(
       (messages) =>
-        events.transaction(async (tx, out) => {
-          const fresh = await firstDeliveries(
-            tx,
-            inbox,
-            messages.map((m) => ({ eventId: m.messageId, name: m.name })),
-          );
-          // An event delivered twice in one batch counts once, as across batches.
-          await count(
-            tx,
-            out,
-            messages.filter((m) => fresh.delete(m.messageId)),
-            options,
-          );
-        }),
+        events.transaction(async (tx, out) => count(tx, out, await firstDeliveriesOf(tx, inbox, messages), options)),
       { maxBatch: BATCH, gatherMs: GATHER_MS },
     ),
     { prefetch: 2 * BATCH },

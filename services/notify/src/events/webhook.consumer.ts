@@ -1,5 +1,5 @@
-import { inBatches, type Bus, type EventMessage, type Subscription } from '@svc/bus';
-import { firstDeliveries, type Db } from '@svc/db';
+import { firstDeliveriesOf, inBatches, type Bus, type EventMessage, type Subscription } from '@svc/bus';
+import type { Db } from '@svc/db';
 import { inbox } from '../db/schema.js';
 import type { WebhookService } from '../services/webhook.service.js';
 import { WEBHOOK_SOURCES, webhookEventOf, type TenantEvent, type WebhookSource } from './webhook-events.js';
@@ -22,14 +22,9 @@ export function consumeWebhookEvents(bus: Bus, db: Db, webhooks: WebhookService,
     WEBHOOK_SOURCES,
     inBatches<EventMessage<WebhookSource>>(async (messages) => {
       const queued = await db.transaction(async (tx) => {
-        const fresh = await firstDeliveries(
-          tx,
-          inbox,
-          messages.map((m) => ({ eventId: m.messageId, name: m.name })),
-        );
         const events: { eventId: string; event: TenantEvent }[] = [];
-        for (const message of messages) {
-          const event = fresh.delete(message.messageId) ? webhookEventOf(message) : undefined;
+        for (const message of await firstDeliveriesOf(tx, inbox, messages)) {
+          const event = webhookEventOf(message);
           if (event) events.push({ eventId: message.messageId, event });
         }
         return webhooks.enqueue(tx, events);
