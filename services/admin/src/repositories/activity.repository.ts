@@ -55,7 +55,8 @@ export class ActivityRepository {
       if (milestone && !milestones.has(key)) milestones.set(key, { milestone, userId: row.userId, at: row.createdAt });
     }
     // Users in id order: batches handled at once lock the rows they share in the same order.
-    for (const [userId, { events, last }] of [...users].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const userId of [...users.keys()].sort()) {
+      const { events, last } = users.get(userId)!;
       const at = sql`${last.toISOString()}::timestamptz`;
       await this.db
         .update(adminUsers)

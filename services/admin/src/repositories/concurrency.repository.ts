@@ -12,8 +12,6 @@ export interface RunChange {
 /** What `usage_runs` holds of a task: running (started, not ended) or ended before its start came. */
 type RunState = 'running' | 'ended-first';
 
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /** Jobs of a tenant running now and the month's peak, from runs' starts and ends (in any order). */
 export class ConcurrencyRepository {
   constructor(private readonly db: Db) {}
@@ -25,8 +23,8 @@ export class ConcurrencyRepository {
    */
   async apply(period: string, at: Date, changes: RunChange[]): Promise<void> {
     if (changes.length === 0) return;
-    const taskIds = [...new Set(changes.map((c) => c.taskId))].sort(byText);
-    const starting = [...new Set(changes.filter((c) => c.change === 'started').map((c) => c.tenantId))].sort(byText);
+    const taskIds = [...new Set(changes.map((c) => c.taskId))].sort();
+    const starting = [...new Set(changes.filter((c) => c.change === 'started').map((c) => c.tenantId))].sort();
     await this.lock(period, taskIds, starting);
 
     const stored = await this.db.select({ taskId: usageRuns.taskId, running: usageRuns.running }).from(usageRuns).where(inArray(usageRuns.taskId, taskIds));

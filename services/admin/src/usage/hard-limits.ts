@@ -8,6 +8,11 @@ import { usageHardLimits } from '../db/schema.js';
 import { pastQuota, type QuotaMetric } from './overage.js';
 import { periodBounds, periodOf } from './period.js';
 
+async function hasHardLimits(db: Db, tenantId: string): Promise<boolean> {
+  const [hard] = await db.select({ tenantId: usageHardLimits.tenantId }).from(usageHardLimits).where(eq(usageHardLimits.tenantId, tenantId));
+  return hard !== undefined;
+}
+
 /**
  * Hard limits (Part 2, Limits): a tenant that turned them on (`PUT /usage/limits`) and is past a
  * quota gets `usageLimitKey(tenant)` in the shared cache until the month ends; execution refuses
@@ -22,8 +27,7 @@ export class HardLimits {
 
   /** After a count moved the tenant past `metric`: the flag, when the tenant has hard limits. */
   async flagIfHard(tx: Db, tenantId: string, metric: QuotaMetric, at: Date): Promise<void> {
-    const [hard] = await tx.select({ tenantId: usageHardLimits.tenantId }).from(usageHardLimits).where(eq(usageHardLimits.tenantId, tenantId));
-    if (hard) await this.flag(tenantId, metric, at);
+    if (await hasHardLimits(tx, tenantId)) await this.flag(tenantId, metric, at);
   }
 
   /** `PUT /usage/limits` for the caller's active tenant, by its owner or an admin of it. */
@@ -49,8 +53,7 @@ export class HardLimits {
    * downgrade past one sets it.
    */
   async reconsider(tx: Db, tenantId: string, userId: string, at: Date): Promise<void> {
-    const [hard] = await tx.select({ tenantId: usageHardLimits.tenantId }).from(usageHardLimits).where(eq(usageHardLimits.tenantId, tenantId));
-    if (!hard) return;
+    if (!(await hasHardLimits(tx, tenantId))) return;
     if (!(await this.flagIfPast(tx, tenantId, userId, at))) await this.cache.del(usageLimitKey(tenantId));
   }
 
