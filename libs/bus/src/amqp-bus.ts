@@ -15,6 +15,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   checkEventName,
   checkPatterns,
+  checkDelay,
   checkQueueName,
   checkRpcQueueName,
   ephemeralOf,
@@ -110,15 +111,18 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
     }
   };
 
-  const ensureWorkQueue = (session: AmqpSession, queue: string): Promise<void> => {
+  /** Declares `queue` once per connection with `declare`; a refusal is tried again next time. */
+  const ensureDeclared = (session: AmqpSession, queue: string, declare: (channel: Channel) => Promise<void>): Promise<void> => {
     let declared = session.declared.get(queue);
     if (!declared) {
-      declared = withChannel(session, (channel) => topology.declareWorkQueue(channel, queue));
+      declared = withChannel(session, declare);
       declared.catch(() => session.declared.delete(queue));
       session.declared.set(queue, declared);
     }
     return declared;
   };
+
+  const ensureWorkQueue = (session: AmqpSession, queue: string): Promise<void> => ensureDeclared(session, queue, (channel) => topology.declareWorkQueue(channel, queue));
 
   /**
    * Publishes and waits for the broker's confirm. When the connection drops first, the broker
@@ -187,12 +191,18 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
 
     async send(queue: string, payload: unknown, send?: SendOptions) {
       checkQueueName(queue);
+      checkDelay(queue, send);
       ensureOpen();
       const message = prepareMessage(queue, payload, send);
+      const delayMs = send?.delayMs ?? 0;
       await publishConfirmed(message, async (session) => {
         // Never declare an ephemeral queue here: once its consumer is gone, the default exchange
         // drops (and confirms) a message routed to it, which is what a late reply deserves.
         if (!isEphemeralQueue(queue)) await ensureWorkQueue(session, queue);
+        if (delayMs > 0) {
+          await ensureDeclared(session, topology.delayQueueOf(queue, delayMs), (channel) => topology.declareDelayQueue(channel, queue, delayMs));
+          return { exchange: '', routingKey: topology.queue(topology.delayQueueOf(queue, delayMs)) };
+        }
         return { exchange: '', routingKey: topology.queue(queue) };
       });
     },

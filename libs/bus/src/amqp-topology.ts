@@ -69,6 +69,24 @@ export class AmqpTopology {
     await this.declareQueue(channel, queue, { 'x-dead-letter-exchange': this.deadLetters, 'x-dead-letter-routing-key': dlq });
   }
 
+  /** The bus name of the queue that holds messages sent to `name` with a delay of `delayMs`. */
+  delayQueueOf(name: string, delayMs: number): string {
+    return `${name}.delay-${delayMs}`;
+  }
+
+  /**
+   * Where messages sent to the work queue `name` wait `delayMs`: every message of the queue
+   * expires after that long (one delay per queue, since RabbitMQ expires only the message at the
+   * head) and is dead-lettered, through the default exchange, into `name`.
+   */
+  async declareDelayQueue(channel: Channel, name: string, delayMs: number): Promise<void> {
+    await this.declareQueue(channel, this.queue(this.delayQueueOf(name, delayMs)), {
+      'x-message-ttl': delayMs,
+      'x-dead-letter-exchange': '',
+      'x-dead-letter-routing-key': this.queue(name),
+    });
+  }
+
   /**
    * RPC queues have no dead-letter queue: a question that expires unanswered is worth nothing
    * later, and with dead-lettering every expired question would pile up in the DLQ.
@@ -92,7 +110,7 @@ export class AmqpTopology {
     for (const pattern of patterns) await channel.bindQueue(this.queue(name), this.events, pattern);
   }
 
-  private async declareQueue(channel: Channel, queue: string, args: Record<string, string>): Promise<void> {
+  private async declareQueue(channel: Channel, queue: string, args: Record<string, string | number>): Promise<void> {
     await channel.assertQueue(queue, { durable: true, arguments: args });
     this.declared().queues.add(queue);
   }

@@ -124,6 +124,28 @@ export function busContract(adapter: string, harness: BusHarness): void {
         expect(received.map((message) => message.payload)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
       });
 
+      it('holds a message sent with a delay until the delay has passed, while later ones without go first', async () => {
+        const bus = await openBus();
+        const queue = name('exec.fast');
+        const { received, handler } = recorder();
+        await bus.consume(queue, handler);
+        const sentAt = Date.now();
+        await bus.send(queue, { n: 'later' }, { delayMs: 400 });
+        await bus.send(queue, { n: 'now' });
+        await waitFor(() => received.length === 2, 'both messages');
+        expect(received.map((message) => message.payload)).toEqual([{ n: 'now' }, { n: 'later' }]);
+        expect(Date.now() - sentAt).toBeGreaterThanOrEqual(400);
+        expect(received[1]).toMatchObject({ name: queue, redelivered: false });
+      });
+
+      it('refuses a delay that is not a whole number of milliseconds up to an hour, and any delay to an ephemeral queue', async () => {
+        const bus = await openBus();
+        await expect(bus.send(name('exec.fast'), {}, { delayMs: -1 })).rejects.toBeInstanceOf(ValidationError);
+        await expect(bus.send(name('exec.fast'), {}, { delayMs: 1.5 })).rejects.toBeInstanceOf(ValidationError);
+        await expect(bus.send(name('exec.fast'), {}, { delayMs: 3_600_001 })).rejects.toBeInstanceOf(ValidationError);
+        await expect(bus.send(ephemeralQueueName('replies'), {}, { delayMs: 10 })).rejects.toBeInstanceOf(ValidationError);
+      });
+
       it('moves a message whose handler throws to <queue>.dlq, once', async () => {
         const bus = await openBus();
         const queue = name('exec.long');

@@ -52,6 +52,12 @@ export interface SendOptions {
   correlationId?: string;
   headers?: Record<string, string>;
   messageId?: string;
+  /**
+   * `send` to a work queue only: the message reaches its queue this many milliseconds later, kept
+   * by the broker meanwhile (RabbitMQ: a queue per distinct delay that dead-letters into it, so
+   * use few distinct values; in process: a timer). Not for ephemeral queues.
+   */
+  delayMs?: number;
 }
 
 export interface ConsumeOptions {

@@ -11,6 +11,7 @@ import {
   checkPatterns,
   checkQueueName,
   checkRpcQueueName,
+  checkDelay,
   deadLetterQueueOf,
   ephemeralOf,
   hasDeadLetterQueue,
@@ -49,6 +50,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
   const bindings = new Map<string, Set<string>>();
   const consumers = new Set<MemoryConsumer>();
   const requests = new PendingRequests();
+  /** Messages sent with a delay, not yet on their queue; dropped when the bus closes, as all else is. */
+  const delayed = new Set<NodeJS.Timeout>();
   let closed = false;
 
   const ensureOpen = () => {
@@ -158,8 +161,18 @@ export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
     async send(queue: string, payload: unknown, send?: SendOptions) {
       checkQueueName(queue);
       ensureOpen();
+      const envelope: Envelope = { ...prepareMessage(queue, payload, send), redelivered: false };
+      checkDelay(queue, send);
+      if (send?.delayMs) {
+        const timer = setTimeout(() => {
+          delayed.delete(timer);
+          destination(queue)?.enqueue(envelope);
+        }, send.delayMs);
+        delayed.add(timer);
+        return;
+      }
       // A message to an ephemeral queue that is gone is dropped, as RabbitMQ's default exchange does.
-      destination(queue)?.enqueue({ ...prepareMessage(queue, payload, send), redelivered: false });
+      destination(queue)?.enqueue(envelope);
     },
 
     async consume(queue: string, handler: MessageHandler, consume?: ConsumeOptions) {
@@ -194,6 +207,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
     async close() {
       if (closed) return;
       closed = true;
+      for (const timer of delayed) clearTimeout(timer);
+      delayed.clear();
       await Promise.all([...consumers].map((consumer) => consumer.cancel()));
       consumers.clear();
       requests.failAll((queue) => new ServiceUnavailableError(`Message bus closed before ${queue} answered`));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@svc/core';
 import type { EphemeralQueue, QueueName } from '@svc/contracts';
-import type { ConsumeOptions } from './bus.js';
+import type { ConsumeOptions, SendOptions } from './bus.js';
 
 /** Defaults shared by both adapters, so that they behave the same. */
 export const DEFAULT_PREFETCH = 16;
@@ -73,6 +73,19 @@ export function checkQueueName(queue: string, ephemeral?: boolean): void {
     throw new ValidationError(`An ephemeral queue's name must start with ${EPHEMERAL_QUEUE_MARK} (see ephemeralQueueName)`, { queue });
   }
   throw new ValidationError(`A queue whose name starts with ${EPHEMERAL_QUEUE_MARK} is ephemeral: consume it with { ephemeral: true }`, { queue });
+}
+
+/** Longest delay `send` takes: a message is work to be done, not a timer. */
+export const MAX_SEND_DELAY_MS = 3_600_000;
+
+/** A delayed `send` goes to a work queue, after a whole number of milliseconds up to `MAX_SEND_DELAY_MS`. */
+export function checkDelay(queue: string, options: SendOptions | undefined): void {
+  const delayMs = options?.delayMs;
+  if (delayMs === undefined) return;
+  if (!Number.isInteger(delayMs) || delayMs < 0 || delayMs > MAX_SEND_DELAY_MS) {
+    throw new ValidationError(`delayMs must be a whole number of milliseconds from 0 to ${MAX_SEND_DELAY_MS}`, { queue, delay_ms: delayMs });
+  }
+  if (isEphemeralQueue(queue)) throw new ValidationError('An ephemeral queue takes no delayed message: it may be gone when the delay ends', { queue });
 }
 
 /** RPC queues are durable and shared by the responders of a service; they are never ephemeral. */
