@@ -1,6 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { ServiceUnavailableError } from './errors.js';
 import { errorHandler, jsonBody } from './http.js';
 import { MAX_JSON_DEPTH } from './json-depth.js';
 import { createLogger } from './logger.js';
@@ -9,6 +10,12 @@ const app = express();
 app.use(...jsonBody());
 app.post('/echo', (req, res) => {
   res.json({ data: req.body });
+});
+app.get('/busy', () => {
+  throw new ServiceUnavailableError('Every pack runner is busy; try again shortly', { retry_after: 2 });
+});
+app.get('/away', () => {
+  throw new ServiceUnavailableError('Database is unavailable');
 });
 app.use(errorHandler(createLogger({ service: 'test', silent: true })));
 
@@ -34,5 +41,15 @@ describe('jsonBody and errorHandler', () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { limit_depth: MAX_JSON_DEPTH } });
     }
+  });
+
+  it('says when to try again as Retry-After on a 503 that knows it, and not otherwise', async () => {
+    const busy = await request(app).get('/busy');
+    expect(busy.status).toBe(503);
+    expect(busy.headers['retry-after']).toBe('2');
+    expect(busy.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { retry_after: 2 } });
+    const away = await request(app).get('/away');
+    expect(away.status).toBe(503);
+    expect(away.headers['retry-after']).toBeUndefined();
   });
 });

@@ -97,6 +97,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       appError = new InternalError('Internal server error');
     }
     if (res.headersSent) return res.end();
+    // A refusal that knows when to try again says so where clients look (a 429, a 503).
+    const retryAfter = appError.details.retry_after;
+    if ((appError.status === 429 || appError.status === 503) && typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
     res.status(appError.status).json(errorBody(appError, correlationId));
   };
 }
