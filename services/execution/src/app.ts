@@ -18,7 +18,6 @@ import { IdempotencyRepository } from './core/repositories/idempotency.repositor
 import { TaskRepository } from './core/repositories/task.repository.js';
 import { SandboxPackageRepository } from './core/repositories/sandbox-package.repository.js';
 import { RunnerPool } from './worker/runners/runner-pool.js';
-import { assertRunnersReach } from './worker/runners/runner-reach.js';
 import type { SandboxMode } from './worker/runners/runner-sandbox.js';
 import { CommandRunService, IDEMPOTENCY_WINDOW_MS } from './api/services/run.service.js';
 import { InputValidator } from './api/services/input-validator.js';
@@ -157,16 +156,16 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
     tarball: (userId, sha256) => sandboxPackages.tarball(userId, sha256),
     synced: async (userId) => (await sandboxPackages.list(userId)).map((pack) => pack.sha256),
   });
-  const worker = new TaskWorker(database.db, bus, events, pool, packs, config, log);
+  const shares = new TenantShares(config.tenantShares ?? DEFAULT_TENANT_SHARES, config.prefetch, config.maxRunners);
+  const worker = new TaskWorker({ db: database.db, bus, events, pool, packs, shares, settings: config, log });
   const subscriptions: Subscription[] = [];
   let purge: NodeJS.Timeout | undefined;
   return {
     async start() {
       await migrate(deps);
       await packs.sweep();
-      // Probed now, so that a host that cannot sandbox runners says so at start-up, and a data
-      // folder the runners could not read is refused before any run fails on it.
-      assertRunnersReach(packsDir, await pool.sandbox());
+      // Probed now, so that a host that cannot sandbox runners says so at start-up.
+      await pool.sandbox();
       subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs }, log));
       subscriptions.push(...(await consumeJobs(bus, worker, config.prefetch)));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'execution-worker' })));

@@ -12,9 +12,9 @@ import type { RunnerSandbox } from './runner-sandbox.js';
 export const RUNNER_ENV: Readonly<Record<string, string>> = Object.freeze({ NODE_ENV: 'production', TZ: 'UTC' });
 
 /**
- * Where `runner/runner.mjs` is: beside the sources (tests, tsx), beside this service's own
- * bundle (`dist/main.js`), or inside the installed package when another bundle inlines this
- * code (the standalone launcher).
+ * Where `runner/runner.mjs` is (and the other files of its folder): beside the sources (tests,
+ * tsx), beside this service's own bundle (`dist/main.js`), or inside the installed package when
+ * another bundle inlines this code (the standalone launcher).
  */
 export function defaultRunnerScript(): string {
   const candidates = [new URL('../../../runner/runner.mjs', import.meta.url), new URL('../runner/runner.mjs', import.meta.url)].map((url) => fileURLToPath(url));
@@ -25,14 +25,15 @@ export function defaultRunnerScript(): string {
 const sources = new Map<string, string>();
 
 /**
- * The runner's source, read once: it is handed to `node -e`, so the runner's unprivileged uid
- * needs no access to the service's own files, only to the pack folder.
+ * A file of the runner's folder (`runner.mjs`, `runner-root.sh`, `seccomp.py`), read once: each
+ * is handed over as an argument (`node -e`, `sh -c`, `python3 -c`), so the runner needs no access
+ * to the service's own files, only to the pack folder.
  */
-export function runnerSource(script: string): string {
-  let source = sources.get(script);
+export function runnerFileSource(path: string): string {
+  let source = sources.get(path);
   if (source === undefined) {
-    source = readFileSync(script, 'utf8');
-    sources.set(script, source);
+    source = readFileSync(path, 'utf8');
+    sources.set(path, source);
   }
   return source;
 }
@@ -55,7 +56,7 @@ export function runnerNodeArgs(options: Pick<LaunchOptions, 'packDir' | 'script'
   const args = ['--experimental-permission', `--allow-fs-read=${options.packDir}`, `--max-old-space-size=${options.memoryLimitMb}`];
   // Every runner start would otherwise log the permission model's "experimental" warning.
   if (process.allowedNodeEnvironmentFlags.has('--disable-warning')) args.push('--disable-warning=ExperimentalWarning');
-  return [...args, '--input-type=module', '-e', runnerSource(options.script), JSON.stringify(options.settings)];
+  return [...args, '--input-type=module', '-e', runnerFileSource(options.script), JSON.stringify(options.settings)];
 }
 
 /**
@@ -63,6 +64,6 @@ export function runnerNodeArgs(options: Pick<LaunchOptions, 'packDir' | 'script'
  * parent, and fd 3 the framed channel (`runner-frames.ts`), its only way out.
  */
 export function launchRunner(options: LaunchOptions): ChildProcess {
-  const { file, args } = options.sandbox.command(runnerNodeArgs(options));
+  const { file, args } = options.sandbox.command(options.packDir, runnerNodeArgs(options));
   return spawn(file, args, { cwd: options.packDir, env: { ...RUNNER_ENV }, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
 }

@@ -1,11 +1,15 @@
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
-import { getPriority } from 'node:os';
+import { chmodSync, existsSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { defaultRunnerScript } from './runner-launch.js';
+import { RunnerSandbox, type SandboxReport } from './runner-sandbox.js';
 import { CommandError, RunnerCrashedError } from './runner-errors.js';
 import { RunnerPool, type PoolRunRequest } from './runner-pool.js';
-import { callContext, capturingLogger, PackFolders } from './runner-test-helpers.js';
+import { callContext, capturingLogger, PackFolders, viewThrough, VIEW_LIMITS, type HostView } from './runner-test-helpers.js';
 
 const folders = new PackFolders();
 const { logger, entries } = capturingLogger();
@@ -14,6 +18,10 @@ let outsideFile: string;
 let pool: RunnerPool;
 let server: Server;
 let connections = 0;
+let unixServer: Server;
+let unixPath: string;
+let abstractServer: Server;
+let unixConnections = 0;
 
 function request(command: string, input: unknown = {}, extra: Partial<PoolRunRequest> = {}): PoolRunRequest {
   return { packKey: 'sandbox@1', packDir, command, entry: `commands/${command}.mjs`, input, context: callContext(), timeoutMs: 5_000, ...extra };
@@ -36,6 +44,12 @@ beforeAll(async () => {
     'commands/connect.mjs': `import { connect } from 'node:net';
       export default (input) => new Promise((resolve) => {
         const socket = connect(input.port, input.host);
+        socket.on('connect', () => { socket.destroy(); resolve('connected'); });
+        socket.on('error', (error) => resolve(error.code));
+      });`,
+    'commands/unix.mjs': `import { connect } from 'node:net';
+      export default (input) => new Promise((resolve) => {
+        const socket = connect(input.path);
         socket.on('connect', () => { socket.destroy(); resolve('connected'); });
         socket.on('error', (error) => resolve(error.code));
       });`,
@@ -65,10 +79,23 @@ beforeAll(async () => {
     socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const countUnix = (socket: Socket) => {
+    unixConnections += 1;
+    socket.destroy();
+  };
+  unixPath = join(tmpdir(), `svc-host-${process.pid}.sock`);
+  unixServer = createServer(countUnix);
+  await new Promise<void>((resolve) => unixServer.listen(unixPath, resolve));
+  // Whatever its permissions: the runner must not reach it because it is not there for it.
+  chmodSync(unixPath, 0o777);
+  abstractServer = createServer(countUnix);
+  await new Promise<void>((resolve) => abstractServer.listen(`\0svc-host-${process.pid}`, resolve));
 });
 
 afterAll(async () => {
   server.close();
+  unixServer.close();
+  abstractServer.close();
   await pool.close();
   await folders.removeAll();
   delete process.env.SVC_JWT_SECRET;
@@ -123,10 +150,18 @@ describe('pack runner sandbox', () => {
     expect(connections).toBe(0);
   });
 
+  it("reaches no Unix socket of the host, whatever its permissions: files, Postgres's, abstract ones", async () => {
+    expect((await pool.run(request('unix', { path: unixPath }))).value).toBe('ENOENT');
+    expect((await pool.run(request('unix', { path: `\0svc-host-${process.pid}` }))).value).toBe('ECONNREFUSED');
+    const postgres = '/var/run/postgresql/.s.PGSQL.5432';
+    if (existsSync(postgres)) expect((await pool.run(request('unix', { path: postgres }))).value).toBe('ENOENT');
+    expect(unixConnections).toBe(0);
+  });
+
   it('runs the pack as an unprivileged user that sees no other process', async () => {
     const { value } = await pool.run(request('who'));
-    // Root drops to nobody; any other worker keeps its uid, in a user namespace of its own.
-    expect(value).toEqual({ uid: process.getuid?.() === 0 ? 65534 : process.getuid?.(), pid: 1, ppid: 0 });
+    // Root drops to nobody; any other worker leaves it root of its own user namespace, without capabilities.
+    expect(value).toEqual({ uid: process.getuid?.() === 0 ? 65534 : 0, pid: 1, ppid: 0 });
   });
 
   it('cannot renice the worker', async () => {
@@ -162,5 +197,45 @@ describe('pack runner sandbox', () => {
     const error = await pool.run(request('flood', {}, { packKey: 'flood@1', timeoutMs: 20_000 })).catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'output_flood' });
     await vi.waitFor(() => expect(pool.stats().live).toBeLessThanOrEqual(1));
+  });
+});
+
+/**
+ * What the sandbox itself gives, seen by a process started the way a runner is but without
+ * Node's permission model, which would hide most of it: the namespaces, root and filter are the
+ * kernel's answer to code that escapes the JavaScript engine. A worker that is not root (as in
+ * containers) gets the same, but for its runners' uid: it is looked at from a child process that
+ * runs as another user.
+ */
+describe("a runner's view of the host", () => {
+  let sandbox: RunnerSandbox;
+
+  beforeAll(async () => {
+    sandbox = await RunnerSandbox.prepare({ mode: 'required', runnerDir: dirname(defaultRunnerScript()), limits: VIEW_LIMITS, logger });
+  });
+
+  it('is sandboxed on this host: namespaces, kernel limits and a seccomp filter', () => {
+    expect(sandbox.report).toMatchObject({ namespaces: true, rlimits: true, seccomp: true, missing: [] });
+  });
+
+  function expectConfined(view: HostView, uid: number): void {
+    expect(view.root.filter((name) => !['usr', 'tmp', 'proc', 'bin', 'lib', 'lib64', 'sbin', '.old'].includes(name) && !packDir.startsWith(`/${name}/`))).toEqual([]);
+    expect(view).toMatchObject({ run: false, etc: false, dev: false, home: false, pack: 'bundled with the pack', beside: ['pack'], tmp: [] });
+    expect(view).toMatchObject({ writeUsr: 'EROFS', writePack: 'EROFS', writeRoot: 'EROFS', processes: ['1'], uid, capabilities: '0000000000000000' });
+    expect(view).toMatchObject({ seccomp: true, userNamespace: expect.stringMatching(/Operation not permitted/), mount: expect.stringMatching(/Operation not permitted/) });
+  }
+
+  it('has a root of Node, its libraries, an empty /tmp and the pack, read-only, and refuses namespaces and mounts', () => {
+    expectConfined(viewThrough(sandbox, packDir), process.getuid?.() === 0 ? 65534 : 0);
+  });
+
+  it('is the same for a worker that is not root, whose runners are root of their own user namespace without any capability', () => {
+    const asUser = process.getuid?.() === 0 ? ['/usr/bin/setpriv', '--reuid=1000', '--regid=1000', '--clear-groups', '--'] : [];
+    const [file = process.execPath, ...args] = [...asUser, process.execPath, '--import', 'tsx', join(import.meta.dirname, 'runner-view.child.ts'), packDir];
+    const child = spawnSync(file, args, { encoding: 'utf8', timeout: 30_000 });
+    expect(child.stderr).toBe('');
+    const { report, view } = JSON.parse(child.stdout) as { report: SandboxReport; view: HostView };
+    expect(report).toMatchObject({ namespaces: true, rlimits: true, seccomp: true, uid: 0, gid: 0, missing: [] });
+    expectConfined(view, 0);
   });
 });

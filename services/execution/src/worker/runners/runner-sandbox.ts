@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceUnavailableError, type Logger } from '@svc/core';
+import { runnerFileSource } from './runner-launch.js';
+import { writeRootFstab } from './root-fstab.js';
 
 /**
  * `required`: a worker that cannot start runners in their own namespaces runs no pack at all.
@@ -26,6 +29,8 @@ export interface RunnerLimits {
 export interface SandboxOptions {
   mode: SandboxMode;
   limits: RunnerLimits;
+  /** Folder of `runner-root.sh` and `seccomp.py` (the runner's own folder). */
+  runnerDir: string;
   /** Who runners run as when the worker runs as root; default 65534 (nobody). */
   uid?: number;
   gid?: number;
@@ -34,13 +39,18 @@ export interface SandboxOptions {
 
 /** What a runner gets on this host. */
 export interface SandboxReport {
-  /** Own network, PID and (when the worker is not root) user namespaces: no network, no other process in sight. */
+  /**
+   * Own network, PID and mount namespaces (and user namespaces when the worker is not root): no
+   * network, no other process in sight, and a filesystem of Node and the pack only.
+   */
   namespaces: boolean;
   /** The kernel limits of `RunnerLimits`. */
   rlimits: boolean;
-  /** The uid runners run as, seen from the host. */
+  /** A seccomp filter refusing namespaces, mounts, ptrace, BPF and the like (`runner/seccomp.py`). */
+  seccomp: boolean;
+  /** The uid runners run as in their namespace: 65534 (or `SVC_RUNNER_UID`) under a root worker, else 0 of a user namespace of their own, without capabilities. */
   uid: number;
-  /** Their gid, seen from the host; they have no other group. */
+  /** Their gid; they have no other group. */
   gid: number;
   /** Why something is missing; empty when nothing is. */
   missing: string[];
@@ -63,6 +73,16 @@ function tool(name: string): string | undefined {
   return TOOL_DIRS.map((dir) => join(dir, name)).find((path) => existsSync(path));
 }
 
+/** A file of the runner's folder, or undefined (and why, in `missing`) when it is not there. */
+function runnerFile(runnerDir: string, name: string, missing: string[]): string | undefined {
+  try {
+    return runnerFileSource(join(runnerDir, name));
+  } catch (err) {
+    missing.push(`${name} cannot be read beside the runner: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
 /** Runs `argv` (a wrapper chain ending in `node -e 0`); resolves with why it failed, or undefined. */
 function attempt(argv: string[]): Promise<string | undefined> {
   const [file = process.execPath, ...args] = argv;
@@ -72,41 +92,64 @@ function attempt(argv: string[]): Promise<string | undefined> {
 }
 
 /**
+ * What building a runner's root needs, in a folder of this worker's uid: the fstab of its common
+ * part, an empty folder it is built on (each runner's mount namespace mounts over it; nothing shows
+ * outside), and an empty pack folder to probe with.
+ */
+function rootFiles(): { fstab: string; mountPoint: string; probePack: string } {
+  const base = join(tmpdir(), `svc-runners-${process.getuid?.() ?? 'user'}`);
+  const mountPoint = join(base, 'root');
+  const probePack = join(base, 'probe');
+  for (const folder of [mountPoint, probePack]) mkdirSync(folder, { recursive: true, mode: 0o755 });
+  const fstab = join(base, 'root.fstab');
+  writeRootFstab(fstab, mountPoint, process.execPath);
+  return { fstab, mountPoint, probePack };
+}
+
+/**
  * How runners start on this host: the `node` command line of a runner, wrapped in
  *
- *   setpriv  dies with the worker, however the worker ends
- *   unshare  own network namespace (a loopback that is down: nothing to connect to), own PID
- *            namespace (the worker and every other process cannot be named, so not signalled
- *            or reniced), and when the worker is not root an own user namespace
- *   setpriv  uid/gid 65534 when the worker is root; no new privileges, no capabilities
- *   prlimit  RLIMIT_DATA, RLIMIT_CPU, RLIMIT_NOFILE, RLIMIT_NPROC, no core files, no file writes
- *   nice     a lower scheduling priority than the platform
+ *   setpriv         dies with the worker, however the worker ends
+ *   unshare         own mount, network and PID namespaces (and a user namespace when the worker
+ *                   is not root): a loopback that is down (nothing to connect to), no other
+ *                   process to signal or renice
+ *   runner-root.sh  a root of its own: Node and its libraries and the pack folder, read-only, an
+ *                   empty /tmp; nothing else of the host (no Unix sockets, /dev/shm, home, data)
+ *   setpriv         uid/gid 65534 (the worker is root), or root of the user namespace without any
+ *                   capability (it is not); no new privileges
+ *   prlimit         RLIMIT_DATA, RLIMIT_CPU, RLIMIT_NOFILE, RLIMIT_NPROC, no core files, no file writes
+ *   nice            a lower scheduling priority than the platform
+ *   seccomp.py      a seccomp filter (where python3 and the kernel have it)
  *
- * probed once by running `node -e 0` that way. Each wrapper execs the next, so the runner is
+ * each probed once by running `node -e 0` that way. Each wrapper execs the next, so the runner is
  * the grandchild of `unshare`, which (with --kill-child) takes it along when killed.
  */
 export class RunnerSandbox {
   readonly report: SandboxReport;
   readonly #options: SandboxOptions;
-  readonly #prefix: string[];
+  /** Up to the pack folder, runner-root.sh's last argument before the command; empty without namespaces. */
+  readonly #enter: string[];
+  /** What runs inside the namespaces, before node. */
+  readonly #confine: string[];
 
-  private constructor(options: SandboxOptions, report: SandboxReport, prefix: string[]) {
+  private constructor(options: SandboxOptions, report: SandboxReport, enter: string[], confine: string[]) {
     this.#options = options;
     this.report = report;
-    this.#prefix = prefix;
+    this.#enter = enter;
+    this.#confine = confine;
   }
 
   /** Probes the host and logs what runners get; never throws (runs then fail with SandboxUnavailableError). */
   static async prepare(options: SandboxOptions): Promise<RunnerSandbox> {
     const root = process.getuid?.() === 0;
-    const uid = root ? (options.uid ?? NOBODY) : (process.getuid?.() ?? -1);
-    const gid = root ? (options.gid ?? NOBODY) : (process.getgid?.() ?? -1);
     const missing: string[] = [];
     const limits = await RunnerSandbox.#limitsPrefix(options.limits, missing);
-    const namespaces = await RunnerSandbox.#namespacesPrefix(root, options, limits, missing);
-    const prefix = namespaces ?? limits;
-    const report: SandboxReport = { namespaces: namespaces !== undefined, rlimits: limits.length > 0, uid: namespaces || !root ? uid : 0, gid: namespaces || !root ? gid : 0, missing };
-    const sandbox = new RunnerSandbox(options, report, prefix);
+    const seccomp = await RunnerSandbox.#seccompPrefix(options.runnerDir, missing);
+    const namespaces = await RunnerSandbox.#namespaces(root, options, [...limits, ...seccomp], missing);
+    const uid = namespaces ? (root ? (options.uid ?? NOBODY) : 0) : (process.getuid?.() ?? -1);
+    const gid = namespaces ? (root ? (options.gid ?? NOBODY) : 0) : (process.getgid?.() ?? -1);
+    const report: SandboxReport = { namespaces: namespaces !== undefined, rlimits: limits.length > 0, seccomp: seccomp.length > 0, uid, gid, missing };
+    const sandbox = new RunnerSandbox(options, report, namespaces?.enter ?? [], namespaces?.confine ?? [...limits, ...seccomp]);
     sandbox.#announce();
     return sandbox;
   }
@@ -116,10 +159,12 @@ export class RunnerSandbox {
     return this.report.namespaces || this.#options.mode === 'best-effort';
   }
 
-  /** The command that starts `node …nodeArgs` as a sandboxed runner; throws SandboxUnavailableError when it may not. */
-  command(nodeArgs: string[]): { file: string; args: string[] } {
+  /** The command that starts `node …nodeArgs` for the pack in `packDir`; throws SandboxUnavailableError when it may not. */
+  command(packDir: string, nodeArgs: string[]): { file: string; args: string[] } {
     if (!this.usable) throw new SandboxUnavailableError(this.report.missing);
-    const [file = process.execPath, ...args] = [...this.#prefix, process.execPath, ...nodeArgs];
+    const node = process.execPath;
+    const enter = this.#enter.length > 0 ? [...this.#enter, packDir, '--'] : [];
+    const [file = node, ...args] = [...enter, ...this.#confine, node, ...nodeArgs];
     return { file, args };
   }
 
@@ -150,54 +195,83 @@ export class RunnerSandbox {
     return [];
   }
 
-  static async #namespacesPrefix(root: boolean, options: SandboxOptions, limits: string[], missing: string[]): Promise<string[] | undefined> {
+  static async #seccompPrefix(runnerDir: string, missing: string[]): Promise<string[]> {
+    const python = tool('python3');
+    if (!python) {
+      missing.push('python3 not found: runners get no seccomp filter');
+      return [];
+    }
+    const filter = runnerFile(runnerDir, 'seccomp.py', missing);
+    if (filter === undefined) return [];
+    // -I -S: no environment, user site or site-packages; the filter's source travels as an argument.
+    const prefix = [python, '-I', '-S', '-c', filter];
+    const failed = await attempt([...prefix, process.execPath, '-e', '0']);
+    if (failed === undefined) return prefix;
+    missing.push(`no seccomp filter for runners: ${failed}`);
+    return [];
+  }
+
+  static async #namespaces(root: boolean, options: SandboxOptions, inner: string[], missing: string[]): Promise<{ enter: string[]; confine: string[] } | undefined> {
     const unshare = tool('unshare');
     const setpriv = tool('setpriv');
-    if (!unshare || !setpriv) {
-      missing.push('unshare or setpriv (util-linux) not found: runners would share the network of the worker');
+    const sh = tool('sh');
+    if (!unshare || !setpriv || !sh) {
+      missing.push('unshare, setpriv or sh (util-linux) not found: runners would share the network and files of the worker');
       return undefined;
     }
-    const user = root ? [] : ['--user', `--map-user=${NOBODY}`, `--map-group=${NOBODY}`];
-    // Root drops to the runner's uid and every capability; a user namespace's uid 65534 holds none after exec.
-    const identity = root ? [`--reuid=${options.uid ?? NOBODY}`, `--regid=${options.gid ?? NOBODY}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all'] : [];
-    const prefix = [
+    const script = runnerFile(options.runnerDir, 'runner-root.sh', missing);
+    if (script === undefined) return undefined;
+    const { fstab, mountPoint, probePack } = rootFiles();
+    const enter = [
       // Dies with the worker (a SIGKILL leaves no orphan), and takes the runner along.
       setpriv,
       '--pdeathsig=SIGKILL',
       '--',
       unshare,
-      ...user,
+      // A worker that is not root becomes root of a user namespace of its own to build the runner's root.
+      ...(root ? [] : ['--user', '--map-root-user']),
+      '--mount',
       '--net',
       '--pid',
       '--fork',
       '--kill-child=SIGKILL',
       '--',
-      setpriv,
-      ...identity,
-      // Changing uid clears the parent-death signal `--kill-child` set: set it again, so that
-      // killing `unshare` (the worker's child) kills the runner too.
-      '--pdeathsig=SIGKILL',
-      '--no-new-privs',
-      '--',
-      ...limits,
+      sh,
+      '-c',
+      script,
+      'runner-root',
+      fstab,
+      mountPoint,
     ];
-    const failed = await attempt([...prefix, process.execPath, '-e', '0']);
-    if (failed === undefined) return prefix;
-    missing.push(`network and PID namespaces could not be made (unshare${root ? '' : ' of a user namespace'}): ${failed}`);
+    // Changing uid clears the parent-death signal `--kill-child` set: set it again, so that
+    // killing `unshare` (the worker's child) kills the runner too. A worker that is not root
+    // leaves runners root of their own user namespace (the only uid it can map), with every
+    // capability gone for good: none now, none on exec, none to regain.
+    const identity = root
+      ? [setpriv, `--reuid=${options.uid ?? NOBODY}`, `--regid=${options.gid ?? NOBODY}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--pdeathsig=SIGKILL', '--no-new-privs', '--']
+      : [setpriv, '--inh-caps=-all', '--bounding-set=-all', '--securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked', '--pdeathsig=SIGKILL', '--no-new-privs', '--'];
+    const confine = [...identity, ...inner];
+    const failed = await attempt([...enter, probePack, '--', ...confine, process.execPath, '-e', '0']);
+    if (failed === undefined) return { enter, confine };
+    missing.push(`mount, network and PID namespaces could not be made (unshare${root ? '' : ' of a user namespace'}): ${failed}`);
     return undefined;
   }
 
   #announce(): void {
     const { logger, mode } = this.#options;
-    const { namespaces, rlimits, uid, missing } = this.report;
+    const { namespaces, rlimits, seccomp, uid, missing } = this.report;
+    if (namespaces && rlimits && seccomp) {
+      logger.info('pack runners are sandboxed', { namespaces, rlimits, seccomp, uid });
+      return;
+    }
     if (namespaces && rlimits) {
-      logger.info('pack runners are sandboxed', { namespaces, rlimits, uid });
+      logger.warn('pack runners are sandboxed, without a seccomp filter', { namespaces, rlimits, seccomp, uid, missing });
       return;
     }
     if (!namespaces && mode === 'required') {
-      logger.error('PACK RUNNERS CANNOT BE SANDBOXED ON THIS HOST: this worker runs no pack. Make user and network namespaces available, or set SVC_RUNNER_SANDBOX=best-effort to run packs without (they could then reach every network address the worker reaches)', { missing });
+      logger.error('PACK RUNNERS CANNOT BE SANDBOXED ON THIS HOST: this worker runs no pack. Make user, mount and network namespaces available, or set SVC_RUNNER_SANDBOX=best-effort to run packs without (they could then reach every network address and every Unix socket the worker reaches, and read what the worker may read outside the permission model)', { missing });
       return;
     }
-    logger.error('PACK RUNNERS ARE NOT FULLY SANDBOXED ON THIS HOST', { namespaces, rlimits, uid, missing, mode });
+    logger.error('PACK RUNNERS ARE NOT FULLY SANDBOXED ON THIS HOST', { namespaces, rlimits, seccomp, uid, missing, mode });
   }
 }
