@@ -1,18 +1,24 @@
+import { chmodSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { getPriority } from 'node:os';
+import { createServer } from 'node:net';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { principalCacheKey } from '@svc/contracts';
-import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
+import { adminToken, createApiKey, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call, type Reply } from './support/client.js';
-import { installPack } from './support/execution.js';
+import { packageOf } from '@svc/pack-sdk/testing';
+import { installPack, pollTask } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { connectMcp } from './support/mcp.js';
 import { rawTarGz, uploadPackage } from './support/packs.js';
 
 /**
- * The attacks of a developer with a hostile pack (issue 19's findings 1-8), each now refused or
- * contained, while another tenant keeps being answered as fast as it was just before the attack:
- * its latency is measured in the same test, before and during, not against a fixed figure.
+ * The attacks of a developer with a hostile pack, each now refused or contained, while another
+ * tenant keeps being answered as fast as it was just before the attack: its latency is measured
+ * in the same test, before and during, not against a fixed figure. Numbered tests are the first
+ * review's findings; named ones the second's (a host's Unix sockets, memory shared between
+ * tenants, one tenant taking every runner).
  */
 
 /** How much slower the other tenant may be answered during an attack, as a median: 4 times, plus 250 ms. */
@@ -54,6 +60,25 @@ const FLOOD = `export default async (input, ctx) => {
   }
   return 'flooded';
 };
+`;
+const UNIX = `import { connect } from 'node:net';
+export default async (input) => Object.fromEntries(await Promise.all(input.paths.map((path) => new Promise((resolve) => {
+  const socket = connect(path);
+  const done = (outcome) => { socket.destroy(); resolve([path, outcome]); };
+  socket.setTimeout(2000, () => done('timeout'));
+  socket.on('connect', () => done('connected'));
+  socket.on('error', (error) => done(error.code));
+}))));
+`;
+/** Keeps what every call hands it, as a pack author fishing for other tenants' data would. */
+const KEEPER = `export default (input, ctx) => {
+  const kept = (globalThis.kept ??= []);
+  const seen = [...kept];
+  kept.push({ tenant: ctx.tenant, secret: input.secret, secrets: { ...(ctx.secrets ?? {}) } });
+  return seen;
+};
+`;
+const NAP = `export default (input) => new Promise((resolve) => setTimeout(() => resolve('rested'), input.ms));
 `;
 const WHO = `import { getPriority, setPriority } from 'node:os';
 export default (input) => {
@@ -109,7 +134,8 @@ describe.each(MODES)('hostile packs (%s infrastructure)', (mode) => {
 
   beforeAll(async () => {
     // The sampling sends more than the default per-user command limit in a minute; limits are not the subject.
-    fleet = await startTestFleet(mode, { commandGroupLimit: { points: 10_000, durationSeconds: 60 } });
+    // A small runner pool: one tenant's share of it (a pro tenant's half) is soon taken.
+    fleet = await startTestFleet(mode, { commandGroupLimit: { points: 10_000, durationSeconds: 60 }, execution: { maxRunners: 8 } });
     call = client(fleet.url);
     admin = await adminToken(call);
     [attacker, victim, publisher] = await Promise.all([signUp(call, admin), signUp(call, admin, { tier: 'enterprise' }), signUp(call, admin)]);
@@ -262,10 +288,104 @@ describe.each(MODES)('hostile packs (%s infrastructure)', (mode) => {
       const reply = await run(attacker.slug, 'who', { pid: process.pid });
       expect(reply.status).toBe(200);
       // `nice -n 10` adds to the worker's own niceness (a CI run may itself be niced), up to 19.
-      expect(reply.body.data.result).toMatchObject({ uid: process.getuid?.() === 0 ? 65534 : expect.any(Number), pid: 1, ppid: 0, nice: Math.min(19, before + 10), renice: expect.stringMatching(/ESRCH|EPERM|EACCES/) });
-      expect(reply.body.data.result.uid).not.toBe(0);
+      // A root worker's runners are nobody; any other worker's are root of their own user namespace, without capabilities.
+      expect(reply.body.data.result).toMatchObject({ uid: process.getuid?.() === 0 ? 65534 : 0, pid: 1, ppid: 0, nice: Math.min(19, before + 10), renice: expect.stringMatching(/ESRCH|EPERM|EACCES/) });
     });
     expect(getPriority(process.pid)).toBe(before);
+  });
+
+  it("a pack reaches no Unix socket of the host, whatever its permissions: not Postgres's, not one open to all, not through the sandbox", async () => {
+    const open = join(tmpdir(), `svc-e2e-${process.pid}-${mode}.sock`);
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(open, resolve));
+    chmodSync(open, 0o777);
+    try {
+      const paths = [open, '/var/run/postgresql/.s.PGSQL.5432', '/run/postgresql/.s.PGSQL.5432', '/var/run/redis/redis-server.sock'];
+      const pack = { namespace: attacker.slug, name: 'sockets', commands: [{ name: 'sockets', input_schema: { type: 'object' } }], files: { 'commands/sockets.js': UNIX } };
+      await installPack(fleet.url, call, attacker, pack);
+      await expectOthersUnhurt(async () => {
+        const probed = await run(attacker.slug, 'sockets', { paths });
+        expect(probed.status, JSON.stringify(probed.body)).toBe(200);
+        expect(probed.body.data.result).toEqual(Object.fromEntries(paths.map((path) => [path, 'ENOENT'])));
+      });
+      // The development sandbox runs what its user synced, in the same runners.
+      expect((await call('/api/v1/sandbox', { method: 'POST', token: attacker.token, body: {} })).status).toBe(201);
+      const synced = await uploadPackage(fleet.url, attacker.token, await packageOf(pack), 'package', { method: 'PUT', path: '/api/v1/sandbox/packs' });
+      expect(synced.status, JSON.stringify(synced.body)).toBe(201);
+      const sandboxed = await call(`/api/v1/sandbox/commands/${attacker.slug}/sockets`, { token: attacker.token, body: { paths } });
+      expect(sandboxed.status, JSON.stringify(sandboxed.body)).toBe(200);
+      expect(sandboxed.body.data.result).toEqual(Object.fromEntries(paths.map((path) => [path, 'ENOENT'])));
+      expect(connections).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("a pack keeps nothing of one tenant's calls for another: the author running it never sees a caller's input or secrets", async () => {
+    await installPack(fleet.url, call, attacker, {
+      namespace: attacker.slug,
+      name: 'keeper',
+      visibility: 'public',
+      commands: [{ name: 'keep', input_schema: { type: 'object' } }],
+      files: { 'commands/keep.js': KEEPER },
+      manifest: { secrets: ['API_TOKEN'] },
+    });
+    // The victim installs the public pack and gives it a secret of its own tenant.
+    const installed = await call('/api/v1/packs/install', { token: victim.token, body: { name: `@${attacker.slug}/keeper`, version: '1.0.0' } });
+    expect(installed.status, JSON.stringify(installed.body)).toBe(200);
+    const secret = await call(`/api/v1/secrets/${attacker.slug}/keeper/API_TOKEN`, { method: 'PUT', token: victim.token, body: { value: `victim-token-${mode}` } });
+    expect(secret.status, JSON.stringify(secret.body)).toBeLessThan(300);
+    const keep = (token: string, value: string) => run(attacker.slug, 'keep', { secret: value }, token);
+    expect((await keep(victim.token, `victim-input-${mode}`)).status).toBe(200);
+    expect((await keep(victim.token, 'victim-again')).body.data.result).toHaveLength(1);
+    const fished = await keep(attacker.token, 'author');
+    expect(fished.status).toBe(200);
+    expect(fished.body.data.result).toEqual([]);
+    expect(JSON.stringify(fished.body)).not.toMatch(/victim/);
+  });
+
+  it('a tenant flooding the runners with slow commands holds its share only: others keep their latency, its excess is 503 with Retry-After or waits as a task', async () => {
+    const packs = 6;
+    for (let n = 0; n < packs; n += 1) {
+      await installPack(fleet.url, call, attacker, { namespace: attacker.slug, name: `sleeper-${n}`, commands: [{ name: `nap-${n}`, input_schema: { type: 'object' } }], files: { [`commands/nap-${n}.js`]: NAP } });
+    }
+    const statuses: number[] = [];
+    const toolResults: string[] = [];
+    const mcp = await connectMcp(fleet.url, (await createApiKey(call, attacker)).key);
+    await expectOthersUnhurt(async () => {
+      const naps = Array.from({ length: packs * 2 }, (_, n) => run(attacker.slug, `nap-${n % packs}`, { ms: 1500 }));
+      // An agent of the same tenant meanwhile: a refusal is a typed tool result, never an internal error.
+      const tools = Array.from({ length: packs }, (_, n) => mcp.callTool({ name: `${attacker.slug}__sleeper-${n}__nap-${n}`, arguments: { ms: 1500 } }));
+      for (const result of await Promise.all(tools)) {
+        const body = JSON.parse((result.content as Array<{ text: string }>)[0]!.text);
+        if (result.isError) expect(body, JSON.stringify(body)).toMatchObject({ type: 'unavailable', code: 'SERVICE_UNAVAILABLE', retry_after: 1 });
+        else expect(body).toMatchObject({ result: 'rested' });
+        toolResults.push(result.isError ? 'unavailable' : 'rested');
+      }
+      for (const reply of await Promise.all(naps)) {
+        statuses.push(reply.status);
+        if (reply.status === 200) continue;
+        expect(reply.status, JSON.stringify(reply.body)).toBe(503);
+        expect(reply.headers.get('retry-after')).toBe('1');
+        expect(reply.body.error, JSON.stringify(reply.body)).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { reason: 'tenant_runners', limit: 4, retry_after: 1 } });
+      }
+    });
+    await mcp.close();
+    // Half the pool (a pro tenant's share of 8 runners): some ran, the rest were refused, none failed.
+    expect(statuses).toContain(200);
+    expect(statuses).toContain(503);
+    expect(toolResults.length).toBeGreaterThan(0);
+    // As tasks, the excess waits its turn and every one of them runs.
+    const submitted = await Promise.all(Array.from({ length: packs * 2 }, (_, n) => call(`/api/v1/commands/${attacker.slug}/nap-${n % packs}?async=true`, { token: attacker.token, body: { ms: 300 } })));
+    for (const reply of submitted) expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+    for (const reply of submitted) {
+      const ended = await pollTask(call, attacker.token, reply.body.data.task_id, undefined, 60_000);
+      expect(ended.body.data, JSON.stringify(ended.body)).toMatchObject({ status: 'success', result: 'rested' });
+    }
   });
 
   /** Publishes (without installing) a pack of the attacker's. */

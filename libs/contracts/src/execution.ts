@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { QUEUES } from '@svc/pack-sdk';
 import { ephemeralQueueOf } from './bus-names.js';
+import { TIER_VALUES } from './identity.js';
 
 export const TASK_STATUSES = ['pending', 'started', 'success', 'failure', 'timeout', 'revoked'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -53,15 +54,31 @@ export const ExecJob = z.object({
   task_id: z.string(),
   reply_to: ephemeralQueueOf(EXECUTION_REPLIES).optional(),
   sync: SyncRun.optional(),
+  /** Whose run it is and their tier, so that a worker can hold a tenant to its share before touching the task. */
+  tenant_id: z.string().optional(),
+  tier: z.enum(TIER_VALUES).optional(),
+  /** How many times a worker put the job back because the tenant's share was taken (it waits longer each time). */
+  waits: z.number().int().min(0).optional(),
 });
 export type ExecJob = z.infer<typeof ExecJob>;
 
-/** How a run ended, as the worker reports it to a waiting synchronous caller. */
+/** Why a synchronous run was not started: its tenant's share of the worker, or every runner, was taken. */
+export const RunRefusal = z.object({
+  reason: z.enum(['tenant_calls', 'tenant_runners', 'pool_full']),
+  message: z.string(),
+  limit: z.number().int(),
+  /** Seconds to wait before trying again. */
+  retry_after: z.number().int(),
+});
+export type RunRefusal = z.infer<typeof RunRefusal>;
+
+/** How a run ended, as the worker reports it to a waiting synchronous caller; `busy`: it never started (`refusal` says why). */
 export const RunOutcome = z.object({
   task_id: z.string(),
-  status: z.enum(['success', 'failure', 'timeout', 'revoked']),
+  status: z.enum(['success', 'failure', 'timeout', 'revoked', 'busy']),
   result: z.unknown().optional(),
   error: TaskError.optional(),
+  refusal: RunRefusal.optional(),
   duration_ms: z.number(),
 });
 export type RunOutcome = z.infer<typeof RunOutcome>;

@@ -34,6 +34,7 @@ import { TaskService } from './api/services/task.service.js';
 import { SandboxService } from './api/services/sandbox.service.js';
 import { SandboxCatalog } from './api/services/sandbox-catalog.js';
 import { TaskWorker } from './worker/services/task-worker.js';
+import { DEFAULT_TENANT_SHARES, TenantShares, type TenantShareFractions } from './worker/services/tenant-shares.js';
 
 export const EXECUTION_SCHEMA = 'execution';
 export const EXECUTION_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -64,6 +65,8 @@ export interface ExecutionConfig {
   sandbox?: RunnerSandboxConfig;
   /** `ctx.fetch` for packs that declare network access; on, to public addresses, by default. */
   egress?: EgressSettings;
+  /** How much of a worker one tenant may hold, by tier (`TenantShares`); defaults where absent. */
+  tenantShares?: TenantShareFractions;
 }
 
 export interface RunnerSandboxConfig {
@@ -213,6 +216,7 @@ export function executionConfigFromEnv(env: {
   SVC_RUNNER_LOG_KIB: number;
   SVC_PACK_EGRESS: boolean;
   SVC_PACK_EGRESS_ALLOW: string[];
+  SVC_TENANT_SHARE: TenantShareFractions;
 }): ExecutionConfig {
   return {
     version: SVC_VERSION,
@@ -234,6 +238,7 @@ export function executionConfigFromEnv(env: {
       outputBytesPerCall: env.SVC_RUNNER_LOG_KIB * 1024,
     },
     egress: { enabled: env.SVC_PACK_EGRESS, allowed: allowList(env.SVC_PACK_EGRESS_ALLOW) },
+    tenantShares: env.SVC_TENANT_SHARE,
   };
 }
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { envBoolean, parseEnv } from '@svc/core';
 import { infrastructureEnv, secretsEnv } from '@svc/platform';
+import { TIER_VALUES } from '@svc/contracts';
+import { DEFAULT_TENANT_SHARES } from './worker/services/tenant-shares.js';
 
 const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
@@ -22,6 +24,26 @@ export const ExecutionEnv = z.object({
   SVC_PREFETCH_FAST: int(1, 1000, 64),
   SVC_PREFETCH_MEDIUM: int(1, 1000, 8),
   SVC_PREFETCH_LONG: int(1, 1000, 2),
+  /**
+   * The part of a worker (its runners, each queue's prefetch) one tenant may hold, by tier:
+   * `free=0.25,pro=0.5`; tiers not named keep their default.
+   */
+  SVC_TENANT_SHARE: z
+    .string()
+    .default('')
+    .transform((text, context) => {
+      const shares = { ...DEFAULT_TENANT_SHARES };
+      for (const entry of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+        const [tier, value] = entry.split('=');
+        const fraction = Number(value);
+        if (!(TIER_VALUES as readonly string[]).includes(tier ?? '') || !(fraction > 0 && fraction <= 1)) {
+          context.addIssue({ code: 'custom', message: `"${entry}": expected <tier>=<fraction>, a tier of ${TIER_VALUES.join(', ')} and a fraction above 0 up to 1` });
+          return z.NEVER;
+        }
+        shares[tier as (typeof TIER_VALUES)[number]] = fraction;
+      }
+      return shares;
+    }),
   /** `best-effort` runs packs where runners cannot get their own namespaces (loudly logged). */
   SVC_RUNNER_SANDBOX: z.enum(['required', 'best-effort']).default('required'),
   SVC_RUNNER_CPU_SECONDS: int(1, 86_400, 3600),

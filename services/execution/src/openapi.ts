@@ -31,6 +31,14 @@ import { StartSandboxBody } from './api/http/sandbox.routes.js';
 import { ALREADY_RUNNING, SANDBOX_QUOTAS } from './api/services/sandbox.service.js';
 
 /** The path, query and header parameters of a command run, installed or in the sandbox. */
+/** A synchronous run that never started (the tenant's share of the workers, or every runner, was taken), or the queue or database away. */
+const notStarted = {
+  ...errorResponse(
+    '`SERVICE_UNAVAILABLE`: nothing ran. The caller\'s tenant holds its share of the workers or every runner is busy (`details.reason` `tenant_calls`, `tenant_runners` or `pool_full`, with `details.limit` and `details.retry_after`, and `Retry-After`), or the queue or the database is out of reach.',
+  ),
+  headers: { 'Retry-After': { description: 'Seconds to wait before trying again, when the refusal knows.', schema: integer({ minimum: 0 }) } },
+};
+
 const runParameters = [
   pathParameter('namespace', fromZod(Namespace), 'The namespace, without `@`.'),
   pathParameter('name', fromZod(PackOrCommandName), 'The command\'s name.'),
@@ -151,6 +159,7 @@ export const executionOpenApi: OpenApiFragment = {
           408: errorResponse('`TIMEOUT`: the command ran past its timeout and was stopped.'),
           409: errorResponse('`TASK_REVOKED`: cancelled meanwhile; `IDEMPOTENCY_CONFLICT`: the same key is still running, or was used for another command.'),
           502: errorResponse('`INTEGRATION_ERROR`: the command threw (`error.type` is the thrown class name), its result was over 1 MiB, or its runner died.'),
+          503: notStarted,
         },
       },
     },
@@ -254,6 +263,7 @@ export const executionOpenApi: OpenApiFragment = {
           409: errorResponse('`SANDBOX_NOT_RUNNING`: start the sandbox first; `TASK_REVOKED`: cancelled meanwhile.'),
           429: errorResponse(`\`QUOTA_EXCEEDED\`: ${SANDBOX_QUOTAS.executions_per_month} runs this calendar month; \`details.resets_at\` says when more may run.`),
           502: errorResponse('`INTEGRATION_ERROR`: the command threw, its result was over 1 MiB, or its runner died.'),
+          503: notStarted,
         },
       },
     },

@@ -89,6 +89,8 @@ interface ExecutionTestSettings {
   syncWaitMs: number;
   retentionMs: number;
   retryBaseMs: number;
+  /** The worker's runner pool (16 by default here); a tenant's share is a part of it. */
+  maxRunners: number;
 }
 
 /**
@@ -145,7 +147,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       retryMaxMs: 1000,
       runnerMemoryMb: 128,
       runnerIdleMs: 60_000,
-      maxRunners: 16,
+      maxRunners: options.execution?.maxRunners ?? 16,
       prefetch: { fast: 64, medium: 8, long: 2 },
     },
     ssh: { encryptionKey: TEST_SSH_ENCRYPTION_KEY, idleSeconds: 60 },

@@ -22,7 +22,7 @@ export interface WorkerPrefetch {
 export async function consumeJobs(bus: Bus, worker: TaskWorker, prefetch: WorkerPrefetch): Promise<Subscription[]> {
   return Promise.all(
     (['fast', 'medium', 'long'] as const).map((queue) =>
-      bus.consume(`exec.${queue}`, (message) => worker.handle(message.payload, message.redelivered), { prefetch: prefetch[queue] }),
+      bus.consume(`exec.${queue}`, (message) => worker.handle(message.payload, queue, message.redelivered), { prefetch: prefetch[queue] }),
     ),
   );
 }

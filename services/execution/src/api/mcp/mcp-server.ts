@@ -104,6 +104,10 @@ export function createMcpServer(identity: Identity, deps: McpServerDeps): Server
     } catch (err) {
       if (err instanceof AppError && err.code === 'NOT_FOUND') throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       if (err instanceof AppError && err.code === 'VALIDATION_FAILED') return text({ error: err.message, type: 'validation', correlation_id: correlationId }, true);
+      // The caller's tenant holds its share of the workers, or every runner is busy: nothing ran.
+      if (err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE' && typeof err.details.retry_after === 'number') {
+        return text({ error: `${err.message}`, type: 'unavailable', code: 'SERVICE_UNAVAILABLE', retry_after: err.details.retry_after, correlation_id: correlationId }, true);
+      }
       return text({ error: 'Internal error', type: 'internal', correlation_id: correlationId }, true);
     }
   });

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Bus, EventOutbox } from '@svc/bus';
 import type { ExecJob, QueueInput, RunOutcome } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
-import type { Identity } from '@svc/auth';
-import { assertJsonShape, ConflictError, MAX_JSON_DEPTH, NotFoundError, currentCorrelationId, type Logger } from '@svc/core';
+import type { Identity, Tier } from '@svc/auth';
+import { assertJsonShape, ConflictError, MAX_JSON_DEPTH, NotFoundError, ServiceUnavailableError, currentCorrelationId, type Logger } from '@svc/core';
 import { MAX_INPUT_ARRAY_ITEMS } from '@svc/pack-sdk';
 import type { Db } from '@svc/db';
 import { IdempotencyRepository } from '../../core/repositories/idempotency.repository.js';
@@ -100,7 +100,7 @@ export class CommandRunService {
       timeoutMs: command.timeout * 1000,
       correlationId: currentCorrelationId() ?? randomUUID(),
     };
-    if (sync && !request.idempotencyKey) return this.runUnstored({ id: randomUUID(), ...task });
+    if (sync && !request.idempotencyKey) return this.runUnstored({ id: randomUUID(), ...task }, identity.tier);
 
     const tasks = new TaskRepository(this.db);
     const stored = await tasks.insert(task);
@@ -120,10 +120,10 @@ export class CommandRunService {
       throw err;
     };
     if (!sync) {
-      await this.bus.send(`exec.${command.queue}`, { task_id: stored.id }).catch(unqueued);
+      await this.bus.send(`exec.${command.queue}`, { task_id: stored.id, tenant_id: identity.tenantId, tier: identity.tier }).catch(unqueued);
       return { kind: 'task', task: stored, replayed: false };
     }
-    const outcome = await this.sendAndWait({ task_id: stored.id, reply_to: this.settings.replyQueue }, command.queue).catch(unqueued);
+    const outcome = await this.sendAndWait({ task_id: stored.id, reply_to: this.settings.replyQueue, tenant_id: identity.tenantId, tier: identity.tier }, command.queue).catch(unqueued);
     if (outcome) return { kind: 'outcome', outcome, replayed: false };
     // Still running past the sync wait: the caller gets a task to poll instead of an error.
     await tasks.markAsync(stored.id);
@@ -134,14 +134,15 @@ export class CommandRunService {
    * A synchronous run without a row: the job carries the task, and the worker stores it only
    * when it fails or runs into the last `UNSTORED_MARGIN_MS` of the wait.
    */
-  private async runUnstored(task: UnstoredTask): Promise<RunAnswer> {
+  private async runUnstored(task: UnstoredTask, tier: Tier): Promise<RunAnswer> {
     const storeFrom = Date.now() + this.settings.syncWaitMs - Math.min(UNSTORED_MARGIN_MS, this.settings.syncWaitMs / 2);
-    const outcome = await this.sendAndWait({ task_id: task.id, reply_to: this.settings.replyQueue, sync: { task, store_from: storeFrom, attempt: 1 } }, task.queue);
+    const outcome = await this.sendAndWait({ task_id: task.id, reply_to: this.settings.replyQueue, sync: { task, store_from: storeFrom, attempt: 1 }, tenant_id: task.tenantId, tier }, task.queue);
     if (outcome) return { kind: 'outcome', outcome, replayed: false };
     // Past the wait the caller gets the task instead.
     return { kind: 'task', task: await detachTask(this.events, task), replayed: false };
   }
 
+  /** The outcome of a job a caller waits for; null past the sync wait. A run the worker would not start is 503 with its `retry_after`. */
   private async sendAndWait(job: QueueInput<`exec.${Queue}`>, queue: Queue): Promise<RunOutcome | null> {
     const waiting = this.waiters.wait(job.task_id, this.settings.syncWaitMs);
     try {
@@ -150,7 +151,12 @@ export class CommandRunService {
       this.waiters.cancel(job.task_id);
       throw err;
     }
-    return waiting;
+    const outcome = await waiting;
+    if (outcome?.status === 'busy' && outcome.refusal) {
+      const { message, ...details } = outcome.refusal;
+      throw new ServiceUnavailableError(message, details);
+    }
+    return outcome;
   }
 
   private async replay(identity: Identity, key: string, commandPath: string): Promise<RunAnswer | undefined> {

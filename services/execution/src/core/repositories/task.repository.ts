@@ -109,6 +109,14 @@ export class TaskRepository {
     return rows.length === 1;
   }
 
+  /** A task taken for a run that did not start (its tenant's share was taken) is pending again, that attempt not counted. */
+  async unclaim(id: string): Promise<void> {
+    await this.db
+      .update(tasks)
+      .set({ status: 'pending', attempts: sql`greatest(${tasks.attempts} - 1, 0)` })
+      .where(and(eq(tasks.id, id), eq(tasks.status, 'started')));
+  }
+
   async revoke(id: string, retentionMs: number): Promise<TaskRow | undefined> {
     const now = new Date();
     const [row] = await this.db

@@ -1,4 +1,4 @@
-import { AppError } from '@svc/core';
+import { AppError, ServiceUnavailableError } from '@svc/core';
 import type { ErrorDescription } from './runner-protocol.js';
 
 /**
@@ -57,5 +57,31 @@ export class ResultTooLargeError extends AppError {
   constructor(limitBytes: number, sizeBytes?: number) {
     const size = sizeBytes === undefined ? {} : { size_bytes: sizeBytes };
     super({ status: 422, code: 'RESULT_TOO_LARGE', message: `Command result exceeds ${limitBytes} bytes of JSON`, details: { limit_bytes: limitBytes, ...size } });
+  }
+}
+
+/** Why a call could not have a runner now: its tenant's share, or the whole pool, is taken. */
+export type BusyReason = 'tenant_calls' | 'tenant_runners' | 'pool_full';
+
+const BUSY_MESSAGES: Record<BusyReason, string> = {
+  tenant_calls: 'Your tenant is running as many commands at once as its plan allows on this worker; try again shortly',
+  tenant_runners: 'Your tenant has as many pack runners as its plan allows on this worker; try again shortly',
+  pool_full: 'Every pack runner is busy; try again shortly',
+};
+
+/** Seconds a caller refused for want of a runner is asked to wait (`Retry-After`). */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The call was not started: its tenant holds its share of the worker (calls or runners), or every
+ * runner is busy. Nothing ran; a task waits and is tried again, a synchronous caller gets 503
+ * with `Retry-After`.
+ */
+export class RunnersBusyError extends ServiceUnavailableError {
+  readonly reason: BusyReason;
+
+  constructor(reason: BusyReason, limit: number) {
+    super(BUSY_MESSAGES[reason], { reason, limit, retry_after: BUSY_RETRY_AFTER_SECONDS });
+    this.reason = reason;
   }
 }

@@ -1,6 +1,6 @@
 import { NotFoundError, ServiceUnavailableError } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnerCrashedError } from './runner-errors.js';
+import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnerCrashedError, RunnersBusyError } from './runner-errors.js';
 import { RunnerPool, type PoolRunRequest } from './runner-pool.js';
 import type { Hooks } from './runner-process.js';
 import { callContext, capturingLogger, PackFolders } from './runner-test-helpers.js';
@@ -64,6 +64,7 @@ beforeAll(async () => {
     'commands/delete.mjs': `export default async (input, ctx) => {
       try { return await ctx.storage.delete(input.key); } catch (error) { return { name: error.name, code: error.code, message: error.message }; }
     };`,
+    'commands/remember.mjs': `export default (input) => { const seen = (globalThis.seen ??= []); const before = [...seen]; seen.push(input.secret); return before; };`,
     'commands/ssh.mjs': `export default (input, ctx) => ctx.ssh.exec('web-1', 'uptime');`,
     'commands/ssh-timeouts.mjs': `export default async (input, ctx) => [await ctx.ssh.exec('web-1', 'uptime', { timeout: 1234 }), await ctx.ssh.exec('web-1', 'uptime', { timeoutMs: 99 })];`,
   });
@@ -200,9 +201,38 @@ describe('RunnerPool', () => {
     await vi.waitFor(() => expect(capped.stats().live).toBe(1));
     const controller = new AbortController();
     const busy = capped.run(request('cap-b@1', 'wait', {}, { signal: controller.signal }));
-    await expect(capped.run(request('cap-a@1', 'echo'))).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(capped.run(request('cap-a@1', 'echo'))).rejects.toMatchObject({ status: 503, details: { reason: 'pool_full', limit: 1 } });
     controller.abort();
     await expect(busy).rejects.toBeInstanceOf(CommandCancelledError);
+  });
+
+  it("runs each tenant's calls in runners of its own: nothing a call leaves in memory reaches another tenant's call", async () => {
+    const as = (tenant: string, secret: string) => pool.run(request('remember@1', 'remember', { secret }, { context: callContext({ tenant }) }));
+    const before = pool.stats().starts;
+    expect((await as('tenant-a', 'a-1')).value).toEqual([]);
+    expect((await as('tenant-b', 'b-1')).value).toEqual([]);
+    expect((await as('tenant-a', 'a-2')).value).toEqual(['a-1']);
+    expect((await as('tenant-b', 'b-2')).value).toEqual(['b-1']);
+    expect(pool.stats().starts).toBe(before + 2);
+  });
+
+  it("holds a tenant to its runners: its own idle ones make way, busy ones refuse it, and other tenants start theirs", async () => {
+    const shared = newPool({ maxRunners: 8 });
+    const as = (tenant: string, packKey: string, command = 'echo', signal?: AbortSignal) =>
+      shared.run(request(packKey, command, {}, { context: callContext({ tenant }), tenantRunners: 2, signal }));
+    await as('flooder', 'one@1');
+    await as('flooder', 'two@1');
+    // A third pack: the tenant's idle runner used longest ago makes way.
+    await as('flooder', 'three@1');
+    await vi.waitFor(() => expect(shared.stats().live).toBe(2));
+    const controller = new AbortController();
+    const busy = [as('flooder', 'two@1', 'wait', controller.signal), as('flooder', 'three@1', 'wait', controller.signal)];
+    const refused = await as('flooder', 'one@1').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RunnersBusyError);
+    expect(refused).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', details: { reason: 'tenant_runners', limit: 2, retry_after: 1 } });
+    await expect(as('neighbour', 'one@1')).resolves.toBeDefined();
+    controller.abort();
+    await Promise.allSettled(busy);
   });
 
   it('evicts the runners of an uninstalled pack', async () => {

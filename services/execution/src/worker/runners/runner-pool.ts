@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { ServiceUnavailableError, type Logger } from '@svc/core';
+import { RunnersBusyError } from './runner-errors.js';
 import { defaultRunnerScript } from './runner-launch.js';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './runner-output.js';
 import { RunnerProcess, type Hooks, type RunOutcome, type RunRequest } from './runner-process.js';
@@ -60,10 +61,14 @@ export interface RunnerPoolOptions {
 }
 
 export interface PoolRunRequest extends RunRequest {
-  /** One runner per key, e.g. `${packId}@${version}`. */
+  /** The pack version, e.g. `${packId}@${version}`: one runner per key and calling tenant. */
   packKey: string;
   /** Folder of the unpacked pack version; the only place its runner may read. */
   packDir: string;
+  /** Runners the calling tenant (`context.tenant`) may have alive at once; no bound when absent. */
+  tenantRunners?: number;
+  /** Called once the call is given to a runner, so that it will run: for what a caller announces of runs that happen only. */
+  onAdmitted?: () => void;
 }
 
 export interface RunnerPoolStats {
@@ -77,9 +82,22 @@ export interface RunnerPoolStats {
   droppedOutputBytes: number;
 }
 
+/** Runners that count against a bound: those being killed are as good as gone. */
+function running(runners: Iterable<RunnerProcess>): number {
+  let count = 0;
+  for (const runner of runners) if (!runner.stopping) count += 1;
+  return count;
+}
+
+/** A runner serves one pack version for one tenant: nothing a call leaves in its memory reaches another tenant's call. */
+function runnerKey(packKey: string, tenant: string): string {
+  return `${packKey}\u0000${tenant}`;
+}
+
 /**
- * Warm pack runners, one per pack version, started on demand and shared by every call to that
- * version. Concurrent first calls share one start.
+ * Warm pack runners, one per pack version and calling tenant, started on demand and shared by
+ * that tenant's calls to that version. Concurrent first calls share one start. A tenant may be
+ * held to a number of runners (`tenantRunners`), so that one tenant cannot take the pool.
  *
  * @example
  *   const pool = new RunnerPool({ logger, hooks: { 'storage.get': (call, args) => storage.get(call.tenant, args) } });
@@ -106,10 +124,12 @@ export class RunnerPool {
   readonly #sandboxOptions: ConstructorParameters<typeof RunnerPool>[0];
   #sandbox: Promise<RunnerSandbox> | undefined;
   #droppedOutputBytes = 0;
-  /** The runner taking new calls for each pack key. */
+  /** The runner taking new calls for each pack key and tenant (`runnerKey`). */
   readonly #active = new Map<string, RunnerProcess>();
   /** Every runner process not yet gone, including retiring and stopping ones. */
   readonly #live = new Set<RunnerProcess>();
+  /** The live runners of each tenant. */
+  readonly #byTenant = new Map<string, Set<RunnerProcess>>();
   #starts = 0;
   #closed = false;
 
@@ -142,6 +162,7 @@ export class RunnerPool {
     const options = this.#sandboxOptions;
     this.#sandbox ??= RunnerSandbox.prepare({
       mode: options.sandbox ?? 'required',
+      runnerDir: dirname(this.#script),
       uid: options.runnerUid,
       gid: options.runnerGid,
       logger: this.#logger,
@@ -157,14 +178,19 @@ export class RunnerPool {
   }
 
   /**
-   * Runs a command of a pack version. Rejects with CommandError, CommandTimeoutError,
-   * CommandCancelledError, RunnerCrashedError, ResultTooLargeError, or ServiceUnavailableError
-   * when every runner slot is busy or the pool is closed.
+   * Runs a command of a pack version for the tenant of `request.context`. Rejects with
+   * CommandError, CommandTimeoutError, CommandCancelledError, RunnerCrashedError,
+   * ResultTooLargeError, RunnersBusyError when the tenant holds its runners or every runner is
+   * busy (nothing ran), or ServiceUnavailableError when the pool is closed.
    */
   async run(request: PoolRunRequest): Promise<RunOutcome> {
     const sandbox = await this.#sandboxReady();
     if (!sandbox.usable) throw new SandboxUnavailableError(sandbox.report.missing);
-    return this.#runnerFor(request.packKey, request.packDir, sandbox).call(request);
+    // Given to the runner in the same turn it was found in, so that no other call's start can
+    // take it for an idle one meanwhile.
+    const outcome = this.#runnerFor(request, sandbox).call(request);
+    request.onAdmitted?.();
+    return outcome;
   }
 
   /** Stops the runners of every pack key starting with `packKeyPrefix` (e.g. `${packId}@`). */
@@ -191,16 +217,22 @@ export class RunnerPool {
     return { live: this.#live.size, starts: this.#starts, load, droppedOutputBytes: this.#droppedOutputBytes };
   }
 
-  #runnerFor(packKey: string, packDir: string, sandbox: RunnerSandbox): RunnerProcess {
+  #runnerFor(request: PoolRunRequest, sandbox: RunnerSandbox): RunnerProcess {
     if (this.#closed) throw new ServiceUnavailableError('The pack runner pool is shut down');
-    const active = this.#active.get(packKey);
+    const tenant = request.context.tenant;
+    const key = runnerKey(request.packKey, tenant);
+    const active = this.#active.get(key);
     if (active) return active;
-    if (this.#live.size >= this.#maxRunners && !this.#evictLeastRecentlyUsed()) {
-      throw new ServiceUnavailableError('Every pack runner is busy; try again shortly', { max_runners: this.#maxRunners });
+    const own = this.#byTenant.get(tenant) ?? new Set<RunnerProcess>();
+    if (request.tenantRunners !== undefined && running(own) >= request.tenantRunners && !this.#evictLeastRecentlyUsed(own)) {
+      throw new RunnersBusyError('tenant_runners', request.tenantRunners);
+    }
+    if (running(this.#live) >= this.#maxRunners && !this.#evictLeastRecentlyUsed(this.#active.values())) {
+      throw new RunnersBusyError('pool_full', this.#maxRunners);
     }
     const runner = new RunnerProcess({
-      packKey,
-      packDir: resolve(packDir),
+      packKey: request.packKey,
+      packDir: resolve(request.packDir),
       script: this.#script,
       memoryLimitMb: this.#memoryLimitMb,
       // The kernel holds memory where it can; the runner's own watch is the fallback.
@@ -215,24 +247,30 @@ export class RunnerPool {
       killGraceMs: this.#killGraceMs,
       startTimeoutMs: this.#startTimeoutMs,
       onDetach: (detached) => {
-        if (this.#active.get(detached.packKey) === detached) this.#active.delete(detached.packKey);
+        if (this.#active.get(key) === detached) this.#active.delete(key);
       },
-      onExit: (gone) => this.#live.delete(gone),
+      onExit: (gone) => {
+        this.#live.delete(gone);
+        own.delete(gone);
+        if (own.size === 0 && this.#byTenant.get(tenant) === own) this.#byTenant.delete(tenant);
+      },
       onOutputDropped: (bytes) => {
         this.#droppedOutputBytes += bytes;
       },
     });
     this.#starts += 1;
-    this.#active.set(packKey, runner);
+    this.#active.set(key, runner);
     this.#live.add(runner);
+    own.add(runner);
+    this.#byTenant.set(tenant, own);
     return runner;
   }
 
-  /** Stops the idle runner used longest ago; false when every runner is busy. */
-  #evictLeastRecentlyUsed(): boolean {
+  /** Stops the idle runner among `runners` used longest ago; false when each is busy or already going. */
+  #evictLeastRecentlyUsed(runners: Iterable<RunnerProcess>): boolean {
     let oldest: RunnerProcess | undefined;
-    for (const runner of this.#active.values()) {
-      if (runner.load === 0 && (!oldest || runner.lastUsedAt < oldest.lastUsedAt)) oldest = runner;
+    for (const runner of runners) {
+      if (runner.accepting && runner.load === 0 && (!oldest || runner.lastUsedAt < oldest.lastUsedAt)) oldest = runner;
     }
     if (!oldest) return false;
     void oldest.stop('idle');

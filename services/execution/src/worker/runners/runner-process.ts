@@ -179,6 +179,11 @@ export class RunnerProcess {
     return this.#state === 'starting' || this.#state === 'ready';
   }
 
+  /** Killed or gone: it neither takes nor finishes calls. */
+  get stopping(): boolean {
+    return this.#state === 'stopping' || this.#state === 'stopped';
+  }
+
   /** Calls queued or running (including abandoned ones the runner has not finished). */
   get load(): number {
     return this.#running.size + this.#queue.length;

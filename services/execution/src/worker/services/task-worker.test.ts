@@ -14,11 +14,14 @@ import { RunnerPool } from '../runners/runner-pool.js';
 import { detachTask } from '../../api/services/detach.js';
 import { PackCache } from './pack-cache.js';
 import { TaskWorker } from './task-worker.js';
+import { DEFAULT_TENANT_SHARES, TenantShares } from './tenant-shares.js';
 
 const log = createLogger({ service: 'task-worker-test', silent: true });
 const REPLIES = ephemeralQueueName(EXECUTION_REPLIES);
 const packId = randomUUID();
 const versionId = randomUUID();
+const secondVersionId = randomUUID();
+const SETTINGS = { retentionMs: 60_000, retryBaseMs: 10, retryMaxMs: 10 };
 
 function newTask(command: 'echo' | 'fail' | 'nap' = 'echo'): NewTask {
   return {
@@ -69,14 +72,16 @@ describe('the task worker', () => {
     packsRoot = await mkdtemp(join(tmpdir(), 'svc-task-worker-'));
     // Runners run as another uid when the tests run as root.
     await chmod(packsRoot, 0o755);
-    const packDir = join(packsRoot, packId, versionId);
-    await mkdir(join(packDir, 'commands'), { recursive: true });
-    await writeFile(join(packDir, 'commands/echo.js'), 'export default async (input) => ({ echoed: input });');
-    await writeFile(join(packDir, 'commands/fail.js'), 'export default async () => { throw new TypeError("no good"); };');
-    await writeFile(join(packDir, 'commands/nap.js'), 'export default async () => new Promise((resolve) => setTimeout(() => resolve({ napped: true }), 400));');
-    await writeFile(join(packDir, '.svc-complete'), versionId);
+    for (const version of [versionId, secondVersionId]) {
+      const packDir = join(packsRoot, packId, version);
+      await mkdir(join(packDir, 'commands'), { recursive: true });
+      await writeFile(join(packDir, 'commands/echo.js'), 'export default async (input) => ({ echoed: input });');
+      await writeFile(join(packDir, 'commands/fail.js'), 'export default async () => { throw new TypeError("no good"); };');
+      await writeFile(join(packDir, 'commands/nap.js'), 'export default async () => new Promise((resolve) => setTimeout(() => resolve({ napped: true }), 400));');
+      await writeFile(join(packDir, '.svc-complete'), version);
+    }
     pool = new RunnerPool({ logger: log });
-    worker = new TaskWorker(database.db, bus, outboxEvents, pool, new PackCache(bus, packsRoot), { retentionMs: 60_000, retryBaseMs: 10, retryMaxMs: 10 }, log);
+    worker = workerWith(outboxEvents, new TenantShares(DEFAULT_TENANT_SHARES, { fast: 64, medium: 8, long: 2 }, 32));
   });
   afterAll(async () => {
     await pool.close();
@@ -84,6 +89,10 @@ describe('the task worker', () => {
     await database.close();
     await rm(packsRoot, { recursive: true, force: true });
   });
+
+  function workerWith(events: EventOutbox, shares: TenantShares): TaskWorker {
+    return new TaskWorker({ db: database.db, bus, events, pool, packs: new PackCache(bus, packsRoot), shares, settings: SETTINGS, log });
+  }
 
   /** The names of the events about a task, once the bus has delivered what was published. */
   async function eventsOf(taskId: string): Promise<string[]> {
@@ -111,7 +120,7 @@ describe('the task worker', () => {
   describe('a synchronous run', () => {
     it('that succeeds in time answers its caller and keeps no row', async () => {
       const task = { id: randomUUID(), ...newTask() };
-      await worker.handle(syncJob(task, Date.now() + 60_000));
+      await worker.handle(syncJob(task, Date.now() + 60_000), 'fast');
       expect(await replyFor(task.id)).toMatchObject({ status: 'success', result: { echoed: { text: 'hi' } } });
       expect(await tasks().find(task.id)).toBeUndefined();
       expect(await eventsOf(task.id)).toEqual(['command.executed']);
@@ -119,14 +128,14 @@ describe('the task worker', () => {
 
     it('that fails keeps a row its caller can read', async () => {
       const task = { id: randomUUID(), ...newTask('fail') };
-      await worker.handle(syncJob(task, Date.now() + 60_000));
+      await worker.handle(syncJob(task, Date.now() + 60_000), 'fast');
       expect(await replyFor(task.id)).toMatchObject({ status: 'failure', error: { type: 'TypeError', message: 'no good' } });
       expect(await tasks().find(task.id)).toMatchObject({ status: 'failure', attempts: 1, error: { type: 'TypeError' } });
     });
 
     it('taken once its caller may hold the id is stored from the start and to the end', async () => {
       const task = { id: randomUUID(), ...newTask() };
-      await worker.handle(syncJob(task, Date.now() - 1));
+      await worker.handle(syncJob(task, Date.now() - 1), 'fast');
       expect(await tasks().find(task.id)).toMatchObject({ status: 'success', attempts: 1, result: { echoed: { text: 'hi' } }, startedAt: expect.any(Date) });
       expect((await replyFor(task.id)).status).toBe('success');
     });
@@ -136,7 +145,7 @@ describe('the task worker', () => {
       // What the API does when the wait ends, then the caller's cancel.
       await tasks().detach(task);
       await tasks().revoke(task.id, 60_000);
-      await worker.handle(syncJob(task, Date.now() - 1));
+      await worker.handle(syncJob(task, Date.now() - 1), 'fast');
       expect(await tasks().find(task.id)).toMatchObject({ status: 'revoked', startedAt: null });
       expect((await replyFor(task.id)).status).toBe('revoked');
       expect(await eventsOf(task.id)).toEqual([]);
@@ -144,7 +153,7 @@ describe('the task worker', () => {
 
     it('taken early but ending after its caller was handed the task completes that task', async () => {
       const task = { id: randomUUID(), ...newTask('nap') };
-      const running = worker.handle(syncJob(task, Date.now() + 100));
+      const running = worker.handle(syncJob(task, Date.now() + 100), 'fast');
       // The caller's wait ends while the command runs: the API makes the row it hands out.
       await new Promise((r) => setTimeout(r, 200));
       expect(await detachTask(outboxEvents, task)).toMatchObject({ status: 'pending', async: true });
@@ -156,7 +165,7 @@ describe('the task worker', () => {
     it('already ended when its caller is handed the task: the task\'s end is announced then', async () => {
       const task = { id: randomUUID(), ...newTask() };
       // The worker stores the run in the last seconds of the wait, then the reply is too late.
-      await worker.handle(syncJob(task, Date.now() - 1));
+      await worker.handle(syncJob(task, Date.now() - 1), 'fast');
       expect(await eventsOf(task.id)).toEqual(['command.executed']);
       expect(await detachTask(outboxEvents, task)).toMatchObject({ status: 'success', async: true });
       expect(await eventsOf(task.id)).toEqual(['command.executed', 'task.completed']);
@@ -173,13 +182,13 @@ describe('the task worker', () => {
 
     it('is acknowledged without announcing again on a first delivery', async () => {
       const taskId = await endedTask();
-      await worker.handle({ task_id: taskId }, false);
+      await worker.handle({ task_id: taskId }, 'fast', false);
       expect(await eventsOf(taskId)).toEqual([]);
     });
 
     it('announces the end again when redelivered: its worker may have died before announcing', async () => {
       const taskId = await endedTask();
-      await worker.handle({ task_id: taskId }, true);
+      await worker.handle({ task_id: taskId }, 'fast', true);
       expect(await eventsOf(taskId)).toEqual(['command.executed', 'task.completed']);
       expect(await tasks().find(taskId)).toMatchObject({ status: 'success', attempts: 1 });
     });
@@ -192,9 +201,9 @@ describe('the task worker', () => {
         throw new ServiceUnavailableError('Message bus is reconnecting');
       },
     };
-    const cutOff = new TaskWorker(database.db, bus, new EventOutbox({ db: database.db, table: outbox, bus: away, log }), pool, new PackCache(bus, packsRoot), { retentionMs: 60_000, retryBaseMs: 10, retryMaxMs: 10 }, log);
+    const cutOff = workerWith(new EventOutbox({ db: database.db, table: outbox, bus: away, log }), new TenantShares(DEFAULT_TENANT_SHARES, { fast: 64, medium: 8, long: 2 }, 32));
     const { id } = await tasks().insert({ ...newTask(), async: true });
-    await cutOff.handle({ task_id: id });
+    await cutOff.handle({ task_id: id }, 'fast');
     expect(await tasks().find(id)).toMatchObject({ status: 'success' });
     expect(await eventsOf(id)).toEqual([]);
 
@@ -202,5 +211,67 @@ describe('the task worker', () => {
     expect(await eventsOf(id)).toEqual(['command.executed', 'task.completed']);
     const executed = events.find((e) => e.payload.task_id === id && e.name === 'command.executed')!;
     expect(executed.messageId).toBe(eventIdFor('command.executed', id));
+  });
+
+  describe('a tenant past its share of the worker', () => {
+    // One call and one runner per tenant at a time: half of a prefetch of 2 and of 2 runners.
+    const halves = () => new TenantShares({ ...DEFAULT_TENANT_SHARES, free: 0.5 }, { fast: 2, medium: 2, long: 2 }, 2);
+
+    it('is refused at once when it asks synchronously: nothing runs, no row, and other tenants run', async () => {
+      const shared = workerWith(outboxEvents, halves());
+      const napping = { id: randomUUID(), ...newTask('nap') };
+      const refused = { id: randomUUID(), ...newTask(), tenantId: napping.tenantId };
+      const neighbour = { id: randomUUID(), ...newTask() };
+      const first = shared.handle(syncJob(napping, Date.now() + 60_000), 'fast');
+      await shared.handle(syncJob(refused, Date.now() + 60_000), 'fast');
+      await shared.handle(syncJob(neighbour, Date.now() + 60_000), 'fast');
+      expect(await replyFor(refused.id)).toEqual({
+        task_id: refused.id,
+        status: 'busy',
+        refusal: { reason: 'tenant_calls', message: expect.stringContaining('as many commands at once'), limit: 1, retry_after: 1 },
+        duration_ms: 0,
+      });
+      expect(await tasks().find(refused.id)).toBeUndefined();
+      expect(await eventsOf(refused.id)).toEqual([]);
+      expect(await replyFor(neighbour.id)).toMatchObject({ status: 'success' });
+      await first;
+      expect(await replyFor(napping.id)).toMatchObject({ status: 'success', result: { napped: true } });
+    });
+
+    it('is refused when it needs a runner more than its share and its runner is busy', async () => {
+      const shared = workerWith(outboxEvents, new TenantShares({ ...DEFAULT_TENANT_SHARES, free: 0.5 }, { fast: 8, medium: 8, long: 8 }, 2));
+      const napping = { id: randomUUID(), ...newTask('nap') };
+      const otherVersion = { id: randomUUID(), ...newTask(), tenantId: napping.tenantId, packVersionId: secondVersionId };
+      const first = shared.handle(syncJob(napping, Date.now() + 60_000), 'fast');
+      await new Promise((r) => setTimeout(r, 100));
+      await shared.handle(syncJob(otherVersion, Date.now() + 60_000), 'fast');
+      expect(await replyFor(otherVersion.id)).toMatchObject({ status: 'busy', refusal: { reason: 'tenant_runners', limit: 1 } });
+      await first;
+    });
+
+    it('waits on its queue when it is a task, and runs once the share frees, the wait not counted as an attempt', async () => {
+      // Taken, then refused a runner (one each): the task is pending again, as it was.
+      const shared = workerWith(outboxEvents, new TenantShares({ ...DEFAULT_TENANT_SHARES, free: 0.5 }, { fast: 8, medium: 8, long: 8 }, 2));
+      const queue = `exec.fast`;
+      const delivered: ExecJob[] = [];
+      const consumer = await bus.consume(queue, async (message) => {
+        delivered.push(message.payload);
+        await shared.handle(message.payload, 'fast', message.redelivered);
+      });
+      try {
+        const napping = await tasks().insert({ ...newTask('nap'), async: true });
+        const waiting = await tasks().insert({ ...newTask(), tenantId: napping.tenantId, packVersionId: secondVersionId, async: true });
+        await bus.send(queue, { task_id: napping.id, tenant_id: napping.tenantId, tier: 'free' });
+        await new Promise((r) => setTimeout(r, 50));
+        await bus.send(queue, { task_id: waiting.id, tenant_id: waiting.tenantId, tier: 'free' });
+        for (let i = 0; i < 100 && (await tasks().find(waiting.id))?.status !== 'success'; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(await tasks().find(waiting.id)).toMatchObject({ status: 'success', attempts: 1, result: { echoed: { text: 'hi' } } });
+        expect(delivered.filter((job) => job.task_id === waiting.id).map((job) => job.waits ?? 0)[0]).toBe(0);
+        expect(Math.max(...delivered.filter((job) => job.task_id === waiting.id).map((job) => job.waits ?? 0))).toBeGreaterThanOrEqual(1);
+        expect(await tasks().find(napping.id)).toMatchObject({ status: 'success' });
+      } finally {
+        await consumer.cancel();
+      }
+    });
   });
 });

@@ -1,9 +1,10 @@
 import type { Bus, EventOutbox } from '@svc/bus';
 import type { ExecJob, RunOutcome, TaskError } from '@svc/contracts';
+import type { Queue } from '@svc/pack-sdk';
 import { AppError, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
 import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
-import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError } from '../runners/runner-errors.js';
+import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnersBusyError } from '../runners/runner-errors.js';
 import type { RunnerPool } from '../runners/runner-pool.js';
 import { SandboxUnavailableError } from '../runners/runner-sandbox.js';
 import type { PackSource } from '../../core/command-catalog.js';
@@ -12,6 +13,7 @@ import { isTerminal, outcomeOf } from '../../core/task-view.js';
 import { PackSecrets } from './pack-secrets.js';
 import { isSandboxPack } from '../../core/sandbox-packs.js';
 import { endsRowless, unstoredRow, unstoredRun } from './rowless-sync-run.js';
+import type { TenantShares } from './tenant-shares.js';
 
 export interface WorkerSettings {
   /** How long results of finished tasks are kept (default 24 h). */
@@ -20,6 +22,22 @@ export interface WorkerSettings {
   retryBaseMs: number;
   retryMaxMs: number;
 }
+
+export interface TaskWorkerOptions {
+  db: Db;
+  bus: Bus;
+  events: EventOutbox;
+  pool: RunnerPool;
+  packs: PackSource;
+  /** How much of this worker each tenant may hold. */
+  shares: TenantShares;
+  settings: WorkerSettings;
+  log: Logger;
+}
+
+/** A job put back for want of its tenant's share waits this long, doubling each time, up to `WAIT_MAX_MS` (few values: each is a queue on the broker). */
+const WAIT_BASE_MS = 250;
+const WAIT_MAX_MS = 4000;
 
 /** Runners are keyed by pack and version, so an uninstall can stop every version's runner. */
 export function packKeyOf(packId: string, versionId: string): string {
@@ -47,28 +65,39 @@ function endingOf(err: unknown): Ending {
  */
 export class TaskWorker {
   private readonly running = new Map<string, AbortController>();
+  private readonly db: Db;
+  private readonly bus: Bus;
+  private readonly events: EventOutbox;
+  private readonly pool: RunnerPool;
+  private readonly packs: PackSource;
+  private readonly shares: TenantShares;
+  private readonly settings: WorkerSettings;
+  private readonly log: Logger;
   private readonly secrets: PackSecrets;
 
-  constructor(
-    private readonly db: Db,
-    private readonly bus: Bus,
-    private readonly events: EventOutbox,
-    private readonly pool: RunnerPool,
-    private readonly packs: PackSource,
-    private readonly settings: WorkerSettings,
-    private readonly log: Logger,
-  ) {
-    this.secrets = new PackSecrets(bus);
+  constructor(options: TaskWorkerOptions) {
+    ({ db: this.db, bus: this.bus, events: this.events, pool: this.pool, packs: this.packs, shares: this.shares, settings: this.settings, log: this.log } = options);
+    this.secrets = new PackSecrets(options.bus);
   }
 
-  /** `redelivered`: the job was handed out before and not acknowledged (its worker died). */
-  async handle(job: ExecJob, redelivered = false): Promise<void> {
+  /** A job of `exec.<queue>`; `redelivered`: it was handed out before and not acknowledged (its worker died). */
+  async handle(job: ExecJob, queue: Queue, redelivered = false): Promise<void> {
+    const tier = job.tier ?? 'free';
+    const caps = this.shares.caps(tier, queue);
+    // A tenant past its share waits (or, asking synchronously, is refused) before its task is touched.
+    const tenant = job.tenant_id ?? job.sync?.task.tenantId;
+    if (tenant !== undefined && !this.shares.admits(tenant, tier, queue)) return this.refuse(job, queue, new RunnersBusyError('tenant_calls', caps.calls));
     const taken = await this.take(job, redelivered);
     if (!taken) return;
     const { task, stored } = taken;
+    let leave: () => void;
+    try {
+      leave = this.shares.enter(task.tenantId, tier, queue);
+    } catch (err) {
+      return this.refuse(job, queue, err as RunnersBusyError, stored ? task : undefined);
+    }
 
-    // Sent while the command runs, so that it costs the run no time; awaited before the end is announced.
-    const announcingStart = announceStart(this.events, task).catch((err: Error) => this.log.warn('run start not announced', { task_id: task.id, error: err.message }));
+    let announcingStart: Promise<unknown> = Promise.resolve();
     const started = performance.now();
     const controller = new AbortController();
     this.running.set(task.id, controller);
@@ -86,15 +115,22 @@ export class TaskWorker {
         context: { tenant: task.tenantId, user: task.userId, correlationId: task.correlationId, ...(secrets ? { secrets } : {}) },
         timeoutMs: task.timeoutMs,
         signal: controller.signal,
+        tenantRunners: caps.runners,
+        // Sent while the command runs, so that it costs the run no time; awaited before the end is announced.
+        onAdmitted: () => {
+          announcingStart = announceStart(this.events, task).catch((err: Error) => this.log.warn('run start not announced', { task_id: task.id, error: err.message }));
+        },
       });
       ending = { status: 'success', result: run.value };
     } catch (err) {
+      if (err instanceof RunnersBusyError) return this.refuse(job, queue, err, stored ? task : undefined);
       if (err instanceof CommandCancelledError) return this.reply(job, await new TaskRepository(this.db).find(task.id));
       const failed = endingOf(err);
       ending = failed;
       if (failed.status !== 'success' && failed.error.kind === 'internal') this.log.error('task run failed', { task_id: task.id, error: (err as Error).message });
     } finally {
       this.running.delete(task.id);
+      leave();
     }
     const durationMs = performance.now() - started;
 
@@ -112,6 +148,24 @@ export class TaskWorker {
     await this.reply(job, finished, rowless ? () => this.end(job, task, ended) : undefined);
     await announcingStart;
     await announceEnd(this.events, finished);
+  }
+
+  /**
+   * Nothing ran: the tenant holds its share of this worker, or every runner is busy. A
+   * synchronous caller without a task is told at once (503 with Retry-After); any other job is
+   * put back on its queue to wait, longer each time, and its task (if this worker took it)
+   * becomes pending again without the attempt counted.
+   */
+  private async refuse(job: ExecJob, queue: Queue, busy: RunnersBusyError, claimed?: TaskRow): Promise<void> {
+    if (unstoredRun(job) && job.reply_to) {
+      const refusal = { reason: busy.reason, message: busy.message, limit: Number(busy.details.limit), retry_after: Number(busy.details.retry_after) };
+      await this.bus.send(job.reply_to, { task_id: job.task_id, status: 'busy', refusal, duration_ms: 0 }).catch((err: Error) => this.log.warn('refusal not sent', { task_id: job.task_id, error: err.message }));
+      return;
+    }
+    if (claimed) await new TaskRepository(this.db).unclaim(claimed.id);
+    const waits = job.waits ?? 0;
+    this.log.debug('job waits for its tenant\'s share', { task_id: job.task_id, reason: busy.reason, waits });
+    await this.bus.send(`exec.${queue}`, { ...job, waits: waits + 1 }, { delayMs: Math.min(WAIT_BASE_MS * 2 ** waits, WAIT_MAX_MS) });
   }
 
   /**
@@ -148,14 +202,13 @@ export class TaskWorker {
     this.running.get(taskId)?.abort();
   }
 
-  /** Re-queues a failed run after an exponential backoff, holding the delivery until it is re-sent. */
+  /** Re-queues a failed run after an exponential backoff; the broker holds it meanwhile, and the delivery until it has it. */
   private async retry(job: ExecJob, task: TaskRow, stored: boolean): Promise<void> {
     const delay = Math.min(this.settings.retryBaseMs * 2 ** (task.attempts - 1), this.settings.retryMaxMs);
     const tasks = new TaskRepository(this.db);
     if (stored && !(await tasks.requeue(task.id))) return this.reply(job, await tasks.find(task.id));
     this.log.info('task failed; retrying', { task_id: task.id, attempt: task.attempts, delay_ms: delay });
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    await this.bus.send(`exec.${task.queue}`, job.sync ? { ...job, sync: { ...job.sync, attempt: job.sync.attempt + 1 } } : job);
+    await this.bus.send(`exec.${task.queue}`, job.sync ? { ...job, sync: { ...job.sync, attempt: job.sync.attempt + 1 } } : job, { delayMs: delay });
   }
 
   private async reply(job: ExecJob, task: TaskRow | undefined, onLost?: () => Promise<unknown>): Promise<void> {
