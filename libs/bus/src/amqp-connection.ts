@@ -1,6 +1,6 @@
 import amqp from 'amqplib';
 import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { ServiceUnavailableError } from '@svc/core';
+import { backoffDelayMs, ServiceUnavailableError } from '@svc/core';
 import type { Logger } from '@svc/core';
 import { errorMessage, sleep } from './async.js';
 import { batchFrameWrites } from './frame-batching.js';
@@ -148,8 +148,8 @@ export class AmqpConnection {
     this.reconnecting = true;
     const { initialDelayMs, maxDelayMs } = this.options.reconnect;
     try {
-      for (let delay = initialDelayMs; !this.closing; delay = Math.min(delay * 2, maxDelayMs)) {
-        await sleep(delay, this.stop.signal);
+      for (let attempt = 1; !this.closing; attempt += 1) {
+        await sleep(backoffDelayMs({ baseMs: initialDelayMs, capMs: maxDelayMs }, attempt), this.stop.signal);
         if (this.closing) return;
         try {
           const session = await this.open();
@@ -161,7 +161,7 @@ export class AmqpConnection {
           this.adopt(session);
           return;
         } catch (err) {
-          this.options.logger.warn('bus reconnect failed', { error: errorMessage(err), retry_in_ms: Math.min(delay * 2, maxDelayMs) });
+          this.options.logger.warn('bus reconnect failed', { error: errorMessage(err), retry_in_ms: backoffDelayMs({ baseMs: initialDelayMs, capMs: maxDelayMs }, attempt + 1) });
         }
       }
     } finally {

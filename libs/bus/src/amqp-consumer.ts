@@ -1,5 +1,5 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
-import type { Logger } from '@svc/core';
+import { backoffDelayMs, type Logger } from '@svc/core';
 import type { Subscription } from './bus.js';
 import type { AmqpConnection, AmqpSession, ReconnectOptions } from './amqp-connection.js';
 import { errorMessage, errorText, settledWithin } from './async.js';
@@ -49,10 +49,10 @@ export class AmqpConsumer implements Subscription {
   }
 
   /** `start` for background paths: a failure is logged and retried with backoff. */
-  restart(session: AmqpSession, delay = this.context.reconnect.initialDelayMs): void {
+  restart(session: AmqpSession, attempt = 1): void {
     this.start(session).catch((err: unknown) => {
       this.context.logger.error('bus consumer could not start; retrying', { queue: this.spec.queue, error: errorMessage(err) });
-      this.scheduleRestart(Math.min(delay * 2, this.context.reconnect.maxDelayMs));
+      this.scheduleRestart(attempt + 1);
     });
   }
 
@@ -109,15 +109,20 @@ export class AmqpConsumer implements Subscription {
     if (this.channel !== channel) return;
     this.channel = undefined;
     this.consumerTag = undefined;
-    if (this.active) this.scheduleRestart(this.context.reconnect.initialDelayMs);
+    if (this.active) this.scheduleRestart(1);
   }
 
   /** A lost connection is restored by the bus; this covers a channel lost on a live connection. */
-  private scheduleRestart(delay: number): void {
+  /** The `attempt`-th restart, after its backoff. */
+  private scheduleRestart(attempt: number): void {
+    const { initialDelayMs, maxDelayMs } = this.context.reconnect;
     clearTimeout(this.retry);
-    this.retry = setTimeout(() => {
-      const session = this.context.connection.current();
-      if (this.active && session) this.restart(session, delay);
-    }, delay);
+    this.retry = setTimeout(
+      () => {
+        const session = this.context.connection.current();
+        if (this.active && session) this.restart(session, attempt);
+      },
+      backoffDelayMs({ baseMs: initialDelayMs, capMs: maxDelayMs }, attempt),
+    );
   }
 }

@@ -8,3 +8,4 @@ export * from './json-shape.js';
 export * from './http.js';
 export * from './json-depth.js';
 export * from './timeout.js';
+export * from './backoff.js';

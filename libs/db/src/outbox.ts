@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
-import type { Logger } from '@svc/core';
+import { backoffDelayMs, type Logger } from '@svc/core';
 import type { Db } from './database.js';
 import type { InboxTable, OutboxRow, OutboxTable } from './outbox-tables.js';
 import { statementBatcher } from './statement-batcher.js';
@@ -52,7 +52,7 @@ export interface OutboxOptions {
   inbox?: InboxTable;
 }
 
-const DEFAULT_RETRY = (attempts: number) => Math.min(1000 * 2 ** (attempts - 1), 60_000);
+const DEFAULT_RETRY = (attempts: number) => backoffDelayMs({ baseMs: 1000, capMs: 60_000 }, attempts);
 const PURGE_EVERY_MS = 3_600_000;
 const msFromNow = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;
 

@@ -1,5 +1,6 @@
 import { runService } from '@svc/platform';
-import { createExecutionService, executionConfigFromEnv } from './app.js';
+import { createExecutionService } from './api/app.js';
+import { executionConfigFromEnv } from './config.js';
 import { loadExecutionApiEnv } from './env.js';
 
 const env = loadExecutionApiEnv(process.env);

@@ -25,7 +25,7 @@ import {
   type SchemaObject,
 } from '@svc/openapi';
 import { TASK_STATUSES } from './db/schema.js';
-import { IDEMPOTENCY_KEY_MAX } from './api/http/run.routes.js';
+import { IDEMPOTENCY_KEY_MAX } from './api/http/task.routes.js';
 import { McpQuery } from './api/mcp/mcp-options.js';
 import { StartSandboxBody } from './api/http/sandbox.routes.js';
 import { ALREADY_RUNNING, SANDBOX_QUOTAS } from './api/services/sandbox.service.js';

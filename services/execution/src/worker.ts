@@ -1,6 +1,7 @@
 import { createLogger } from '@svc/core';
 import { closeServer, infrastructureReadiness, listenForProbes, onShutdown, openInfrastructure, releaseMemoryWhenIdle } from '@svc/platform';
-import { createExecutionWorker, executionConfigFromEnv } from './app.js';
+import { createExecutionWorker } from './worker/app.js';
+import { executionConfigFromEnv } from './config.js';
 import { loadExecutionWorkerEnv } from './env.js';
 
 const env = loadExecutionWorkerEnv(process.env);

@@ -12,7 +12,7 @@ import { consumeWebhookEvents } from './events/webhook.consumer.js';
 import { webhookRoutes } from './http/webhook.routes.js';
 import { emailDelivery } from './mail/email-delivery.js';
 import { mailTransport, type MailSettings } from './mail/mail-transport.js';
-import type { BackoffSettings } from './services/backoff.js';
+import type { BackoffSettings } from '@svc/core';
 import { WebhookDispatcher, type DispatchSettings } from './services/webhook-dispatcher.js';
 import { WebhookService } from './services/webhook.service.js';
 
@@ -58,6 +58,12 @@ export interface NotifyServiceHandle {
   stop(): Promise<void>;
 }
 
+/**
+ * Retries of deliveries are spread by ±20 %, so that receivers and relays that failed together do
+ * not try again together; the spread is narrower than the doubling, so until the cap every gap is
+ * longer than the one before it.
+ */
+const RETRY_JITTER = 0.2;
 const EMAIL_RETRY: BackoffSettings = { baseMs: 30_000, capMs: 1_800_000 };
 /** Endpoints served at once by one dispatcher pass. */
 const DISPATCH_BATCH = 20;
@@ -66,7 +72,7 @@ const DISPATCH_BATCH = 20;
 export function createNotifyService({ database, bus, log, config }: NotifyDeps): NotifyServiceHandle {
   const { db } = database;
   const transport = config.mail ? mailTransport(config.mail, log) : undefined;
-  const deliveries: Record<string, OutboxDelivery> = transport ? { email: emailDelivery(transport, config.emailRetry ?? EMAIL_RETRY) } : {};
+  const deliveries: Record<string, OutboxDelivery> = transport ? { email: emailDelivery(transport, { ...(config.emailRetry ?? EMAIL_RETRY), jitter: RETRY_JITTER }) } : {};
   const mailOutbox = new Outbox({ db, table: outbox, inbox, deliveries, log, intervalMs: config.mailIntervalMs });
   const { allowedCidrs, allowHttp, intervalMs, ...dispatch } = config.webhooks;
   const allowed = allowedCidrs.length > 0 ? allowList(allowedCidrs) : undefined;
@@ -112,7 +118,7 @@ export function notifyConfigFromEnv(env: NotifySettings & { SVC_DATA_DIR: string
       allowHttp: env.SVC_WEBHOOK_ALLOW_HTTP,
       timeoutMs: env.SVC_WEBHOOK_TIMEOUT_MS,
       maxAttempts: env.SVC_WEBHOOK_MAX_ATTEMPTS,
-      retry: { baseMs: env.SVC_WEBHOOK_RETRY_BASE_MS, capMs: env.SVC_WEBHOOK_RETRY_CAP_MS },
+      retry: { baseMs: env.SVC_WEBHOOK_RETRY_BASE_MS, capMs: env.SVC_WEBHOOK_RETRY_CAP_MS, jitter: RETRY_JITTER },
       disableAfterMs: env.SVC_WEBHOOK_DISABLE_AFTER_MS,
     },
   };

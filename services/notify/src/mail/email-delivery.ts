@@ -1,6 +1,6 @@
 import { EmailRequested } from '@svc/contracts';
 import type { OutboxDelivery } from '@svc/db';
-import { backoffDelayMs, type BackoffSettings } from '../services/backoff.js';
+import { backoffDelayMs, type BackoffSettings } from '@svc/core';
 import type { MailTransport } from './mail-transport.js';
 
 /**

@@ -1,10 +1,10 @@
-import type { Logger } from '@svc/core';
+import { backoffDelayMs, type BackoffSettings, type Logger } from '@svc/core';
 import type { Db, Outbox } from '@svc/db';
 import type { DeliveryRow } from '../db/schema.js';
 import { webhookDisabledEmail } from '../mail/templates.js';
 import { DeliveryRepository } from '../repositories/delivery.repository.js';
 import { WebhookRepository } from '../repositories/webhook.repository.js';
-import { backoffDelayMs, type BackoffSettings } from './backoff.js';
+
 import { sendDelivery, type SenderSettings } from './webhook-sender.js';
 
 export interface DispatchSettings extends SenderSettings {

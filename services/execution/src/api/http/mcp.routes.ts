@@ -7,13 +7,13 @@ import { JSON_BODY_LIMIT_BYTES, jsonNestedDeeperThan, MAX_JSON_DEPTH, MethodNotA
 import { rateLimitHeaders, type CommandRunQuota } from '@svc/rate-limit';
 import { McpQuery } from '../mcp/mcp-options.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
-import type { CommandRunService } from '../services/run.service.js';
+import type { TaskService } from '../services/task.service.js';
 
 /**
  * `POST /mcp`: a stateless Streamable-HTTP MCP server (JSON responses, no sessions), so any
  * replica can answer any call. GET and DELETE have no meaning without sessions: 405.
  */
-export function mcpRoutes(deps: { bus: Bus; runs: CommandRunService; quota: CommandRunQuota; version: string }): Router {
+export function mcpRoutes(deps: { bus: Bus; tasks: TaskService; quota: CommandRunQuota; version: string }): Router {
   const router = Router();
 
   // The body is read as text so that malformed JSON gets a JSON-RPC parse error, not a REST one.

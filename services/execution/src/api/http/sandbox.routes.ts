@@ -3,16 +3,16 @@ import multer from 'multer';
 import { z } from 'zod';
 import { requireIdentity } from '@svc/auth';
 import { PACKAGE_FIELD } from '@svc/contracts';
-import { AppError, ok, parseInput, PayloadTooLargeError } from '@svc/core';
+import { ok, parseInput, PayloadTooLargeError, ValidationError } from '@svc/core';
 import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
 import { SANDBOX_TIMEOUT, type SandboxService } from '../services/sandbox.service.js';
-import { sendRunAnswer, wantsAsync } from './run.routes.js';
+import { sendRunAnswer, wantsAsync } from './task.routes.js';
 
 export const StartSandboxBody = z
   .object({ timeout: z.number().int().min(SANDBOX_TIMEOUT.min).max(SANDBOX_TIMEOUT.max).optional() })
   .strict();
 
-const packageInvalid = (message: string) => new AppError({ status: 400, code: 'PACKAGE_INVALID', type: 'ValidationError', message, details: { field: PACKAGE_FIELD } });
+const packageInvalid = (message: string) => ValidationError.coded('PACKAGE_INVALID', message, { field: PACKAGE_FIELD });
 
 /** A synced package is held in memory, as the registry holds an upload: at most MAX_PACKAGE_BYTES. */
 const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_PACKAGE_BYTES, files: 1, fields: 0, parts: 1 } }).single(PACKAGE_FIELD);

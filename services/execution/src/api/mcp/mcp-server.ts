@@ -8,7 +8,7 @@ import type { Bus } from '@svc/bus';
 import { LIST_COMMANDS_RPC } from '@svc/contracts';
 import { AppError, currentCorrelationId } from '@svc/core';
 import { retryAfterSeconds, type LimitResult } from '@svc/rate-limit';
-import type { CommandRunService } from '../services/run.service.js';
+import type { TaskService } from '../services/task.service.js';
 import type { McpToolSet } from './mcp-options.js';
 import { parseToolName, toolName } from './tool-names.js';
 
@@ -45,7 +45,7 @@ function text(body: Record<string, unknown>, isError = false): CallToolResult {
 
 export interface McpServerDeps {
   bus: Bus;
-  runs: CommandRunService;
+  tasks: TaskService;
   version: string;
   /** Takes one command run from the caller's budget (undefined: the tier is unlimited). */
   takeRun(): Promise<LimitResult | undefined>;
@@ -91,7 +91,7 @@ export function createMcpServer(identity: Identity, deps: McpServerDeps): Server
       return text({ error: `Command run limit reached; retry in ${retryAfter} s`, type: 'rate_limit', code: 'RATE_LIMITED', retry_after: retryAfter, correlation_id: correlationId }, true);
     }
     try {
-      const answer = await deps.runs.run(identity, { namespace: target.namespace, pack: target.pack, name: target.command, input: request.params.arguments ?? {}, preferAsync: false });
+      const answer = await deps.tasks.run(identity, { namespace: target.namespace, pack: target.pack, name: target.command, input: request.params.arguments ?? {}, preferAsync: false });
       if (answer.kind === 'task') {
         const task = answer.task;
         return text({ pending: true, task_id: task.id, queue: task.queue, namespace: fullName, correlation_id: correlationId, message: `Running as a task; poll GET /api/v1/tasks/${task.id}` });

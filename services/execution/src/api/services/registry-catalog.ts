@@ -1,6 +1,6 @@
 import type { Bus } from '@svc/bus';
 import { tenantIdsOf, type Identity } from '@svc/auth';
-import { RESOLVE_COMMAND_RPC, ResolvedCommand } from '@svc/contracts';
+import { RESOLVE_COMMAND_RPC, type ResolvedCommand } from '@svc/contracts';
 import { AppError } from '@svc/core';
 import type { CommandCatalog } from '../../core/command-catalog.js';
 
@@ -30,8 +30,7 @@ export class RegistryCatalog implements CommandCatalog {
     if (hit && hit.until > now) return hit.command;
     let command: ResolvedCommand | null;
     try {
-      const answer = await this.bus.request(RESOLVE_COMMAND_RPC, { ...path, tenant_ids: tenantIds, tenant_id: identity.tenantId }, { timeoutMs: RESOLVE_TIMEOUT_MS });
-      command = ResolvedCommand.parse(answer);
+      command = await this.bus.request(RESOLVE_COMMAND_RPC, { ...path, tenant_ids: tenantIds, tenant_id: identity.tenantId }, { timeoutMs: RESOLVE_TIMEOUT_MS });
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'NOT_FOUND') throw err;
       command = null;

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Identity } from '@svc/auth';
-import { AppError, PayloadTooLargeError, PermissionError } from '@svc/core';
+import { ConflictError, PayloadTooLargeError, PermissionError, RateLimitError, ValidationError } from '@svc/core';
 import type { Db } from '@svc/db';
 import { inspectPackage, PackFormatError } from '@svc/pack-sdk';
 import { SandboxRepository, isRunning, type SandboxRow } from '../../core/repositories/sandbox.repository.js';
 import { SandboxPackageRepository, type SandboxPackageSummary } from '../../core/repositories/sandbox-package.repository.js';
 import { SandboxUsageRepository, monthOf } from '../../core/repositories/sandbox-usage.repository.js';
-import type { CommandRunService, RunAnswer, RunRequest } from './run.service.js';
+import type { RunAnswer, RunRequest, TaskService } from './task.service.js';
 
 /** The spec's development sandbox quotas (Part 2, "Command-line client"). */
 export const SANDBOX_QUOTAS = { executions_per_month: 1000, concurrent_sessions: 1, storage_bytes: 100 * 1024 * 1024 } as const;
@@ -14,8 +14,7 @@ export const SANDBOX_TIMEOUT = { default: 3600, min: 60, max: 86_400 } as const;
 
 export const ALREADY_RUNNING = 'Your sandbox is already running (one session at a time): this is it';
 
-const notRunning = () =>
-  new AppError({ status: 409, code: 'SANDBOX_NOT_RUNNING', type: 'ConflictError', message: 'Your sandbox is not running: start it first (svc sandbox start)' });
+const notRunning = () => ConflictError.coded('SANDBOX_NOT_RUNNING', 'Your sandbox is not running: start it first (svc sandbox start)');
 
 export interface SyncedPackView {
   namespace: string;
@@ -90,7 +89,7 @@ export class SandboxService {
 
   constructor(
     db: Db,
-    private readonly runs: CommandRunService,
+    private readonly tasks: TaskService,
   ) {
     this.sessions = new SandboxRepository(db);
     this.packages = new SandboxPackageRepository(db);
@@ -129,8 +128,8 @@ export class SandboxService {
       ({ manifest } = await inspectPackage(tarball));
     } catch (err) {
       if (!(err instanceof PackFormatError)) throw err;
-      const tooLarge = err.code === 'PAYLOAD_TOO_LARGE';
-      throw new AppError({ status: tooLarge ? 413 : 400, code: err.code, type: tooLarge ? 'PayloadTooLargeError' : 'ValidationError', message: err.message, details: err.details });
+      // The registry's checks, with the registry's answers.
+      throw err.code === 'PAYLOAD_TOO_LARGE' ? new PayloadTooLargeError(err.message, err.details) : ValidationError.coded(err.code, err.message, err.details);
     }
     // Only in a namespace the caller could publish to: its runs and events name that namespace.
     if (!caller.memberships.some((membership) => membership.slug === manifest.pack.namespace)) {
@@ -169,15 +168,12 @@ export class SandboxService {
     const { month, resetsAt } = monthOf(now);
     const admit = async () => {
       if (await this.usage.admit(caller.userId, month, SANDBOX_QUOTAS.executions_per_month)) return;
-      throw new AppError({
-        status: 429,
-        code: 'QUOTA_EXCEEDED',
-        type: 'RateLimitError',
-        message: `Your sandbox ran ${SANDBOX_QUOTAS.executions_per_month} commands this month; it runs more from ${resetsAt.toISOString()}`,
-        details: { limit: SANDBOX_QUOTAS.executions_per_month, resets_at: resetsAt.toISOString() },
+      throw RateLimitError.coded('QUOTA_EXCEEDED', `Your sandbox ran ${SANDBOX_QUOTAS.executions_per_month} commands this month; it runs more from ${resetsAt.toISOString()}`, {
+        limit: SANDBOX_QUOTAS.executions_per_month,
+        resets_at: resetsAt.toISOString(),
       });
     };
-    return this.runs.run(caller, { ...request, admit });
+    return this.tasks.run(caller, { ...request, admit });
   }
 
   private async view(caller: Identity, row: SandboxRow | undefined, now: Date): Promise<SandboxView> {

@@ -1,22 +1,205 @@
-import type { EventOutbox } from '@svc/bus';
-import type { Identity } from '@svc/auth';
-import { ConflictError, GoneError, NotFoundError, PermissionError } from '@svc/core';
+import { randomUUID } from 'node:crypto';
+import type { Bus, EventOutbox } from '@svc/bus';
+import type { ExecJob, QueueInput, RunOutcome } from '@svc/contracts';
+import type { Queue } from '@svc/pack-sdk';
+import type { Identity, Tier } from '@svc/auth';
+import { assertJsonShape, ConflictError, GoneError, MAX_JSON_DEPTH, NotFoundError, PermissionError, ServiceUnavailableError, currentCorrelationId } from '@svc/core';
+import { MAX_INPUT_ARRAY_ITEMS } from '@svc/pack-sdk';
 import type { Db } from '@svc/db';
-import { TaskRepository, type TaskRow } from '../../core/repositories/task.repository.js';
-import { isTerminal, taskView } from '../../core/task-view.js';
+import { IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '../../core/repositories/idempotency.repository.js';
+import { TaskRepository, type NewTask, type TaskRow, type UnstoredTask } from '../../core/repositories/task.repository.js';
+import type { CommandCatalog } from '../../core/command-catalog.js';
+import { announceTaskEnd } from '../../core/task-events.js';
+import { isTerminal, outcomeOf, taskView } from '../../core/task-view.js';
+import type { InputValidator } from './input-validator.js';
+import type { ReplyWaiters } from './reply-waiters.js';
+import type { UsageLimitGate } from './usage-limit.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+export interface TaskSettings {
+  /** How long a synchronous call waits before it becomes a task (default 30 s). */
+  syncWaitMs: number;
+  /** This process's reply queue, named in every synchronous job. */
+  replyQueue: ExecJob['reply_to'] & string;
+  /** How long a revoked task's row keeps its state for readers. */
+  retentionMs: number;
+}
+
+export interface TaskServiceOptions {
+  db: Db;
+  bus: Bus;
+  events: EventOutbox;
+  /** Where commands are found: the registry's catalogue, or a user's sandbox. */
+  catalog: CommandCatalog;
+  validator: InputValidator;
+  waiters: ReplyWaiters;
+  limits: UsageLimitGate;
+  settings: TaskSettings;
+}
+
+export interface RunRequest {
+  namespace: string;
+  name: string;
+  /** The pack, when the caller named it (MCP tool names carry it). */
+  pack?: string;
+  input: unknown;
+  /** The caller asked for a task (`?async=true` or `Prefer: respond-async`). */
+  preferAsync: boolean;
+  idempotencyKey?: string;
+  /** A last say once the input passed, before anything runs (the sandbox's monthly quota). */
+  admit?: () => Promise<void>;
+}
+
+export type RunAnswer =
+  | { kind: 'outcome'; outcome: RunOutcome; replayed: boolean }
+  | { kind: 'task'; task: TaskRow; replayed: boolean };
+
 /**
- * Reading and cancelling tasks. A task belongs to the user and tenant that started it; anybody
+ * Until this long before a synchronous caller stops waiting, a run keeps no row: nobody but the
+ * caller knows its id. Also covers clocks of API and worker hosts that disagree by less.
+ */
+export const UNSTORED_MARGIN_MS = 5000;
+
+const idempotencyConflict = (message: string) => ConflictError.coded('IDEMPOTENCY_CONFLICT', message);
+
+/**
+ * A synchronous call whose wait ended hands its caller the task: the row is made, or the
+ * worker's row marked as the caller's. When the worker already ended the run, the task's end
+ * (`task.completed` / `task.failed`) is announced here, since the worker did not know: written
+ * in the same transaction, published once it commits.
+ */
+export function detachTask(events: EventOutbox, task: UnstoredTask): Promise<TaskRow> {
+  return events.transaction(async (tx, out) => {
+    const detached = await new TaskRepository(tx).detach(task);
+    announceTaskEnd(out, detached);
+    return detached;
+  });
+}
+
+/**
+ * Tasks, from the API's side: running a command for a caller (found, 404 unless visible; input
+ * validated, 400; then either the outcome waited for, for fast commands, or a task handed back,
+ * for medium and long ones, when asked to, or when a fast one outlives the sync wait), and
+ * reading and cancelling a task. A task belongs to the user and tenant that started it; anybody
  * else is told 403, an unknown id 404.
  */
 export class TaskService {
-  constructor(
-    private readonly db: Db,
-    private readonly events: EventOutbox,
-    private readonly retentionMs: number,
-  ) {}
+  private readonly db: Db;
+  private readonly bus: Bus;
+  private readonly events: EventOutbox;
+  private readonly catalog: CommandCatalog;
+  private readonly validator: InputValidator;
+  private readonly waiters: ReplyWaiters;
+  private readonly limits: UsageLimitGate;
+  private readonly settings: TaskSettings;
+
+  constructor(options: TaskServiceOptions) {
+    ({ db: this.db, bus: this.bus, events: this.events, catalog: this.catalog, validator: this.validator, waiters: this.waiters, limits: this.limits, settings: this.settings } = options);
+  }
+
+  async run(identity: Identity, request: RunRequest): Promise<RunAnswer> {
+    const command = await this.catalog.resolve(identity, { namespace: request.namespace, name: request.name, pack: request.pack });
+    if (!command) throw new NotFoundError(`Command ${request.namespace}/${request.name} not found`, { namespace: request.namespace, name: request.name });
+    // The arrays of an input (REST body or MCP arguments) are held to a length before its schema runs.
+    assertJsonShape(request.input, { maxDepth: MAX_JSON_DEPTH, maxArrayItems: MAX_INPUT_ARRAY_ITEMS }, 'input');
+    this.validator.validate(`${command.pack.id}/${command.pack.version_id}/${command.name}`, command.input_schema, request.input);
+    await request.admit?.();
+    await this.limits.assertWithin(identity.tenantId);
+
+    const commandPath = `${command.namespace}/${command.name}`;
+    if (request.idempotencyKey) {
+      const replay = await this.replay(identity, request.idempotencyKey, commandPath);
+      if (replay) return replay;
+    }
+
+    const sync = command.queue === 'fast' && !request.preferAsync;
+    const task: NewTask = {
+      userId: identity.userId,
+      tenantId: identity.tenantId,
+      namespace: command.namespace,
+      command: command.name,
+      packId: command.pack.id,
+      packVersion: command.pack.version,
+      packVersionId: command.pack.version_id,
+      entry: command.entry,
+      queue: command.queue,
+      async: !sync,
+      input: request.input as object,
+      maxRetries: command.retries,
+      timeoutMs: command.timeout * 1000,
+      correlationId: currentCorrelationId() ?? randomUUID(),
+    };
+    if (sync && !request.idempotencyKey) return this.runUnstored({ id: randomUUID(), ...task }, identity.tier);
+
+    const tasks = new TaskRepository(this.db);
+    const stored = await tasks.insert(task);
+    if (request.idempotencyKey) {
+      const claimed = await new IdempotencyRepository(this.db).claim({ userId: identity.userId, key: request.idempotencyKey, taskId: stored.id, commandPath }, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS));
+      if (!claimed) {
+        await tasks.revoke(stored.id, 0);
+        throw idempotencyConflict('A request with this Idempotency-Key is already in progress');
+      }
+    }
+
+    // A job that could not be queued (the broker away) leaves no task behind: the caller is told
+    // to try again (503), and a retry with the same Idempotency-Key starts afresh.
+    const unqueued = async (err: unknown): Promise<never> => {
+      await tasks.discard(stored.id);
+      if (request.idempotencyKey) await new IdempotencyRepository(this.db).release(identity.userId, request.idempotencyKey, stored.id);
+      throw err;
+    };
+    if (!sync) {
+      await this.bus.send(`exec.${command.queue}`, { task_id: stored.id, tenant_id: identity.tenantId, tier: identity.tier }).catch(unqueued);
+      return { kind: 'task', task: stored, replayed: false };
+    }
+    const outcome = await this.sendAndWait({ task_id: stored.id, reply_to: this.settings.replyQueue, tenant_id: identity.tenantId, tier: identity.tier }, command.queue).catch(unqueued);
+    if (outcome) return { kind: 'outcome', outcome, replayed: false };
+    // Still running past the sync wait: the caller gets a task to poll instead of an error.
+    await tasks.markAsync(stored.id);
+    return { kind: 'task', task: stored, replayed: false };
+  }
+
+  /**
+   * A synchronous run without a row: the job carries the task, and the worker stores it only
+   * when it fails or runs into the last `UNSTORED_MARGIN_MS` of the wait.
+   */
+  private async runUnstored(task: UnstoredTask, tier: Tier): Promise<RunAnswer> {
+    const storeFrom = Date.now() + this.settings.syncWaitMs - Math.min(UNSTORED_MARGIN_MS, this.settings.syncWaitMs / 2);
+    const outcome = await this.sendAndWait({ task_id: task.id, reply_to: this.settings.replyQueue, sync: { task, store_from: storeFrom, attempt: 1 }, tenant_id: task.tenantId, tier }, task.queue);
+    if (outcome) return { kind: 'outcome', outcome, replayed: false };
+    // Past the wait the caller gets the task instead.
+    return { kind: 'task', task: await detachTask(this.events, task), replayed: false };
+  }
+
+  /** The outcome of a job a caller waits for; null past the sync wait. A run the worker would not start is 503 with its `retry_after`. */
+  private async sendAndWait(job: QueueInput<`exec.${Queue}`>, queue: Queue): Promise<RunOutcome | null> {
+    const waiting = this.waiters.wait(job.task_id, this.settings.syncWaitMs);
+    try {
+      await this.bus.send(`exec.${queue}`, job);
+    } catch (err) {
+      this.waiters.cancel(job.task_id);
+      throw err;
+    }
+    const outcome = await waiting;
+    if (outcome?.status === 'busy' && outcome.refusal) {
+      const { message, ...details } = outcome.refusal;
+      throw new ServiceUnavailableError(message, details);
+    }
+    return outcome;
+  }
+
+  private async replay(identity: Identity, key: string, commandPath: string): Promise<RunAnswer | undefined> {
+    const previous = await new IdempotencyRepository(this.db).findLive(identity.userId, key, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS));
+    if (!previous) return undefined;
+    if (previous.commandPath !== commandPath) throw idempotencyConflict(`This Idempotency-Key was used for ${previous.commandPath}`);
+    const task = await new TaskRepository(this.db).find(previous.taskId);
+    if (!task) return undefined;
+    if (task.async) return { kind: 'task', task, replayed: true };
+    const outcome = outcomeOf(task);
+    if (!outcome) throw idempotencyConflict('The first request with this Idempotency-Key is still running');
+    return { kind: 'outcome', outcome, replayed: true };
+  }
 
   async get(caller: Identity, taskId: string) {
     const task = await this.owned(caller, taskId);
@@ -30,7 +213,7 @@ export class TaskService {
     const task = await this.owned(caller, taskId);
     // Written with the change and published once it commits: every worker stops the task if it runs it.
     const revoked = await this.events.transaction(async (tx, out) => {
-      const row = await new TaskRepository(tx).revoke(task.id, this.retentionMs);
+      const row = await new TaskRepository(tx).revoke(task.id, this.settings.retentionMs);
       if (row) out.publish('task.revoked', { task_id: task.id, tenant_id: task.tenantId, user_id: task.userId });
       return row;
     });

@@ -4,6 +4,10 @@ import { idempotencyKeys } from '../../db/schema.js';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 
+
+/** An `Idempotency-Key` holds for a day. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
 export class IdempotencyRepository {
   constructor(private readonly db: Db) {}
 

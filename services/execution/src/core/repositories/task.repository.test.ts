@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
-import { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA } from '../../app.js';
+import { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA } from '../../config.js';
 import { TaskRepository, type NewTask, type TaskEnding } from './task.repository.js';
 
 function newTask(text: string): NewTask {

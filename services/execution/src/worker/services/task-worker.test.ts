@@ -2,17 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBus, ephemeralQueueName, eventIdFor, EventOutbox, type Bus, type EventMessage } from '@svc/bus';
 import { EXECUTION_REPLIES, type ExecJob, type RunOutcome } from '@svc/contracts';
 import { createLogger, ServiceUnavailableError } from '@svc/core';
 import { createDatabase, type Database } from '@svc/db';
-import { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA } from '../../app.js';
+import { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA } from '../../config.js';
 import { outbox } from '../../db/schema.js';
 import { TaskRepository, type NewTask, type UnstoredTask } from '../../core/repositories/task.repository.js';
 import { RunnerPool } from '../runners/runner-pool.js';
-import { detachTask } from '../../api/services/detach.js';
+import { detachTask } from '../../api/services/task.service.js';
 import { PackCache } from './pack-cache.js';
+import { PackManifests } from './pack-manifests.js';
 import { TaskWorker } from './task-worker.js';
 import { DEFAULT_TENANT_SHARES, TenantShares } from './tenant-shares.js';
 
@@ -78,6 +79,7 @@ describe('the task worker', () => {
       await writeFile(join(packDir, 'commands/echo.js'), 'export default async (input) => ({ echoed: input });');
       await writeFile(join(packDir, 'commands/fail.js'), 'export default async () => { throw new TypeError("no good"); };');
       await writeFile(join(packDir, 'commands/nap.js'), 'export default async () => new Promise((resolve) => setTimeout(() => resolve({ napped: true }), 400));');
+      await writeFile(join(packDir, 'pack.yaml'), JSON.stringify({ schema_version: 1, pack: { namespace: 'acme', name: 'tools', version: '1.0.0' }, commands: ['echo', 'fail', 'nap'].map((name) => ({ name, entry: `commands/${name}.js`, input_schema: { type: 'object' } })) }));
       await writeFile(join(packDir, '.svc-complete'), version);
     }
     pool = new RunnerPool({ logger: log });
@@ -91,16 +93,26 @@ describe('the task worker', () => {
   });
 
   function workerWith(events: EventOutbox, shares: TenantShares): TaskWorker {
-    return new TaskWorker({ db: database.db, bus, events, pool, packs: new PackCache(bus, packsRoot), shares, settings: SETTINGS, log });
+    return new TaskWorker({ db: database.db, bus, events, pool, packs: new PackCache(bus, packsRoot), shares, manifests: new PackManifests(), settings: SETTINGS, log });
   }
 
-  /** The names of the events about a task, once the bus has delivered what was published. */
-  async function eventsOf(taskId: string): Promise<string[]> {
-    await new Promise((r) => setTimeout(r, 50));
+  /** The names of the events about a task that the bus has delivered so far. */
+  function eventsOf(taskId: string): string[] {
     return events
       .filter((e) => e.payload.task_id === taskId)
       .map((e) => e.name)
       .sort();
+  }
+
+  /** Waits until the events about a task are `names` (delivery is asynchronous), and fails if they never are. */
+  async function expectEvents(taskId: string, names: string[]): Promise<void> {
+    await vi.waitFor(() => expect(eventsOf(taskId)).toEqual(names), { timeout: 5000 });
+  }
+
+  /** No event about a task, after giving the bus time to deliver any. */
+  async function expectNoEvents(taskId: string): Promise<void> {
+    await new Promise((r) => setTimeout(r, 100));
+    expect(eventsOf(taskId)).toEqual([]);
   }
 
   async function replyFor(taskId: string): Promise<RunOutcome> {
@@ -123,7 +135,7 @@ describe('the task worker', () => {
       await worker.handle(syncJob(task, Date.now() + 60_000), 'fast');
       expect(await replyFor(task.id)).toMatchObject({ status: 'success', result: { echoed: { text: 'hi' } } });
       expect(await tasks().find(task.id)).toBeUndefined();
-      expect(await eventsOf(task.id)).toEqual(['command.executed']);
+      await expectEvents(task.id, ['command.executed']);
     });
 
     it('that fails keeps a row its caller can read', async () => {
@@ -148,7 +160,7 @@ describe('the task worker', () => {
       await worker.handle(syncJob(task, Date.now() - 1), 'fast');
       expect(await tasks().find(task.id)).toMatchObject({ status: 'revoked', startedAt: null });
       expect((await replyFor(task.id)).status).toBe('revoked');
-      expect(await eventsOf(task.id)).toEqual([]);
+      await expectNoEvents(task.id);
     });
 
     it('taken early but ending after its caller was handed the task completes that task', async () => {
@@ -159,16 +171,16 @@ describe('the task worker', () => {
       expect(await detachTask(outboxEvents, task)).toMatchObject({ status: 'pending', async: true });
       await running;
       expect(await tasks().find(task.id)).toMatchObject({ status: 'success', async: true, result: { napped: true }, startedAt: expect.any(Date) });
-      expect(await eventsOf(task.id)).toEqual(['command.executed', 'task.completed']);
+      await expectEvents(task.id, ['command.executed', 'task.completed']);
     });
 
     it('already ended when its caller is handed the task: the task\'s end is announced then', async () => {
       const task = { id: randomUUID(), ...newTask() };
       // The worker stores the run in the last seconds of the wait, then the reply is too late.
       await worker.handle(syncJob(task, Date.now() - 1), 'fast');
-      expect(await eventsOf(task.id)).toEqual(['command.executed']);
+      await expectEvents(task.id, ['command.executed']);
       expect(await detachTask(outboxEvents, task)).toMatchObject({ status: 'success', async: true });
-      expect(await eventsOf(task.id)).toEqual(['command.executed', 'task.completed']);
+      await expectEvents(task.id, ['command.executed', 'task.completed']);
     });
   });
 
@@ -183,13 +195,13 @@ describe('the task worker', () => {
     it('is acknowledged without announcing again on a first delivery', async () => {
       const taskId = await endedTask();
       await worker.handle({ task_id: taskId }, 'fast', false);
-      expect(await eventsOf(taskId)).toEqual([]);
+      await expectNoEvents(taskId);
     });
 
     it('announces the end again when redelivered: its worker may have died before announcing', async () => {
       const taskId = await endedTask();
       await worker.handle({ task_id: taskId }, 'fast', true);
-      expect(await eventsOf(taskId)).toEqual(['command.executed', 'task.completed']);
+      await expectEvents(taskId, ['command.executed', 'task.completed']);
       expect(await tasks().find(taskId)).toMatchObject({ status: 'success', attempts: 1 });
     });
   });
@@ -205,10 +217,10 @@ describe('the task worker', () => {
     const { id } = await tasks().insert({ ...newTask(), async: true });
     await cutOff.handle({ task_id: id }, 'fast');
     expect(await tasks().find(id)).toMatchObject({ status: 'success' });
-    expect(await eventsOf(id)).toEqual([]);
+    await expectNoEvents(id);
 
     await outboxEvents.sendDue();
-    expect(await eventsOf(id)).toEqual(['command.executed', 'task.completed']);
+    await expectEvents(id, ['command.executed', 'task.completed']);
     const executed = events.find((e) => e.payload.task_id === id && e.name === 'command.executed')!;
     expect(executed.messageId).toBe(eventIdFor('command.executed', id));
   });
@@ -232,7 +244,7 @@ describe('the task worker', () => {
         duration_ms: 0,
       });
       expect(await tasks().find(refused.id)).toBeUndefined();
-      expect(await eventsOf(refused.id)).toEqual([]);
+      await expectNoEvents(refused.id);
       expect(await replyFor(neighbour.id)).toMatchObject({ status: 'success' });
       await first;
       expect(await replyFor(napping.id)).toMatchObject({ status: 'success', result: { napped: true } });

@@ -1,7 +1,7 @@
 import type { Bus, EventOutbox } from '@svc/bus';
 import type { ExecJob, RunOutcome, TaskError } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
-import { AppError, type Logger } from '@svc/core';
+import { AppError, backoffDelayMs, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
 import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnersBusyError } from '../runners/runner-errors.js';
@@ -10,6 +10,7 @@ import { SandboxUnavailableError } from '../runners/runner-sandbox.js';
 import type { PackSource } from '../../core/command-catalog.js';
 import { announceEnd, announceStart } from '../../core/task-events.js';
 import { isTerminal, outcomeOf } from '../../core/task-view.js';
+import type { PackManifests } from './pack-manifests.js';
 import { PackSecrets } from './pack-secrets.js';
 import { isSandboxPack } from '../../core/sandbox-packs.js';
 import { endsRowless, unstoredRow, unstoredRun } from './rowless-sync-run.js';
@@ -31,13 +32,14 @@ export interface TaskWorkerOptions {
   packs: PackSource;
   /** How much of this worker each tenant may hold. */
   shares: TenantShares;
+  /** The manifests of unpacked pack versions, read once each. */
+  manifests: PackManifests;
   settings: WorkerSettings;
   log: Logger;
 }
 
-/** A job put back for want of its tenant's share waits this long, doubling each time, up to `WAIT_MAX_MS` (few values: each is a queue on the broker). */
-const WAIT_BASE_MS = 250;
-const WAIT_MAX_MS = 4000;
+/** A job put back for want of its tenant's share waits 250 ms, doubling each time, up to 4 s (few values: each is a queue on the broker). */
+const WAITING = { baseMs: 250, capMs: 4000 };
 
 /** Runners are keyed by pack and version, so an uninstall can stop every version's runner. */
 export function packKeyOf(packId: string, versionId: string): string {
@@ -77,7 +79,7 @@ export class TaskWorker {
 
   constructor(options: TaskWorkerOptions) {
     ({ db: this.db, bus: this.bus, events: this.events, pool: this.pool, packs: this.packs, shares: this.shares, settings: this.settings, log: this.log } = options);
-    this.secrets = new PackSecrets(options.bus);
+    this.secrets = new PackSecrets(options.bus, options.manifests);
   }
 
   /** A job of `exec.<queue>`; `redelivered`: it was handed out before and not acknowledged (its worker died). */
@@ -105,7 +107,7 @@ export class TaskWorker {
     try {
       const packDir = await this.packs.dirFor(task.packId, task.packVersionId);
       // A sandbox pack is any code its user synced: it is handed no tenant's secrets.
-      const secrets = isSandboxPack(task.packId) ? undefined : await this.secrets.forRun({ packVersionId: task.packVersionId, packDir, namespace: task.namespace, tenantId: task.tenantId });
+      const secrets = isSandboxPack(task.packId) ? undefined : await this.secrets.forRun({ packDir, namespace: task.namespace, tenantId: task.tenantId });
       const run = await this.pool.run({
         packKey: packKeyOf(task.packId, task.packVersionId),
         packDir,
@@ -165,7 +167,7 @@ export class TaskWorker {
     if (claimed) await new TaskRepository(this.db).unclaim(claimed.id);
     const waits = job.waits ?? 0;
     this.log.debug('job waits for its tenant\'s share', { task_id: job.task_id, reason: busy.reason, waits });
-    await this.bus.send(`exec.${queue}`, { ...job, waits: waits + 1 }, { delayMs: Math.min(WAIT_BASE_MS * 2 ** waits, WAIT_MAX_MS) });
+    await this.bus.send(`exec.${queue}`, { ...job, waits: waits + 1 }, { delayMs: backoffDelayMs(WAITING, waits + 1) });
   }
 
   /**
@@ -204,7 +206,7 @@ export class TaskWorker {
 
   /** Re-queues a failed run after an exponential backoff; the broker holds it meanwhile, and the delivery until it has it. */
   private async retry(job: ExecJob, task: TaskRow, stored: boolean): Promise<void> {
-    const delay = Math.min(this.settings.retryBaseMs * 2 ** (task.attempts - 1), this.settings.retryMaxMs);
+    const delay = backoffDelayMs({ baseMs: this.settings.retryBaseMs, capMs: this.settings.retryMaxMs }, task.attempts);
     const tasks = new TaskRepository(this.db);
     if (stored && !(await tasks.requeue(task.id))) return this.reply(job, await tasks.find(task.id));
     this.log.info('task failed; retrying', { task_id: task.id, attempt: task.attempts, delay_ms: delay });

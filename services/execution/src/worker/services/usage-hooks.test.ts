@@ -4,7 +4,7 @@ import { createBus, EventOutbox, type Bus, type EventMessage } from '@svc/bus';
 import { waitFor } from '@svc/bus/testing';
 import { createLogger } from '@svc/core';
 import { createDatabase, type Database } from '@svc/db';
-import { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA } from '../../app.js';
+import { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA } from '../../config.js';
 import { outbox } from '../../db/schema.js';
 import { RunnerPool } from '../runners/runner-pool.js';
 import { PackFolders } from '../runners/runner-test-helpers.js';

@@ -1,0 +1,19 @@
+import type { Bus, Subscription } from '@svc/bus';
+import type { Queue } from '@svc/pack-sdk';
+import type { TaskWorker } from '../services/task-worker.js';
+
+/** Jobs a worker holds at once, per queue. */
+export type WorkerPrefetch = Readonly<Record<Queue, number>>;
+
+/**
+ * Work: take jobs from the three queues, each with its own bound on jobs in flight. A job whose
+ * task could not be read or written because the database was out of reach goes back on its
+ * queue (the fleet's bus retry policy) and runs again once it is back: at least once.
+ */
+export async function consumeJobs(bus: Bus, worker: TaskWorker, prefetch: WorkerPrefetch): Promise<Subscription[]> {
+  return Promise.all(
+    (['fast', 'medium', 'long'] as const).map((queue) =>
+      bus.consume(`exec.${queue}`, (message) => worker.handle(message.payload, queue, message.redelivered), { prefetch: prefetch[queue] }),
+    ),
+  );
+}
