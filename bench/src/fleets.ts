@@ -38,6 +38,9 @@ function baseEnv(dataDir: string, internalSecret: string): Record<string, string
     SVC_BCRYPT_ROUNDS: '4',
     // Per-user limits (1000 a minute for enterprise) would throttle any load run.
     RATE_LIMIT_ENABLED: 'false',
+    // One origin: B8 reads a bundle file at its entry point's path on the gateway's one port.
+    SVC_DASHBOARD_ORIGIN_PORT: 'off',
+    SVC_DASHBOARD_ORIGIN: 'none',
   };
 }
 

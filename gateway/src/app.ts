@@ -6,17 +6,21 @@ import { correlationMiddleware, errorHandler, JSON_BODY_LIMIT_BYTES, MethodNotAl
 import { ApiKeyUsage } from './auth/api-key-usage.js';
 import { authenticator, createPassport } from './auth/authenticate.js';
 import { PrincipalResolver } from './auth/principal-resolver.js';
+import { viewTokenAuthentication } from './auth/view-token.js';
 import { cliLoginRoutes } from './http/cli-login.routes.js';
+import { apiOriginFileHeaders, dashboardOriginFileHeaders, isDashboardFile } from './http/dashboard-files.js';
 import { healthRoutes, type HealthChecks } from './http/health.routes.js';
 import { createIdentitySigner } from './http/identity-signer.js';
 import { handTo } from './http/hand-over.js';
 import { forwardTo, type Forwarder } from './http/proxy.js';
 import type { CommandGroupLimit } from './http/limits.js';
 import { createRequestLimits } from './http/request-limits.js';
+import { apiSecurityHeaders, dashboardOriginSecurityHeaders } from './http/security-headers.js';
 import { documentedMethods } from './openapi/allowed-methods.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { docsRoutes } from './openapi/docs.routes.js';
-import { findRoute, mayChangeCaller, type RouteRule, type ServiceName } from './routing/route-table.js';
+import { findRoute, mayChangeCaller, type AuthPolicy, type RouteRule, type ServiceName } from './routing/route-table.js';
+import type { TrustProxy } from './env.js';
 
 export interface GatewayConfig {
   jwtSecret: string;
@@ -26,7 +30,8 @@ export interface GatewayConfig {
   rateLimitStorage: 'redis' | 'memory';
   /** `RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`: the per-user limit of `/api/v1/commands/*`. */
   commandGroupLimit: CommandGroupLimit;
-  trustProxy: string;
+  /** Whose `X-Forwarded-*` to believe (`SVC_TRUST_PROXY`): off unless the hops are named. */
+  trustProxy: TrustProxy;
   version: string;
   /** How often API-key usage is reported to identity (default 30 s). */
   apiKeyUsageFlushMs?: number;
@@ -49,7 +54,13 @@ declare module 'express-serve-static-core' {
 }
 
 export interface Gateway {
+  /** The API origin: everything the route table lists, `/health`, `/openapi.json`, `/docs`, `/cli/login`. */
   app: express.Express;
+  /**
+   * The dashboard origin (a second listener, `SVC_DASHBOARD_ORIGIN_PORT`): bundle files only,
+   * by JWT, share link or view token, forwarded to the dashboard service like the API's.
+   */
+  dashboardApp: express.Express;
   /** Reports pending API-key usage; call after the HTTP server stopped accepting. */
   stop(): Promise<void>;
 }
@@ -63,12 +74,19 @@ const PRINCIPAL_READS = { maxEntries: 10_000, ttlSeconds: 60, name: 'svc-gateway
 
 const noRoute = (req: Request) => new NotFoundError(`No route for ${req.method} ${req.path}`, { method: req.method, path: req.path });
 
-/** The public door: routes, authenticates, limits and forwards; owns no business rules. */
-export function createGateway({ cache, bus, log, health, config, inProcess = {} }: GatewayDeps): Gateway {
+/** An express app of the gateway's: no `X-Powered-By`, trusted hops as configured, a correlation id on every answer. */
+function gatewayApp(trustProxy: TrustProxy): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy);
+  app.set('trust proxy', trustProxy);
   app.use(correlationMiddleware());
+  return app;
+}
+
+/** The public door: routes, authenticates, limits and forwards; owns no business rules. */
+export function createGateway({ cache, bus, log, health, config, inProcess = {} }: GatewayDeps): Gateway {
+  const app = gatewayApp(config.trustProxy);
+  app.use(apiSecurityHeaders());
   app.use(healthRoutes(health, config.version));
   const document = buildOpenApiDocument();
   app.use(docsRoutes(document));
@@ -94,6 +112,8 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
     res.locals.route = rule;
     next();
   };
+  // The dashboard origin answers bundle files and nothing else of the API.
+  const routeFile: RequestHandler = (req, res, next) => (isDashboardFile(req.method, req.path) ? route(req, res, next) : next(noRoute(req)));
 
   const { perClientIp: ipLimits, perUser: userLimits, beforeCaller } = createRequestLimits({
     enabled: config.rateLimitEnabled,
@@ -106,7 +126,13 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   const principals = trackedReads(cache, PRINCIPAL_READS);
   const resolver = new PrincipalResolver(principals, bus, log, config.internalSecret);
   const policies = authenticator(createPassport(config.jwtSecret, resolver), usage);
-  const byPolicy = { public: policies('public'), jwt: policies('jwt'), 'jwt-or-key': policies('jwt-or-key'), key: policies('key') };
+  const byPolicy: Record<AuthPolicy, RequestHandler> = {
+    public: policies('public'),
+    jwt: policies('jwt'),
+    'jwt-or-key': policies('jwt-or-key'),
+    key: policies('key'),
+    'view-token': viewTokenAuthentication(config.internalSecret, resolver),
+  };
   const authenticate: RequestHandler = (req, res, next) => byPolicy[res.locals.route!.auth](req, res, next);
   // A caller's next request sees the change it just made to its account, whether or not Redis's
   // notice of it has been read by then ('close' comes before this process reads anything more).
@@ -129,11 +155,18 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   ) as Record<ServiceName, RequestHandler>;
   const forward: RequestHandler = (req, res, next) => toService[res.locals.route!.service](req, res, next);
 
-  app.use(route, ipLimits, authenticate, rereadAfterChange, userLimits, forward);
+  app.use(route, apiOriginFileHeaders(), ipLimits, authenticate, rereadAfterChange, userLimits, forward);
   app.use(beforeCaller);
   app.use(errorHandler(log));
+
+  const dashboardApp = gatewayApp(config.trustProxy);
+  dashboardApp.use(dashboardOriginSecurityHeaders());
+  dashboardApp.use(routeFile, dashboardOriginFileHeaders(), ipLimits, authenticate, userLimits, forward);
+  dashboardApp.use(beforeCaller);
+  dashboardApp.use(errorHandler(log));
   return {
     app,
+    dashboardApp,
     async stop() {
       await usage.stop();
       await principals.close();
@@ -159,7 +192,7 @@ export function gatewayConfigFromEnv(env: {
   RATE_LIMIT_REQUESTS: number;
   RATE_LIMIT_WINDOW: number;
   REDIS_URL?: string;
-  SVC_TRUST_PROXY: string;
+  SVC_TRUST_PROXY: TrustProxy;
 }): GatewayConfig {
   return {
     jwtSecret: env.SVC_JWT_SECRET,
@@ -174,7 +207,7 @@ export function gatewayConfigFromEnv(env: {
 }
 
 export { fleetHealthChecks } from './http/fleet-health.js';
-export { GatewayEnv, loadGatewayEnv, rateLimitEnv } from './env.js';
+export { dashboardListenerEnv, dashboardListenerPort, DEFAULT_DASHBOARD_ORIGIN_PORT, GatewayEnv, loadGatewayEnv, rateLimitEnv, TrustProxySetting, type TrustProxy } from './env.js';
 export { DEFAULT_COMMAND_GROUP_LIMIT, type CommandGroupLimit } from './http/limits.js';
 export type { ServiceName, AuthPolicy, RouteRule } from './routing/route-table.js';
 export { buildOpenApiDocument, OPENAPI_FRAGMENTS } from './openapi/document.js';

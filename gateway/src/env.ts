@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { envBoolean, parseEnv } from '@svc/core';
 import { infrastructureEnv, secretsEnv } from '@svc/platform';
@@ -15,6 +16,55 @@ export const rateLimitEnv = {
   RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).max(86_400).default(DEFAULT_COMMAND_GROUP_LIMIT.durationSeconds),
 };
 
+/** express "trust proxy": off, a number of hops, or the addresses (IPs, CIDRs, express's range names) of the proxies in front. */
+export type TrustProxy = false | number | string[];
+
+/** The address ranges express names: 127.0.0.0/8 and ::1; 169.254.0.0/16 and fe80::/10; private ranges and fc00::/7. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(entry: string): boolean {
+  if (NAMED_RANGES.has(entry) || isIP(entry) !== 0) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const version = isIP(address ?? '');
+  return version !== 0 && rest.length === 0 && /^\d{1,3}$/.test(bits ?? '') && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * `SVC_TRUST_PROXY`: whose `X-Forwarded-For` the gateway believes, for the client addresses of
+ * per-address rate limits and for `https` behind a TLS proxy. Off unless it names the hops: a
+ * gateway reached directly must not let a caller pick its own address. `true` (every hop) is
+ * refused for the same reason.
+ */
+export const TrustProxySetting = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    if (value === undefined || ['', 'false', 'off', '0'].includes(value)) return false;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isAddressOrRange(entry));
+    if (bad.length === 0) return entries;
+    ctx.addIssue({ code: 'custom', message: `name the number of proxy hops, or their addresses or CIDRs (loopback, linklocal, uniquelocal allowed); not ${bad.join(', ')}` });
+    return z.NEVER;
+  });
+
+/** The dashboard-origin listener of the embedded default and of compose: `http://localhost:8180`. */
+export const DEFAULT_DASHBOARD_ORIGIN_PORT = 8180;
+
+/** Where the gateway's second listener (dashboard files only) is, read by the gateway and by the standalone. */
+export const dashboardListenerEnv = {
+  /** A port, or `off` for none (one origin). Unset: 8180, or a free port when `PORT` is 0, as tests ask. */
+  SVC_DASHBOARD_ORIGIN_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
+  SVC_TRUST_PROXY: TrustProxySetting,
+};
+
+/** The port of the dashboard-origin listener, or undefined when there is none (`off`). */
+export function dashboardListenerPort(env: { PORT: number; SVC_DASHBOARD_ORIGIN_PORT?: number | 'off' }): number | undefined {
+  if (env.SVC_DASHBOARD_ORIGIN_PORT === 'off') return undefined;
+  return env.SVC_DASHBOARD_ORIGIN_PORT ?? (env.PORT === 0 ? 0 : DEFAULT_DASHBOARD_ORIGIN_PORT);
+}
+
 export const GatewayEnv = z.object({
   ...infrastructureEnv,
   ...secretsEnv,
@@ -29,8 +79,7 @@ export const GatewayEnv = z.object({
   SVC_DASHBOARD_URL: serviceUrl(8087),
   SVC_SSH_URL: serviceUrl(8088),
   ...rateLimitEnv,
-  /** express "trust proxy": which hops may set X-Forwarded-For (client IPs for rate limits). */
-  SVC_TRUST_PROXY: z.string().default('loopback'),
+  ...dashboardListenerEnv,
 });
 
 export type GatewayEnv = z.infer<typeof GatewayEnv>;

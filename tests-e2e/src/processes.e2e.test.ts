@@ -85,6 +85,8 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
         SVC_ADMIN_PASSWORD: 'processes-admin-1',
         SVC_BCRYPT_ROUNDS: '4',
         PORT: String(gatewayPort),
+        // The gateway's dashboard-origin listener on a free port (8180 by default).
+        SVC_DASHBOARD_ORIGIN_PORT: '0',
         SVC_IDENTITY_PORT: String(identityPort),
         SVC_IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
         SVC_REGISTRY_PORT: String(registryPort),

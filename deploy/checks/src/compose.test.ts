@@ -88,7 +88,10 @@ describe('docker-compose.yml', () => {
     for (const { name, port } of fleet.filter((p) => p.port !== undefined && p.name !== 'gateway')) {
       expect(services.gateway.environment[`SVC_${name.toUpperCase()}_URL`], name).toBe(`http://${name}:${port}`);
     }
-    expect(services.gateway.ports).toEqual(['8080:8080']);
+    // The API origin, and the dashboard origin (bundle files only) on its second listener.
+    expect(services.gateway.ports).toEqual(['8080:8080', '8180:8180']);
+    expect(services.gateway.environment.SVC_DASHBOARD_ORIGIN_PORT).toBe('8180');
+    expect(services.dashboard.environment.SVC_DASHBOARD_ORIGIN).toBe('http://localhost:8180');
   });
 
   it('keeps the registry blobs and the worker packs on volumes at their SVC_DATA_DIR', () => {

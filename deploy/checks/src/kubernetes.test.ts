@@ -88,6 +88,8 @@ describe('k8s base: one folder per process', () => {
   });
 
   it('holds a Service of the same name on the process port, except for the worker', () => {
+    // The gateway also listens for the dashboard origin (bundle files only).
+    const also: Record<string, number[]> = { gateway: [8180] };
     for (const { name, port } of fleet) {
       const service = inBase('Service', name)?.doc;
       if (port === undefined) {
@@ -97,10 +99,12 @@ describe('k8s base: one folder per process', () => {
       expect(service, `${K8S}/base/${name}: Service ${name}`).toBeDefined();
       expect(service.metadata.labels.app).toBe(name);
       expect(service.spec.selector).toEqual({ app: name });
-      expect(service.spec.ports.map((p: any) => p.port), name).toEqual([port]);
+      const ports = [port, ...(also[name] ?? [])];
+      expect(service.spec.ports.map((p: any) => p.port), name).toEqual(ports);
       const container = containerOf(inBase('Deployment', name)!.doc);
-      expect(container.ports.map((p: any) => p.containerPort), name).toEqual([port]);
+      expect(container.ports.map((p: any) => p.containerPort), name).toEqual(ports);
       expect(container.env.find((e: any) => e.name === 'PORT')?.value, name).toBe(String(port));
+      if (also[name]) expect(container.env.find((e: any) => e.name === 'SVC_DASHBOARD_ORIGIN_PORT')?.value, name).toBe(String(also[name][0]));
     }
   });
 

@@ -3,14 +3,18 @@ import { adminEnv } from '@svc/admin';
 import { parseEnv } from '@svc/core';
 import { billingEnv } from '@svc/billing';
 import { ExecutionEnv } from '@svc/execution';
-import { rateLimitEnv } from '@svc/gateway';
+import { DashboardOrigin } from '@svc/dashboard';
+import { dashboardListenerEnv, rateLimitEnv } from '@svc/gateway';
 import { IdentityEnv } from '@svc/identity';
 import { notifyEnv } from '@svc/notify';
 import { SshEnv, sshEnv } from '@svc/ssh';
 import { storageEnv } from '@svc/storage';
 import { infrastructureEnv } from '@svc/platform';
 
-/** The standalone reads every service's variables and the rate limits, minus the secrets it can make itself. */
+/**
+ * The standalone reads every service's variables, the rate limits and the gateway's listeners,
+ * minus the secrets it can make itself.
+ */
 export const StandaloneEnv = IdentityEnv.omit({ PORT: true, SVC_JWT_SECRET: true, SVC_INTERNAL_SECRET: true }).extend({
   ...ExecutionEnv.shape,
   ...infrastructureEnv,
@@ -22,6 +26,9 @@ export const StandaloneEnv = IdentityEnv.omit({ PORT: true, SVC_JWT_SECRET: true
   ...storageEnv,
   ...sshEnv,
   ...rateLimitEnv,
+  ...dashboardListenerEnv,
+  /** Unset: `http://localhost:<SVC_DASHBOARD_ORIGIN_PORT>`, the second listener as this machine's browser reaches it. */
+  SVC_DASHBOARD_ORIGIN: DashboardOrigin,
   ...adminEnv,
   ...billingEnv,
   ...notifyEnv,

@@ -1,20 +1,20 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@svc/core';
 import { createAdminService, type AdminConfig } from '@svc/admin';
 import { createBillingService, type BillingConfig, type Clock } from '@svc/billing';
 import { SVC_VERSION } from '@svc/contracts';
 import { createExecutionService, createExecutionWorker, type ExecutionConfig } from '@svc/execution';
-import { createGateway, DEFAULT_COMMAND_GROUP_LIMIT, fleetHealthChecks, type CommandGroupLimit, type GatewayConfig, type ServiceName } from '@svc/gateway';
+import { createGateway, DEFAULT_COMMAND_GROUP_LIMIT, fleetHealthChecks, type CommandGroupLimit, type GatewayConfig, type ServiceName, type TrustProxy } from '@svc/gateway';
 import { createIdentityService, type IdentityConfig } from '@svc/identity';
 import { createRegistryService, registryConfigFromEnv } from '@svc/registry';
 import { createSshService, type SshConfig } from '@svc/ssh';
 import { createStorageService, type StorageConfig } from '@svc/storage';
 import { createNotifyService, loadNotifySettings, notifyConfigFromEnv, type NotifyConfig } from '@svc/notify';
 import { createDashboardService, dashboardConfigFromEnv } from '@svc/dashboard';
-import { closeServer, createServiceApp, listen, type Infrastructure, type ServiceModule } from '@svc/platform';
+import { answerClientError, closeServer, createServiceApp, listen, type Infrastructure, type ServiceModule } from '@svc/platform';
 
 const require = createRequire(import.meta.url);
 
@@ -49,6 +49,14 @@ export interface FleetOptions {
   apiKeyUsageFlushMs?: number;
   /** The per-user limit of `/api/v1/commands/*`; default 100 per 60 s. */
   commandGroupLimit?: CommandGroupLimit;
+  /** Whose `X-Forwarded-For` the gateway believes (`SVC_TRUST_PROXY`); default none. */
+  trustProxy?: TrustProxy;
+  /**
+   * The dashboard origin: the gateway's second listener on `port` (0: a free one), serving
+   * bundle files only, and the origin browsers reach it at (default `http://localhost:<port>`),
+   * which entry points name. Without it there is one origin: bundle URLs are the API's paths.
+   */
+  dashboardOrigin?: { port: number; origin?: string | undefined };
   /**
    * How the gateway reaches the services: handed over in this process (default), or over
    * loopback HTTP through its proxy, as in the distributed fleet.
@@ -59,6 +67,8 @@ export interface FleetOptions {
 export interface Fleet {
   /** Base URL of the gateway, e.g. http://127.0.0.1:8080. */
   url: string;
+  /** Where the dashboard origin's listener is (loopback URL), and the origin entry points name; undefined with one origin. */
+  dashboard?: { url: string; origin: string };
   /** What the gateway was built with (service URLs included): a second gateway replica can be made from it. */
   gatewayConfig: GatewayConfig;
   /** Stops the execution workers alone (the services keep serving), as when every worker is gone. */
@@ -73,8 +83,26 @@ const DEFAULT_BILLING: BillingConfig = {
   schedulerIntervalSeconds: 60,
 };
 
+const portOf = (server: Server) => (server.address() as AddressInfo).port;
+
 function urlOf(server: Server): string {
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return `http://127.0.0.1:${portOf(server)}`;
+}
+
+/**
+ * A listener bound before the app it serves exists: the dashboard origin (its port may be a
+ * free one) must be known when the dashboard service is made, before the gateway. It answers 503
+ * until `serve` is called, which happens before the fleet reports itself up.
+ */
+function listenFirst(port: number, host: string): Promise<{ server: Server; serve(app: RequestListener): void }> {
+  let app: RequestListener = (_req, res) => void res.writeHead(503, { 'retry-after': '1' }).end();
+  const server = createServer((req, res) => app(req, res));
+  server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve({ server, serve: (given) => void (app = given) }));
+  });
 }
 
 /**
@@ -88,6 +116,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const rateLimitEnabled = options.rateLimitEnabled ?? true;
   const rateLimitStorage = options.rateLimitStorage ?? (infra.cache.kind === 'redis' ? 'redis' : 'memory');
   const execution = { ...options.execution, version: SVC_VERSION, rateLimit: { enabled: rateLimitEnabled, storage: rateLimitStorage }, dataDir: options.dataDir, migrationsFolder: migrationsOf('@svc/execution') };
+  const host = options.host ?? '0.0.0.0';
+  const dashboardListener = options.dashboardOrigin && (await listenFirst(options.dashboardOrigin.port, host));
+  const dashboardOrigin = dashboardListener && (options.dashboardOrigin?.origin ?? `http://localhost:${portOf(dashboardListener.server)}`);
 
   const services: Record<ServiceName, ServiceModule> = {
     identity: createIdentityService({
@@ -118,7 +149,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     }),
     dashboard: createDashboardService({
       ...deps('dashboard'),
-      config: { ...dashboardConfigFromEnv({ SVC_DATA_DIR: options.dataDir, SVC_INTERNAL_SECRET: secrets.internalSecret }), migrationsFolder: migrationsOf('@svc/dashboard') },
+      config: {
+        ...dashboardConfigFromEnv({ SVC_DATA_DIR: options.dataDir, SVC_INTERNAL_SECRET: secrets.internalSecret, SVC_DASHBOARD_ORIGIN: dashboardOrigin ?? null }),
+        migrationsFolder: migrationsOf('@svc/dashboard'),
+      },
     }),
     ssh: createSshService({ ...deps('ssh'), config: { ...options.ssh, migrationsFolder: migrationsOf('@svc/ssh') } }),
   };
@@ -149,23 +183,25 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     rateLimitEnabled,
     rateLimitStorage,
     commandGroupLimit: options.commandGroupLimit ?? DEFAULT_COMMAND_GROUP_LIMIT,
-    trustProxy: 'loopback',
+    trustProxy: options.trustProxy ?? false,
     version: SVC_VERSION,
     apiKeyUsageFlushMs: options.apiKeyUsageFlushMs,
   };
   const inProcess = (options.hops ?? 'in-process') === 'in-process' ? apps : {};
   const gateway = createGateway({ ...deps('gateway'), health: fleetHealthChecks(infra), config: gatewayConfig, inProcess });
-  const gatewayServer = await listen(gateway.app, options.port, options.host ?? '0.0.0.0');
+  const gatewayServer = await listen(gateway.app, options.port, host);
+  dashboardListener?.serve(gateway.dashboardApp);
 
   const stopWorkers = async () => {
     for (const worker of workers.splice(0)) await worker.stop();
   };
   return {
     url: urlOf(gatewayServer),
+    dashboard: dashboardListener && dashboardOrigin ? { url: urlOf(dashboardListener.server), origin: dashboardOrigin } : undefined,
     gatewayConfig,
     stopWorkers,
     async stop() {
-      await closeServer(gatewayServer);
+      await Promise.all([closeServer(gatewayServer), dashboardListener && closeServer(dashboardListener.server)]);
       await gateway.stop();
       for (const server of servers) await closeServer(server);
       // Workers first: a job or a pack fetch in progress still asks the services.

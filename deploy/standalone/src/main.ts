@@ -2,6 +2,7 @@ import { adminConfigFromEnv } from '@svc/admin';
 import { createLogger } from '@svc/core';
 import { billingConfigFromEnv } from '@svc/billing';
 import { executionConfigFromEnv } from '@svc/execution';
+import { dashboardListenerPort } from '@svc/gateway';
 import { identityConfigFromEnv } from '@svc/identity';
 import { notifyConfigFromEnv } from '@svc/notify';
 import { sshConfigFromEnv } from '@svc/ssh';
@@ -19,6 +20,9 @@ const internalSecret = env.SVC_INTERNAL_SECRET ?? stored!.SVC_INTERNAL_SECRET;
 const sshEncryptionKey = env.SVC_SSH_ENCRYPTION_KEY ?? stored!.SVC_SSH_ENCRYPTION_KEY;
 
 const infra = await openInfrastructure(env, log);
+const dashboardPort = dashboardListenerPort(env);
+// `SVC_DASHBOARD_ORIGIN=none` keeps one origin, as `SVC_DASHBOARD_ORIGIN_PORT=off` does.
+const dashboardOrigin = dashboardPort === undefined || env.SVC_DASHBOARD_ORIGIN === null ? undefined : { port: dashboardPort, origin: env.SVC_DASHBOARD_ORIGIN };
 const { jwtSecret: _sameAsAbove, internalSecret: _alsoAbove, ...identity } = identityConfigFromEnv({ ...env, SVC_JWT_SECRET: jwtSecret, SVC_INTERNAL_SECRET: internalSecret });
 const fleet = await startFleet({
   infra,
@@ -36,8 +40,10 @@ const fleet = await startFleet({
   rateLimitEnabled: env.RATE_LIMIT_ENABLED,
   rateLimitStorage: env.RATE_LIMIT_STORAGE,
   commandGroupLimit: { points: env.RATE_LIMIT_REQUESTS, durationSeconds: env.RATE_LIMIT_WINDOW },
+  trustProxy: env.SVC_TRUST_PROXY,
+  dashboardOrigin,
 });
-log.info('svc is up', { url: fleet.url, database: infra.database.kind, cache: infra.cache.kind, bus: infra.bus.kind });
+log.info('svc is up', { url: fleet.url, dashboard_origin: fleet.dashboard?.origin ?? 'none (one origin)', database: infra.database.kind, cache: infra.cache.kind, bus: infra.bus.kind });
 releaseMemoryWhenIdle();
 
 onShutdown(async () => {

@@ -33,14 +33,16 @@ describe('GET /openapi.json and GET /docs', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await res.text();
     expect(html).not.toMatch(/https?:\/\//);
-    expect(html).toContain("url: '/openapi.json'");
+    expect(html).not.toMatch(/<script>/);
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    expect(assets.length).toBe(3);
+    expect(assets.length).toBe(4);
     for (const asset of assets) {
       const reply = await fetch(`${url}${asset}`);
       expect(reply.status, asset).toBe(200);
+      expect(reply.headers.get('x-content-type-options'), asset).toBe('nosniff');
       await reply.arrayBuffer();
     }
+    expect(await (await fetch(`${url}/docs/assets/docs-init.js`)).text()).toContain("url: '/openapi.json'");
   });
 
   it("keeps the package's other files private: its demo page and initializer are a JSON 404", async () => {

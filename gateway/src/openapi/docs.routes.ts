@@ -9,7 +9,18 @@ export const DOCS_ASSETS_PATH = '/docs/assets';
 /** Only what the page uses; the package's own index and initializer (which point at a demo API) stay private. */
 const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png']);
 
+/** The page's one script of its own, served as a file so that its policy allows no inline script. */
+const INIT_SCRIPT = 'docs-init.js';
 // `validatorUrl: null`: Swagger UI would otherwise send the document to an online validator.
+const INIT_JS = "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null });\n";
+
+/**
+ * What the page may do: run and style itself from this origin (Swagger UI sets inline styles),
+ * show images and fonts from here or inlined, and fetch from here only (the document, and the
+ * "Try it out" calls); nobody may frame it.
+ */
+export const DOCS_POLICY = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 const DOCS_HTML = `<!doctype html>
 <html lang="en">
 <head>
@@ -22,17 +33,19 @@ const DOCS_HTML = `<!doctype html>
 <body>
 <div id="swagger-ui"></div>
 <script src="${DOCS_ASSETS_PATH}/swagger-ui-bundle.js"></script>
-<script>
-window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null });
-</script>
+<script src="${DOCS_ASSETS_PATH}/${INIT_SCRIPT}"></script>
 </body>
 </html>
 `;
 
 function swaggerUiAssets(): RequestHandler {
   const serve = express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1d' });
-  // Anything else falls through to the route table, which answers a JSON 404.
-  return (req, res, next) => (ASSETS.has(req.path.slice(1)) ? serve(req, res, next) : next());
+  return (req, res, next) => {
+    const name = req.path.slice(1);
+    if (name === INIT_SCRIPT && (req.method === 'GET' || req.method === 'HEAD')) return void res.type('text/javascript').send(INIT_JS);
+    // Anything else falls through to the route table, which answers a JSON 404.
+    return ASSETS.has(name) ? serve(req, res, next) : next();
+  };
 }
 
 /** `GET /openapi.json` (the document) and `GET /docs` (Swagger UI rendering it); public, like `/health`. */
@@ -43,7 +56,7 @@ export function docsRoutes(document: OpenAPIObject): Router {
     res.type('application/json').send(json);
   });
   router.get('/docs', (_req, res) => {
-    res.type('html').send(DOCS_HTML);
+    res.set('Content-Security-Policy', DOCS_POLICY).type('html').send(DOCS_HTML);
   });
   router.use(DOCS_ASSETS_PATH, swaggerUiAssets());
   return router;

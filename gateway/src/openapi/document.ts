@@ -35,6 +35,8 @@ const SECURITY: Record<AuthPolicy, SecuritySchemeName[]> = {
   jwt: ['bearerAuth'],
   'jwt-or-key': ['bearerAuth', 'apiKey'],
   key: ['apiKey'],
+  // The token is a path parameter, described by the operation; it is no scheme of its own.
+  'view-token': [],
 };
 
 const DESCRIPTION = `Every endpoint of the svc platform, as clients reach it through the gateway.

@@ -1,3 +1,4 @@
+import { VIEW_TOKEN_PATH } from '@svc/auth';
 import { DASHBOARD_UPLOAD_BODY_LIMIT_BYTES, PACKAGE_UPLOAD_BODY_LIMIT_BYTES } from '@svc/contracts';
 import type { IpLimitName } from '../http/limits.js';
 
@@ -8,8 +9,11 @@ import type { IpLimitName } from '../http/limits.js';
 
 export type ServiceName = 'identity' | 'registry' | 'execution' | 'storage' | 'admin' | 'billing' | 'notify' | 'dashboard' | 'ssh';
 
-/** `public`: no credentials; `jwt`: an access token; `jwt-or-key`: either; `key`: an API key only. */
-export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key' | 'key';
+/**
+ * `public`: no credentials; `jwt`: an access token; `jwt-or-key`: either; `key`: an API key only;
+ * `view-token`: a dashboard view token in the path, whose session is the caller's.
+ */
+export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key' | 'key' | 'view-token';
 
 export interface RouteRule {
   service: ServiceName;
@@ -69,6 +73,8 @@ export const ROUTES: RouteRule[] = [
   { service: 'dashboard', path: '/api/v1/dashboards', auth: 'jwt' },
   // A share link is its own credential (a signed, revocable token in the path).
   { service: 'dashboard', path: '/api/v1/shared-dashboards', methods: ['GET', 'HEAD'], auth: 'public', ipLimit: 'shared-dashboard' },
+  // A dashboard frame reads its files with a view token: the viewer's session, scoped to one dashboard.
+  { service: 'dashboard', path: VIEW_TOKEN_PATH, methods: ['GET', 'HEAD'], auth: 'view-token' },
   { service: 'ssh', path: '/api/v1/ssh/targets', auth: 'jwt' },
 ];
 

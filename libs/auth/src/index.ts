@@ -4,3 +4,5 @@ export * from './access-token.js';
 export * from './secret-key.js';
 export * from './principal-entry.js';
 export * from './tenant-access.js';
+export * from './signed-token.js';
+export * from './view-token.js';

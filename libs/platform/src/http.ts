@@ -65,6 +65,9 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
   const head = [
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}`,
     'Content-Type: application/json; charset=utf-8',
+    // The gateway's security headers do not reach an answer written before express.
+    'X-Content-Type-Options: nosniff',
+    "Content-Security-Policy: default-src 'none'",
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Request-Id: ${correlationId}`,
     'Connection: close',

@@ -37,6 +37,7 @@ const slug = pathParameter('slug', string({ maxLength: 200 }), 'The dashboard\'s
 /** `GET` reads by slug and `DELETE` removes by id at the same place of the path (the spec's two paths). */
 const slugOrId = (what: string) => pathParameter('dashboard', string({ maxLength: 200 }), what);
 const shareToken = pathParameter('token', string({ maxLength: 300 }), 'The share link\'s token (`dsh_…`).');
+const viewToken = pathParameter('token', string({ maxLength: 500 }), 'A view token (`dvt_…`) minted by `POST /api/v1/dashboards/{slug}/view-tokens`.');
 const bundleFile: ParameterObject[] = [
   pathParameter('version', string({ maxLength: 64 }), 'A version of the dashboard (semver), active or not.'),
   pathParameter('path', string({ maxLength: 1000 }), 'The file\'s path inside the bundle; may hold `/` (`assets/app.css`).'),
@@ -46,7 +47,7 @@ const notFound = errorResponse('`NOT_FOUND`: no such dashboard, or the caller ma
 const notOwner = errorResponse('`PERMISSION_DENIED` (`details.reason: not_dashboard_owner`): the caller sees the dashboard but its tenant does not own it.');
 
 const fileResponse = (what: string): ResponseObject => ({
-  description: `${what} \`Content-Type\` by extension, \`Cache-Control: private, max-age=31536000, immutable\`, \`ETag\` (the file's SHA-256), \`Accept-Ranges: bytes\`.`,
+  description: `${what} \`Content-Type\` by extension, \`Cache-Control: private, max-age=31536000, immutable\`, \`ETag\` (the file's SHA-256), \`Accept-Ranges: bytes\`, \`X-Content-Type-Options: nosniff\`. On the API's origin a file is inert (\`Content-Security-Policy: sandbox; default-src 'none'\`, and \`Content-Disposition: attachment\` unless a script, style sheet, image or font); on the dashboard origin it runs sandboxed in an opaque origin, readable by any origin without credentials.`,
   content: { '*/*': { schema: string({ format: 'binary' }) } },
 });
 const fileResponses = (missing: string) => ({
@@ -64,7 +65,7 @@ const schemas = {
       name: string(),
       description: string(),
       version: nullable(string({ description: 'The active version; null before the first upload.' })),
-      entryPoint: nullable(string({ description: 'URL path of the active version\'s main.js, to pass to a dynamic `import()`; null before the first upload.' })),
+      entryPoint: nullable(string({ description: 'URL of the active version\'s main.js, to pass to a dynamic `import()`: on the dashboard origin (`SVC_DASHBOARD_ORIGIN`) when there is one, else the URL path on this origin; null before the first upload.' })),
       minSdkVersion: nullable(string()),
       scope: string({ description: 'Without `@`.' }),
       category: nullable(string()),
@@ -84,6 +85,17 @@ const schemas = {
     is_active: boolean(),
     created_at: dateTime,
   }),
+  DashboardViewToken: object(
+    {
+      token: string({ description: 'Signed; names the dashboard, the viewer and their session, and its expiry.' }),
+      dashboard_id: uuid,
+      version: nullable(string({ description: 'The active version; null before the first upload.' })),
+      base_url: nullable(string({ description: 'Where the active version\'s files are read with the token, on the dashboard origin when there is one: `{origin}/api/v1/dashboard-views/{token}/bundle/{version}`.' })),
+      entryPoint: nullable(string({ description: '`base_url` + `/main.js`: what the dashboard\'s frame imports.' })),
+      expires_at: dateTime,
+    },
+    { description: 'A view token: the credential of a dashboard frame on the dashboard origin, which never holds the viewer\'s access or refresh token.' },
+  ),
   DashboardShare: object({
     id: uuid,
     dashboard_id: uuid,
@@ -164,6 +176,31 @@ export const dashboardOpenApi: OpenApiFragment = {
         tags: ['Dashboards'],
         parameters: [slug, ...bundleFile],
         responses: fileResponses('`NOT_FOUND`: no such dashboard (or the caller may not see it), version or file; a path leaving the bundle is no file of it.'),
+      },
+    },
+    '/api/v1/dashboards/{slug}/view-tokens': {
+      post: {
+        operationId: 'createDashboardViewToken',
+        summary: 'Mint a view token for a dashboard frame',
+        description:
+          'For a signed-in viewer (an access token) who may see the dashboard. The token reads that dashboard\'s files, any version, for an hour, while the viewer\'s session lives and the viewer may still see the dashboard; nothing else. The console hands `entryPoint` to a frame on the dashboard origin.',
+        tags: ['Dashboards'],
+        parameters: [slug],
+        responses: {
+          201: dataResponse('Minted.', ref('DashboardViewToken')),
+          403: errorResponse('`PERMISSION_DENIED` (`details.reason: session_required`): the caller is not a signed-in session.'),
+          404: notFound,
+        },
+      },
+    },
+    '/api/v1/dashboard-views/{token}/bundle/{version}/{path}': {
+      get: {
+        operationId: 'getDashboardViewFile',
+        summary: 'A bundle file through a view token',
+        description: 'The credential is the token in the path (no header, no cookie), so that a frame\'s native `import()` can send it. A token that is forged, malformed or expired, or whose session has ended, is a 401.',
+        tags: ['Dashboards'],
+        parameters: [viewToken, ...bundleFile],
+        responses: fileResponses('`NOT_FOUND`: the token is not for this viewer\'s session, the viewer may no longer see the dashboard, or no such version or file.'),
       },
     },
     '/api/v1/dashboards/{dashboard_id}/grant': {

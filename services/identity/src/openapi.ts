@@ -155,11 +155,13 @@ export const identityOpenApi: OpenApiFragment = {
       post: {
         operationId: 'refreshTokensWithCookie',
         summary: 'Exchange the svc_refresh cookie for a new access token',
+        description: 'For the browser front end on the API\'s own origin: a browser request another origin\'s page made (`Sec-Fetch-Site` other than `same-origin`, or an `Origin` naming another host) is refused, even from the same site (the dashboard origin). Clients that are not browsers send neither header and use `POST /api/v1/auth/refresh` anyway.',
         tags: ['Auth'],
         parameters: [{ name: 'svc_refresh', in: 'cookie', required: true, description: 'The refresh token set by login, register or a previous refresh.', schema: string() }],
         responses: {
           200: dataResponse('A new access token; the cookie is rotated.', object({ accessToken: string(), expiresAt: integer() }), refreshCookie),
           401: errorResponse('`AUTHENTICATION_FAILED`: no cookie, or an unknown, expired, revoked or reused refresh token.'),
+          403: errorResponse('`PERMISSION_DENIED` (`details.reason: cross_origin`): a page of another origin sent the request; the cookie is left as it was.'),
         },
       },
     },

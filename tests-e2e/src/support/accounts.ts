@@ -7,9 +7,9 @@ let clients = 0;
 
 /**
  * An X-Forwarded-For header naming a client address of its own (TEST-NET-3, a documentation
- * range) for a simulated person. The gateway trusts the header from loopback, where the tests
- * connect from, so per-IP limits (registration: 10 a minute) count each simulated person apart,
- * as they count real people.
+ * range) for a simulated person. The test fleets' gateway trusts the header from loopback, where
+ * the tests connect from (`SVC_TRUST_PROXY=loopback`; the default trusts no one), so per-IP
+ * limits (registration: 10 a minute) count each simulated person apart, as they count real people.
  */
 export function clientAddress(): Record<string, string> {
   clients += 1;

@@ -45,6 +45,8 @@ export const ADMIN = { email: 'ops@example.test', password: 'operator-password-1
 
 export interface TestFleet {
   url: string;
+  /** The dashboard origin's listener (loopback URL) and the origin entry points name, when asked for (`dashboardOrigin`). */
+  dashboard?: { url: string; origin: string };
   infra: Infrastructure;
   /** What the fleet's infrastructure was opened with (URLs, prefixes): a replica opens the same. */
   infraEnv: InfrastructureEnv;
@@ -83,6 +85,11 @@ export interface TestFleetOptions {
   logger?: (service: string) => Logger;
   /** Collects every line every service logs (level debug), instead of discarding them. */
   logLines?: string[];
+  /**
+   * A dashboard origin on a free port (`http://localhost:<port>`), as `npm start` has one;
+   * without it the fleet keeps one origin and entry points are the API's paths.
+   */
+  dashboardOrigin?: boolean;
 }
 
 interface ExecutionTestSettings {
@@ -152,6 +159,10 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
     },
     ssh: { encryptionKey: TEST_SSH_ENCRYPTION_KEY, idleSeconds: 60 },
     apiKeyUsageFlushMs: 200,
+    // Simulated people come from addresses of their own (`clientAddress()`), through this
+    // process on loopback, which the fleet therefore trusts as a proxy. The default trusts none.
+    trustProxy: ['loopback'],
+    dashboardOrigin: options.dashboardOrigin ? { port: 0 } : undefined,
     commandGroupLimit: options.commandGroupLimit,
     rateLimitEnabled: options.rateLimitEnabled,
     billing: options.billing,
@@ -162,6 +173,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
   });
   return {
     url: fleet.url,
+    dashboard: fleet.dashboard,
     dataDir,
     infra,
     infraEnv,

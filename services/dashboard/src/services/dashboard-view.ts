@@ -1,25 +1,39 @@
+import { VIEW_TOKEN_PATH } from '@svc/auth';
 import type { DashboardRow, DashboardWithActive, VersionRow } from '../repositories/dashboard.repository.js';
 import { ENTRY_POINT } from './bundle-extractor.js';
 
-/** The URL path bundles of a dashboard are served under, by slug (JWT) or by share-link token. */
-export type BundleBase = { slug: string } | { shareToken: string };
+/** What bundle files of a dashboard are read with: a JWT (by slug), a share link, or a viewer's view token. */
+export type BundleBase = { slug: string } | { shareToken: string } | { viewToken: string };
 
-export function bundlePathOf(base: BundleBase, version: string): string {
-  const root = 'slug' in base ? `/api/v1/dashboards/${base.slug}` : `/api/v1/shared-dashboards/${base.shareToken}`;
-  return `${root}/bundle/${version}`;
+function rootOf(base: BundleBase): string {
+  if ('slug' in base) return `/api/v1/dashboards/${base.slug}`;
+  if ('shareToken' in base) return `/api/v1/shared-dashboards/${base.shareToken}`;
+  return `${VIEW_TOKEN_PATH}/${base.viewToken}`;
+}
+
+/**
+ * Where a version's files are: on the dashboard origin when there is one (`origin`, e.g.
+ * `https://dash.example.com`), so that browsers never run a bundle on the API's origin;
+ * otherwise the API's own path (one origin).
+ */
+export function bundleUrlOf(base: BundleBase, version: string, origin = ''): string {
+  return `${origin}${rootOf(base)}/bundle/${version}`;
 }
 
 const withoutAt = (scope: string) => scope.replace(/^@/, '');
 
-/** The spec's Dashboard: `scope` without `@`, `entryPoint` the URL path of the active version's main.js (null before the first upload). */
-export function dashboardView({ dashboard, active }: DashboardWithActive, base: BundleBase = { slug: dashboard.slug }) {
+/**
+ * The spec's Dashboard: `scope` without `@`, `entryPoint` the URL of the active version's main.js
+ * (on the dashboard origin when there is one; null before the first upload).
+ */
+export function dashboardView({ dashboard, active }: DashboardWithActive, base: BundleBase, origin: string) {
   return {
     id: dashboard.id,
     slug: dashboard.slug,
     name: dashboard.name,
     description: dashboard.description,
     version: active?.version ?? null,
-    entryPoint: active ? `${bundlePathOf(base, active.version)}/${ENTRY_POINT}` : null,
+    entryPoint: active ? `${bundleUrlOf(base, active.version, origin)}/${ENTRY_POINT}` : null,
     minSdkVersion: active?.minSdkVersion ?? null,
     scope: withoutAt(dashboard.scope),
     category: dashboard.category,

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { buffer } from 'node:stream/consumers';
 import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Identity } from '@svc/auth';
+import { viewTokens, type Identity } from '@svc/auth';
 import { personalIdentity } from '@svc/auth/testing';
 import { createFileSystemBlobStore } from '@svc/blobs';
 import { createBus, EventOutbox, type Bus } from '@svc/bus';
@@ -19,10 +19,14 @@ import { BundleService } from './bundle.service.js';
 import { DashboardService } from './dashboard.service.js';
 import { ShareService } from './share.service.js';
 import { shareTokens } from './share-token.js';
+import { ViewService } from './view.service.js';
 
 const log = createLogger({ service: 'dashboard-service-test', silent: true });
 const MAIN_JS = 'export function mount(el) { el.textContent = "hi"; }\nexport function unmount() {}\n';
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const SECRET = 'dashboard-service-test-secret-0123456789ab';
+const ORIGIN = 'https://dash.example.test';
 
 const developer = (slug: string): Identity => personalIdentity({ userId: randomUUID(), tenantId: randomUUID(), slug, developerMode: true });
 
@@ -45,6 +49,7 @@ describe.each(testDatabaseKinds())('dashboard rules beside the code, on $name', 
   let bundles: BundleService;
   let now: Date;
   let shares: ShareService;
+  let views: ViewService;
   const owner = developer(`own-${randomUUID().slice(0, 8)}`);
   const granted = developer(`grt-${randomUUID().slice(0, 8)}`);
   const stranger = developer(`oth-${randomUUID().slice(0, 8)}`);
@@ -56,10 +61,11 @@ describe.each(testDatabaseKinds())('dashboard rules beside the code, on $name', 
     events = new EventOutbox({ db: db.database.db, table: outbox, bus, log, intervalMs: 50 });
     dir = await mkdtemp(join(tmpdir(), 'svc-dashboard-service-'));
     const blobs = createFileSystemBlobStore(join(dir, 'blobs'));
-    dashboards = new DashboardService(db.database.db, blobs, events, bus, log);
+    dashboards = new DashboardService(db.database.db, blobs, events, bus, log, ORIGIN);
     bundles = new BundleService(db.database.db, blobs);
     now = new Date('2026-01-01T00:00:00Z');
-    shares = new ShareService(db.database.db, dashboards, shareTokens('dashboard-service-test-secret-0123456789ab'), () => now);
+    shares = new ShareService(db.database.db, dashboards, shareTokens(SECRET), () => now);
+    views = new ViewService(dashboards, viewTokens(SECRET), () => now);
   });
   afterAll(async () => {
     await bus?.close();
@@ -145,5 +151,37 @@ describe.each(testDatabaseKinds())('dashboard rules beside the code, on $name', 
     expect(await outcome(shares.open(never.token))).toBe(404);
     now = start;
     expect(await outcome(shares.open(day.token))).toBe('ok');
+  });
+
+  it('points entry points at the dashboard origin, by slug and through a share link', async () => {
+    const board = await create(`ent-${randomUUID().slice(0, 6)}`, 'private');
+    await dashboards.upload(owner, board.id, await bundle({ 'main.js': MAIN_JS }), { version: '1.0.0', min_sdk_version: '1.0.0' });
+    expect((await dashboards.get(owner, board.name)).entryPoint).toBe(`${ORIGIN}/api/v1/dashboards/${board.name}/bundle/1.0.0/main.js`);
+    const share = await shares.create(owner, board.id, '1d');
+    expect((await shares.get(share.token)).entryPoint).toBe(`${ORIGIN}/api/v1/shared-dashboards/${share.token}/bundle/1.0.0/main.js`);
+  });
+
+  it("mints view tokens for a session that may see the dashboard, which open it for that session alone, for an hour, while it may still see it", async () => {
+    const board = await create(`viw-${randomUUID().slice(0, 6)}`, 'organization');
+    await dashboards.upload(owner, board.id, await bundle({ 'main.js': MAIN_JS }), { version: '1.0.0', min_sdk_version: '1.0.0' });
+    const viewer = { ...granted, sessionId: randomUUID() };
+    expect(await outcome(views.mint(viewer, board.name))).toBe(404);
+    await new DashboardRepository(db.database.db).grant(board.id, [granted.tenantId], owner.userId);
+    expect(await outcome(views.mint({ ...viewer, sessionId: undefined }, board.name))).toBe(403);
+    const minted = await views.mint(viewer, board.name);
+    const base = `${ORIGIN}/api/v1/dashboard-views/${minted.token}/bundle/1.0.0`;
+    expect(minted).toEqual({ token: expect.stringMatching(/^dvt_/), dashboard_id: board.id, version: '1.0.0', base_url: base, entryPoint: `${base}/main.js`, expires_at: new Date(now.getTime() + HOUR_MS).toISOString() });
+
+    const start = now;
+    expect((await views.open(viewer, minted.token)).dashboard.id).toBe(board.id);
+    expect(await outcome(views.open({ ...viewer, sessionId: randomUUID() }, minted.token))).toBe(404);
+    expect(await outcome(views.open({ ...stranger, sessionId: viewer.sessionId }, minted.token))).toBe(404);
+    expect(await outcome(views.open(viewer, `${minted.token}x`))).toBe(404);
+    now = new Date(start.getTime() + HOUR_MS);
+    expect(await outcome(views.open(viewer, minted.token))).toBe(404);
+    now = start;
+    // Visibility is decided afresh for every file: a revoked grant closes a token already minted.
+    await new DashboardRepository(db.database.db).revoke(board.id, [granted.tenantId]);
+    expect(await outcome(views.open(viewer, minted.token))).toBe(404);
   });
 });

@@ -9,7 +9,7 @@ import { ConflictError, parseInput, PermissionError, ValidationError, type Logge
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { DashboardRepository, type DashboardWithActive } from '../repositories/dashboard.repository.js';
 import { ENTRY_POINT, extractBundle } from './bundle-extractor.js';
-import { createdView, dashboardView, versionView } from './dashboard-view.js';
+import { bundleUrlOf, createdView, dashboardView, versionView, type BundleBase } from './dashboard-view.js';
 import { dashboardNotFound, notOwner, versionNotGreater } from './errors.js';
 
 /** Where a dashboard's bundles are kept in the blob store; one folder per version. */
@@ -42,8 +42,20 @@ export class DashboardService {
     private readonly events: EventOutbox,
     private readonly bus: Bus,
     private readonly log: Logger,
+    /** The dashboard origin bundle URLs point to (`https://dash.example.com`); empty with one origin. */
+    private readonly bundleOrigin = '',
   ) {
     this.repo = new DashboardRepository(db);
+  }
+
+  /** Where a version's files are read with `base`: on the dashboard origin when there is one. */
+  bundleUrl(base: BundleBase, version: string): string {
+    return bundleUrlOf(base, version, this.bundleOrigin);
+  }
+
+  /** The spec's Dashboard, its `entryPoint` read with `base` (by slug unless said otherwise). */
+  view(found: DashboardWithActive, base: BundleBase = { slug: found.dashboard.slug }) {
+    return dashboardView(found, base, this.bundleOrigin);
   }
 
   async create(identity: Identity, body: z.infer<typeof CreateDashboardBody>) {
@@ -71,7 +83,7 @@ export class DashboardService {
   }
 
   async list(identity: Identity) {
-    return (await this.repo.list(tenantIdsOf(identity))).map((found) => dashboardView(found));
+    return (await this.repo.list(tenantIdsOf(identity))).map((found) => this.view(found));
   }
 
   /** The dashboard with this slug when the caller may see it (404 otherwise, never 403). */
@@ -82,7 +94,14 @@ export class DashboardService {
   }
 
   async get(identity: Identity, slug: string) {
-    return dashboardView(await this.visibleBySlug(identity, slug));
+    return this.view(await this.visibleBySlug(identity, slug));
+  }
+
+  /** The dashboard with this id when the caller may see it (404 otherwise): what a view token names. */
+  async visibleById(identity: Identity, dashboardId: string): Promise<DashboardWithActive> {
+    const found = await this.repo.findById(dashboardId);
+    if (!found || !(await canSee(this.repo, identity, found))) throw dashboardNotFound({ dashboard_id: dashboardId });
+    return found;
   }
 
   /**

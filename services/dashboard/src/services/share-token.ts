@@ -1,8 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-
-const PREFIX = 'dsh_';
-/** The share links' own key, derived from the internal secret so that it signs nothing else. */
-const PURPOSE = 'svc dashboard share link';
+import { signedTokens } from '@svc/auth';
 
 /** What a share link's token carries: the link's id and its expiry (seconds since the epoch, 0: never). */
 export interface ShareClaims {
@@ -11,7 +7,8 @@ export interface ShareClaims {
 }
 
 /**
- * Signs and reads share-link tokens: `dsh_<base64url of "id.expiry">.<HMAC-SHA256>`. The
+ * Signs and reads share-link tokens: `dsh_<base64url of "id.expiry">.<HMAC-SHA256>`, under the
+ * share links' own key (derived from the internal secret so that it signs nothing else). The
  * signature makes a token unforgeable and its expiry untouchable; the link's row (looked up by
  * id) makes it revocable.
  *
@@ -21,21 +18,13 @@ export interface ShareClaims {
  *   tokens.verify(token); // { shareId, expiresAt: 0 }, or undefined when forged or malformed
  */
 export function shareTokens(secret: string) {
-  const key = createHmac('sha256', secret).update(PURPOSE).digest();
-  const mac = (body: string) => createHmac('sha256', key).update(body).digest();
+  const tokens = signedTokens({ secret, purpose: 'svc dashboard share link', prefix: 'dsh_' });
   return {
-    sign({ shareId, expiresAt }: ShareClaims): string {
-      const body = Buffer.from(`${shareId}.${expiresAt}`).toString('base64url');
-      return `${PREFIX}${body}.${mac(body).toString('base64url')}`;
-    },
+    sign: ({ shareId, expiresAt }: ShareClaims): string => tokens.sign(`${shareId}.${expiresAt}`),
     verify(token: string): ShareClaims | undefined {
-      if (!token.startsWith(PREFIX)) return undefined;
-      const [body, signature, ...rest] = token.slice(PREFIX.length).split('.');
-      if (!body || !signature || rest.length > 0) return undefined;
-      const given = Buffer.from(signature, 'base64url');
-      const expected = mac(body);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-      const [shareId, expiry] = Buffer.from(body, 'base64url').toString().split('.');
+      const body = tokens.verify(token);
+      if (body === undefined) return undefined;
+      const [shareId, expiry] = body.split('.');
       const expiresAt = Number(expiry);
       return shareId && Number.isSafeInteger(expiresAt) ? { shareId, expiresAt } : undefined;
     },

@@ -4,7 +4,6 @@ import { NotFoundError } from '@svc/core';
 import type { Db } from '@svc/db';
 import { DashboardRepository, type DashboardWithActive, type ShareRow } from '../repositories/dashboard.repository.js';
 import type { DashboardService } from './dashboard.service.js';
-import { dashboardView } from './dashboard-view.js';
 import type { ShareTokens } from './share-token.js';
 
 const DAY_MS = 86_400_000;
@@ -65,6 +64,6 @@ export class ShareService {
   }
 
   async get(token: string) {
-    return dashboardView(await this.open(token), { shareToken: token });
+    return this.dashboards.view(await this.open(token), { shareToken: token });
   }
 }

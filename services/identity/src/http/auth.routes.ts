@@ -6,6 +6,7 @@ import { AuthenticationError, NotFoundError, ok, parseInput } from '@svc/core';
 import type { Db } from '@svc/db';
 import { UserRepository } from '../repositories/user.repository.js';
 import { publicUser, type AuthService, type Tokens } from '../services/auth.service.js';
+import { requireSameOrigin } from './same-origin.js';
 
 export const REFRESH_COOKIE = 'svc_refresh';
 
@@ -43,8 +44,10 @@ export function authRoutes(auth: AuthService, db: Db, cookie: CookieSettings): R
     res.json(ok(await auth.refresh(body.refreshToken)));
   });
 
-  // The only route that reads a cookie parses them; every other request skips the work.
+  // The only route that reads a cookie parses them; every other request skips the work. Only the
+  // API's own origin may spend the cookie: a dashboard's page on the same site must not.
   router.post('/auth/refresh-cookie', cookieParser(), async (req, res) => {
+    requireSameOrigin(req);
     const token: unknown = req.cookies?.[REFRESH_COOKIE];
     if (typeof token !== 'string' || token === '') throw new AuthenticationError(`Missing ${REFRESH_COOKIE} cookie`);
     const tokens = await auth.refresh(token);
