@@ -33,13 +33,6 @@ export async function whoIs(api: ApiClient, kind: TokenKind): Promise<Me | null>
   return api.data<Me>('GET', '/api/v1/auth/me');
 }
 
-/** The signed-in user; an API key alone cannot say who it is, so commands that need it ask for a sign-in. */
-export async function requireMe(ctx: Context): Promise<Me> {
-  const token = ctx.token();
-  if (token && !isJwt(token)) throw authError('This needs a signed-in session, not an API key: run `svc login`', { code: 'SESSION_REQUIRED' });
-  return ctx.api().data<Me>('GET', '/api/v1/auth/me');
-}
-
 async function login(ctx: Context, options: { token?: string; browser: boolean }): Promise<void> {
   let tokens: { accessToken: string; refreshToken?: string };
   if (options.token) {
