@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ephemeralQueueName } from '@svc/bus';
 import type { EventPayload } from '@svc/contracts';
 import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
@@ -34,9 +35,9 @@ describe.each(MODES)('usage limits and LLM tokens through the platform (%s infra
   beforeAll(async () => {
     fleet = await startTestFleet(mode);
     call = client(fleet.url);
-    await fleet.infra.bus.subscribe(`e2e.usage-warnings-${mode}-${randomUUID().slice(0, 8)}`, ['usage.quota.exceeded'], async (m) => {
+    await fleet.infra.bus.subscribe(ephemeralQueueName(`e2e.usage-warnings-${mode}`), ['usage.quota.exceeded'], async (m) => {
       warnings.push(m.payload);
-    });
+    }, { ephemeral: true });
     admin = await adminToken(call);
     publisher = await signUp(call, admin);
     await createOrganization(call, publisher);

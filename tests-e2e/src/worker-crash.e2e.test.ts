@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusMessage } from '@svc/bus';
+import { ephemeralQueueName, type BusMessage } from '@svc/bus';
 import type { InfrastructureEnv } from '@svc/platform';
 import { makeDataDir } from '@svc/testing';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
@@ -59,10 +59,10 @@ describe.runIf(MODES.includes('real'))('a worker killed with SIGKILL in the midd
       commands: [{ name: 'nap', input_schema: { type: 'object' }, timeout: 30 }],
       files: { 'commands/nap.js': 'export default async () => new Promise((resolve) => setTimeout(() => resolve({ ok: true }), 2000));' },
     });
-    await fleet.infra.bus.subscribe('e2e.executed', ['command.executed'], async (message: BusMessage) => {
+    await fleet.infra.bus.subscribe(ephemeralQueueName('e2e.executed'), ['command.executed'], async (message: BusMessage) => {
       const taskId = (message.payload as { task_id: string }).task_id;
       executed.set(taskId, (executed.get(taskId) ?? 0) + 1);
-    });
+    }, { ephemeral: true });
   });
 
   afterAll(async () => {

@@ -5,7 +5,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@svc/auth';
 import { personalIdentity } from '@svc/auth/testing';
-import { createBus, type Bus } from '@svc/bus';
+import { createBus, type Bus, ephemeralQueueName } from '@svc/bus';
 import { DEACTIVATE_ACCESS_CODE_RPC, MINT_ACCESS_CODE_RPC, type EventPayload } from '@svc/contracts';
 import { createLogger } from '@svc/core';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
@@ -104,11 +104,11 @@ describe.each(testDatabaseKinds())('billing on $name', (kind) => {
     db = await kind.open();
     bus = await createBus({ logger: log });
     stripe = await startFakeStripe();
-    await bus.subscribe('test.billing', ['subscription.changed', 'email.requested', 'billing.event.recorded'], async (m) => {
+    await bus.subscribe(ephemeralQueueName('test.billing'), ['subscription.changed', 'email.requested', 'billing.event.recorded'], async (m) => {
       if (m.name === 'subscription.changed') changes.push(m.payload as EventPayload<'subscription.changed'>);
       else if (m.name === 'email.requested') emails.push(m.payload as EventPayload<'email.requested'>);
       else recorded.push(m.payload as EventPayload<'billing.event.recorded'>);
-    });
+    }, { ephemeral: true });
     // Identity's answer to a mint: one code per idempotency key, as identity keeps it.
     const byKey = new Map<string, { id: string; code: string }>();
     await bus.respond(MINT_ACCESS_CODE_RPC, async ({ idempotency_key: key }) => {

@@ -91,7 +91,7 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'identity' })));
       subscriptions.push(await consumePackEvents(bus, db));
       subscriptions.push(await consumeApiKeyUse(bus, apiKeys));
-      subscriptions.push(await consumeSubscriptionChanges(bus, tiers));
+      subscriptions.push(await consumeSubscriptionChanges(bus, events, tiers));
       subscriptions.push(...(await respondToAccessCodeRequests(bus, codes)));
       subscriptions.push(...(await respondToOperatorRequests(bus, tiers, auth)));
       events.start();

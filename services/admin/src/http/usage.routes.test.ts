@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@svc/auth';
 import { personalIdentity } from '@svc/auth/testing';
-import { createBus, type Bus } from '@svc/bus';
+import { createBus, ephemeralQueueName, type Bus } from '@svc/bus';
 import type { EventPayload } from '@svc/contracts';
 import { createCache } from '@svc/cache';
 import { usageLimitKey } from '@svc/contracts';
@@ -61,10 +61,10 @@ describe.each(testDatabaseKinds())('usage on $name', (kind) => {
   beforeAll(async () => {
     db = await kind.open();
     bus = await createBus({ logger: log });
-    await bus.subscribe('test.overage', ['usage.quota.exceeded', 'email.requested'], async (m) => {
+    await bus.subscribe(ephemeralQueueName('test.overage'), ['usage.quota.exceeded', 'email.requested'], async (m) => {
       if (m.name === 'usage.quota.exceeded') warnings.push(m.payload);
       else mails.push(m.payload as EventPayload<'email.requested'>);
-    });
+    }, { ephemeral: true });
     admin = createAdminService({ database: db.database, cache, bus, log, config: { auditKey: 'admin-usage-test-audit-key-0123456789abc' }, now: () => now });
     await admin.start();
     server = await listen(createServiceApp({ routes: admin.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');

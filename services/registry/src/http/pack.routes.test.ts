@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantIdsOf, type Identity } from '@svc/auth';
-import type { BusMessage } from '@svc/bus';
+import { ephemeralQueueName, type BusMessage } from '@svc/bus';
 import { LIST_COMMANDS_RPC, RESOLVE_COMMAND_RPC } from '@svc/contracts';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
 import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
@@ -18,9 +18,9 @@ describe('installed packs: install, upgrade, list, uninstall', () => {
 
   beforeAll(async () => {
     h = await startRegistry();
-    await h.bus.subscribe('test.pack-events', ['pack.installed', 'pack.uninstalled'], async (message) => {
+    await h.bus.subscribe(ephemeralQueueName('test.pack-events'), ['pack.installed', 'pack.uninstalled'], async (message) => {
       events.push(message);
-    });
+    }, { ephemeral: true });
   });
   afterAll(async () => {
     await h?.stop();
@@ -122,9 +122,9 @@ describe('installed packs: install, upgrade, list, uninstall', () => {
     const dave = person('dave', { developer: false });
     const installEvents: BusMessage[] = [];
     beforeAll(async () => {
-      await h.bus.subscribe('test.installation-events', ['pack.installation.changed', 'pack.installation.removed'], async (message) => {
+      await h.bus.subscribe(ephemeralQueueName('test.installation-events'), ['pack.installation.changed', 'pack.installation.removed'], async (message) => {
         installEvents.push(message);
-      });
+      }, { ephemeral: true });
     });
     /** The version `who` would run `ada/<name>` in, as execution asks it; null when not found. */
     const runs = async (who: Identity, name: string) =>

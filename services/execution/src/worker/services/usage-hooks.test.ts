@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBus, EventOutbox, type Bus, type EventMessage } from '@svc/bus';
+import { createBus, EventOutbox, type Bus, type EventMessage, ephemeralQueueName } from '@svc/bus';
 import { waitFor } from '@svc/bus/testing';
 import { createLogger } from '@svc/core';
 import { createDatabase, type Database } from '@svc/db';
@@ -34,9 +34,9 @@ describe('ctx.usage.llm from pack code', () => {
     database = await createDatabase({});
     await database.migrate({ migrationsFolder: EXECUTION_MIGRATIONS, schema: EXECUTION_SCHEMA });
     bus = await createBus({ logger: log });
-    await bus.subscribe('test.llm', ['llm.usage.reported'], async (message) => {
+    await bus.subscribe(ephemeralQueueName('test.llm'), ['llm.usage.reported'], async (message) => {
       reported.push(message);
-    });
+    }, { ephemeral: true });
     const events = new EventOutbox({ db: database.db, table: outbox, bus, log });
     packDir = await folders.create({
       'pack.yaml': manifest,
