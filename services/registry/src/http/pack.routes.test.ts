@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantIdsOf, type Identity } from '@svc/auth';
 import { ephemeralQueueName, type BusMessage } from '@svc/bus';
 import { LIST_COMMANDS_RPC, RESOLVE_COMMAND_RPC } from '@svc/contracts';
+import { AppError } from '@svc/core';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
 import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
 
@@ -126,9 +127,14 @@ describe('installed packs: install, upgrade, list, uninstall', () => {
         installEvents.push(message);
       }, { ephemeral: true });
     });
-    /** The version `who` would run `ada/<name>` in, as execution asks it; null when not found. */
-    const runs = async (who: Identity, name: string) =>
-      ((await h.bus.request(RESOLVE_COMMAND_RPC, { namespace: 'ada', name, tenant_ids: tenantIdsOf(who), tenant_id: who.tenantId }).catch(() => null)) as { pack: { version: string } } | null)?.pack.version ?? null;
+    /** The version `who` would run `ada/<name>` in, as execution asks it; null when the registry answers NOT_FOUND (any other failure fails the test). */
+    const runs = async (who: Identity, name: string) => {
+      const resolved = await h.bus.request(RESOLVE_COMMAND_RPC, { namespace: 'ada', name, tenant_ids: tenantIdsOf(who), tenant_id: who.tenantId }).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'NOT_FOUND') return null;
+        throw err;
+      });
+      return resolved?.pack.version ?? null;
+    };
     const listed = async (who: Identity) => (await h.http(who).get('/api/v1/packs')).body.data.packs as Array<Record<string, unknown>>;
 
     it('lets a consumer install a pack it can see into its own tenant, following the latest release or pinned to a version', async () => {
