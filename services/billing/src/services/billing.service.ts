@@ -28,10 +28,15 @@ export class BillingService {
     private readonly clock: Clock,
   ) {}
 
-  /** The tier the caller's credentials carry is the one the gateway applies; the rest is billing's record. */
+  /**
+   * Billing's own record: the stored subscription's tier while it gives access (active, past_due
+   * in its grace, canceled until its period ends); without one, the tier the caller holds (Free,
+   * an access code's, an operator's change), which is what the gateway applies.
+   */
   async status(caller: Identity) {
     const row = await new SubscriptionRepository(this.db).find(caller.userId);
-    return { subscription_tier: caller.tier, payment_customer_id: row?.customerId ?? null, cohort: row?.cohort ?? NO_COHORT };
+    const subscribed = row?.status === 'active' || row?.status === 'past_due' || row?.status === 'canceled';
+    return { subscription_tier: subscribed ? row.tier : caller.tier, payment_customer_id: row?.customerId ?? null, cohort: row?.cohort ?? NO_COHORT };
   }
 
   async checkout(caller: Identity, urls: { success_url: string; cancel_url: string }, idempotencyKey: string) {
