@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, clientAddress, createOrganization, expectError, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { ADMIN, MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 
 /** The writes of the admin area, each with a body it would accept; `{id}` is a user. */
 const ADMIN_WRITES: Array<[string, unknown]> = [
@@ -98,6 +98,16 @@ describe.each(MODES)('usage, admin area and metrics through the gateway (%s infr
     expect(history[1].storage_operations).toBe(1);
     expect((await call('/api/v1/usage/by-pack', { token: ada.token })).status).toBe(200);
     expectError(await call('/api/v1/usage/history?months=25', { token: ada.token }), 400, 'VALIDATION_FAILED');
+  });
+
+  it('lists every account, the platform owner bootstrapped at start-up too, and shows its detail', async () => {
+    const me = (await call('/api/v1/auth/me', { token: owner })).body.data;
+    await until(async () => (await call('/api/v1/admin/users?tier=enterprise', { token: owner })).body.data.users.some((u: any) => u.user_id === me.id));
+    const listed = (await call('/api/v1/admin/users?tier=enterprise', { token: owner })).body.data.users.find((u: any) => u.user_id === me.id);
+    expect(listed).toMatchObject({ user_id: me.id, tenant_id: me.tenantId, email: ADMIN.email, tier: 'enterprise', cohort: 'none', payment_customer_id_present: false });
+    const detail = await call(`/api/v1/admin/users/${me.id}`, { token: owner });
+    expect(detail.status, JSON.stringify(detail.body)).toBe(200);
+    expect(detail.body.data).toMatchObject({ user: { user_id: me.id, tier: 'enterprise' }, access_code: null });
   });
 
   it('lists users to the owner, pages them, and shows one with its code as a digest', async () => {

@@ -4,14 +4,22 @@
  */
 import { z } from 'zod';
 
+/**
+ * An account exists: a registration with an access code, or the platform's owner, whom identity
+ * bootstraps at start-up (`access_code_id` null, cohort `none`) and announces at every start under
+ * the same event id, so that an installation whose owner predates the announcement lists it too.
+ */
 export const UserRegistered = z.object({
   user_id: z.string(),
   tenant_id: z.string(),
   email: z.string(),
   tier: z.string(),
-  access_code_id: z.string(),
+  access_code_id: z.string().nullable(),
   cohort: z.string(),
 });
+
+/** The cohort of an account that registered with no access code (the bootstrapped owner). */
+export const NO_COHORT = 'none';
 
 export const PasswordChanged = z.object({ user_id: z.string() });
 

@@ -166,10 +166,10 @@ export const adminOpenApi: OpenApiFragment = {
         parameters: [pathParameter('id', uuid, 'The user id.')],
         responses: {
           200: dataResponse(
-            'The user; the redeemed access code as a keyed digest only.',
+            'The user; the redeemed access code as a keyed digest only (null for the platform owner, bootstrapped without one).',
             object({
               user: ref('AdminUser'),
-              access_code: object({ digest: string(), cohort: string() }),
+              access_code: nullable(object({ digest: string(), cohort: string() })),
               subscription: object({
                 tier: string(),
                 status: nullable(string()),

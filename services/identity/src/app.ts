@@ -85,7 +85,7 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
     ],
     async start() {
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? IDENTITY_MIGRATIONS, schema: IDENTITY_SCHEMA });
-      if (config.admin) await ensureAdmin(db, hasher, principals, config.admin, log);
+      if (config.admin) await ensureAdmin(db, events, hasher, principals, config.admin, log);
       subscriptions.push(await respondToPrincipalRequests(bus, principals));
       subscriptions.push(await respondToTenantRequests(bus, db));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'identity' })));

@@ -142,7 +142,8 @@ export const adminUsers = admin.table(
     email: text('email').notNull(),
     tier: text('tier').notNull(),
     cohort: text('cohort').notNull(),
-    accessCodeId: text('access_code_id').notNull(),
+    /** Null for the platform's owner, bootstrapped at start-up without a code. */
+    accessCodeId: text('access_code_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** Milestones of the onboarding funnel and the journey, from the events that mark them. */
     developerAt: timestamp('developer_at', { withTimezone: true, mode: 'date' }),

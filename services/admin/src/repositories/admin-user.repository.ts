@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { adminUsers, billingEvents, subscriptions } from '../db/schema.js';
 
 export type AdminUserRow = typeof adminUsers.$inferSelect;
+type NewAdminUser = Pick<AdminUserRow, 'userId' | 'tenantId' | 'email' | 'tier' | 'cohort' | 'accessCodeId' | 'createdAt'>;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 /** A user with their subscription, null before billing reported one. */
 export type AdminUserView = AdminUserRow & { subscription: SubscriptionRow | null };
@@ -31,8 +32,13 @@ const QUOTA_HOLDER = { userId: adminUsers.userId, email: adminUsers.email, tier:
 export class AdminUserRepository {
   constructor(private readonly db: Db) {}
 
-  async register(user: Pick<AdminUserRow, 'userId' | 'tenantId' | 'email' | 'tier' | 'cohort' | 'accessCodeId' | 'createdAt'>): Promise<void> {
+  async register(user: NewAdminUser): Promise<void> {
     await this.db.insert(adminUsers).values(user).onConflictDoNothing();
+  }
+
+  /** The platform's owner, announced at every start: listed once, its e-mail and tier as the start-up set them. */
+  async registerOwner(user: NewAdminUser): Promise<void> {
+    await this.db.insert(adminUsers).values(user).onConflictDoUpdate({ target: adminUsers.userId, set: { email: user.email, tier: user.tier } });
   }
 
   /** The user whose own (personal) tenant `tenantId` is, with what the usage notices need. */

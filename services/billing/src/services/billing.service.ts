@@ -2,13 +2,12 @@ import type Stripe from 'stripe';
 import type { Identity } from '@svc/auth';
 import { ConflictError, IntegrationError, type AppError, type Logger } from '@svc/core';
 import { eventIdFor, outboxEvent, type EventOutbox } from '@svc/bus';
+import { NO_COHORT } from '@svc/contracts';
 import type { Db } from '@svc/db';
 import { SubscriptionRepository } from '../repositories/subscription.repository.js';
 import type { Clock } from './clock.js';
 import { billingNotConfigured } from './not-configured.js';
 
-/** Shown as `cohort` for a user whose registration billing has not heard of (the bootstrapped operator). */
-export const NO_COHORT = 'none';
 
 /** A call to the processor that failed: a 502 naming what was attempted, never the processor's raw answer to the client. */
 export function processorFailure(action: string, err: unknown, log: Logger): AppError {
