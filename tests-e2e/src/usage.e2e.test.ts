@@ -72,10 +72,23 @@ describe.each(MODES)('usage limits and LLM tokens through the platform (%s infra
     expect((await usageOf(bob)).usage.concurrent_jobs).toEqual({ current: 0, peak: 0 });
   });
 
+  it('lets only an enterprise tenant turn hard limits on (Part 2, Limits); anybody may turn them off', async () => {
+    for (const tier of ['free', 'pro']) {
+      const who = await signUp(call, admin, { tier });
+      expectError(await call('/api/v1/usage/limits', { method: 'PUT', token: who.token, body: { hard: true } }), 403, 'HARD_LIMITS_ENTERPRISE_ONLY');
+      expect((await call('/api/v1/usage/limits', { method: 'PUT', token: who.token, body: { hard: false } })).body.data).toEqual({ tenant_id: who.tenantId, hard: false });
+    }
+    const big = await signUp(call, admin, { tier: 'enterprise' });
+    expect((await call('/api/v1/usage/limits', { method: 'PUT', token: big.token, body: { hard: true } })).body.data).toEqual({ tenant_id: big.tenantId, hard: true });
+  });
+
   it('goes on past a quota with one warning, and refuses the next run of a tenant with hard limits', async () => {
     const soft = await signUp(call, admin, { tier: 'free' });
-    const hard = await signUp(call, admin, { tier: 'free' });
+    // Hard limits are an enterprise tenant's choice; it keeps them when moved to Free by an operator, and Free's quotas then hold.
+    const hard = await signUp(call, admin, { tier: 'enterprise' });
     expect((await call('/api/v1/usage/limits', { method: 'PUT', token: hard.token, body: { hard: true } })).body.data).toEqual({ tenant_id: hard.tenantId, hard: true });
+    await until(async () => (await call(`/api/v1/admin/users/${hard.id}`, { token: admin })).status === 200);
+    expect((await call(`/api/v1/admin/users/${hard.id}/tier`, { token: admin, body: { tier: 'free', reason: 'trial ended' } })).status).toBe(200);
     for (const who of [soft, hard]) {
       expect((await chat(who, { model: 'm', input: 6_000, output: 0 })).status).toBe(200);
       expect((await chat(who, { model: 'm', input: 6_000, output: 0 })).status).toBe(200);

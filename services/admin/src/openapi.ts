@@ -369,13 +369,13 @@ export const adminOpenApi: OpenApiFragment = {
       put: {
         operationId: 'putUsageLimits',
         summary: 'Turn hard limits on or off for the active tenant (its owner or an admin of it)',
-        description: 'Soft by default: past a quota, a warning and at most one e-mail a day, runs go on. With `hard: true`, a tenant past a quota has its runs refused with `USAGE_LIMIT_EXCEEDED` (429) until the month ends, the plan changes or hard limits are turned off.',
+        description: 'Soft by default: past a quota, a warning and at most one e-mail a day, runs go on. With `hard: true`, a tenant past a quota has its runs refused with `USAGE_LIMIT_EXCEEDED` (429) until the month ends, the plan changes or hard limits are turned off. Only the enterprise tier may turn them on; any tier may turn them off.',
         tags: ['Usage'],
         requestBody: jsonBody(fromZod(UsageLimitsBody)),
         responses: {
           200: dataResponse('The setting now.', object({ tenant_id: string(), hard: boolean() })),
           400: errorResponse('`VALIDATION_FAILED`: the body is not `{hard: boolean}`.'),
-          403: errorResponse("`PERMISSION_DENIED`: the caller is not the tenant's owner or an admin of it."),
+          403: errorResponse("`PERMISSION_DENIED`: the caller is not the tenant's owner or an admin of it. `HARD_LIMITS_ENTERPRISE_ONLY`: `hard: true` from a tier other than enterprise."),
         },
       },
     },

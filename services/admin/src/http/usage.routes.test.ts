@@ -180,8 +180,9 @@ describe.each(testDatabaseKinds())('usage on $name', (kind) => {
   });
 
   it('flags a tenant with hard limits once it is past a quota, and only then; turning them off drops the flag', async () => {
-    const hal = caller();
-    const soft = caller();
+    // Enterprise callers turn hard limits on; the quotas are those of the tier the read model holds (Free here, as after a downgrade).
+    const hal = caller({ tier: 'enterprise' });
+    const soft = caller({ tier: 'enterprise' });
     for (const who of [hal, soft]) {
       await bus.publish('user.registered', { user_id: who.userId, tenant_id: who.tenantId, email: `${who.userId.slice(0, 8)}@example.test`, tier: 'free', access_code_id: randomUUID(), cohort: 'comp' });
     }
@@ -211,9 +212,18 @@ describe.each(testDatabaseKinds())('usage on $name', (kind) => {
     await put('/usage/limits', { hard: false }, soft);
   });
 
+  it('lets only an enterprise tenant turn hard limits on, with a code of its own; turning them off is anybody s', async () => {
+    for (const tier of ['free', 'developer_preview', 'pro'] as const) {
+      const who = caller({ tier });
+      expect(await put('/usage/limits', { hard: true }, who)).toMatchObject({ status: 403, body: { error: { code: 'HARD_LIMITS_ENTERPRISE_ONLY', details: { reason: 'enterprise_required', tier } } } });
+      expect(await put('/usage/limits', { hard: false }, who)).toMatchObject({ status: 200, body: { data: { tenant_id: who.tenantId, hard: false } } });
+    }
+    expect((await put('/usage/limits', { hard: true }, caller({ tier: 'enterprise' }))).status).toBe(200);
+  });
+
   it('lets only the tenant owner or an admin of it change its limits, and refuses a bad body', async () => {
     const org = randomUUID();
-    const member = { ...caller(), tenantId: org, memberships: [{ tenantId: org, slug: 'acme', kind: 'organization' as const, role: 'member' as const }] };
+    const member = { ...caller({ tier: 'enterprise' }), tenantId: org, memberships: [{ tenantId: org, slug: 'acme', kind: 'organization' as const, role: 'member' as const }] };
     expect((await put('/usage/limits', { hard: true }, member)).status).toBe(403);
     expect((await put('/usage/limits', { hard: true })).status).toBe(401);
     for (const body of [{}, { hard: 'yes' }, { hard: true, tenant_id: org }]) expect((await put('/usage/limits', body, caller())).status, JSON.stringify(body)).toBe(400);

@@ -7,6 +7,9 @@ import { UsageLimitRepository } from '../repositories/usage-limit.repository.js'
 import { pastQuota, type QuotaMetric } from './overage.js';
 import { periodBounds, periodOf } from './period.js';
 
+/** The one tier that may turn hard limits on. */
+const HARD_LIMITS_TIER = 'enterprise';
+
 const hasHardLimits = (db: Db, tenantId: string) => new UsageLimitRepository(db).hasHardLimits(tenantId);
 
 /**
@@ -26,10 +29,17 @@ export class HardLimits {
     if (await hasHardLimits(tx, tenantId)) await this.flag(tenantId, metric, at);
   }
 
-  /** `PUT /usage/limits` for the caller's active tenant, by its owner or an admin of it. */
+  /**
+   * `PUT /usage/limits` for the caller's active tenant, by its owner or an admin of it. Turning
+   * them on is for the enterprise tier (Part 2, Limits: "enterprise may enable hard limits");
+   * turning them off is anybody's, so that a tenant moved off enterprise can let go of them.
+   */
   async set(caller: Identity, hard: boolean): Promise<{ tenant_id: string; hard: boolean }> {
     const role = tenantRoleOf(caller, caller.tenantId);
     if (role !== 'owner' && role !== 'admin') throw new PermissionError("Only the tenant's owner or an admin of it may change its limits", { reason: 'tenant_role' });
+    if (hard && caller.tier !== HARD_LIMITS_TIER) {
+      throw PermissionError.coded('HARD_LIMITS_ENTERPRISE_ONLY', `Hard usage limits are for the ${HARD_LIMITS_TIER} tier; yours is ${caller.tier}, whose quotas are soft (a warning, and runs go on)`, { reason: 'enterprise_required', tier: caller.tier });
+    }
     const tenantId = caller.tenantId;
     const limits = new UsageLimitRepository(this.db);
     if (!hard) {
