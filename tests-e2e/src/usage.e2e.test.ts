@@ -9,7 +9,7 @@ import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 
 /** Reports the tokens its input names, as a pack calling a language model would. */
 const CHAT = `export default async (input, ctx) => {
-  await ctx.usage.llm({ model: input.model, input: input.input, output: input.output });
+  await ctx.usage.llm({ model: input.model, input: input.input, output: input.output, byok: input.byok });
   return { ok: true };
 };
 `;
@@ -45,7 +45,7 @@ describe.each(MODES)('usage limits and LLM tokens through the platform (%s infra
       namespace: publisher.slug,
       name: 'assistant',
       visibility: 'public',
-      commands: [{ name: 'chat', input_schema: { type: 'object', properties: { model: { type: 'string' }, input: { type: 'integer' }, output: { type: 'integer' } }, required: ['model', 'input', 'output'] } }],
+      commands: [{ name: 'chat', input_schema: { type: 'object', properties: { model: { type: 'string' }, input: { type: 'integer' }, output: { type: 'integer' }, byok: { type: 'boolean' } }, required: ['model', 'input', 'output'] } }],
       files: { 'commands/chat.js': CHAT },
     });
   });
@@ -70,6 +70,42 @@ describe.each(MODES)('usage limits and LLM tokens through the platform (%s infra
     expect(summary.usage.concurrent_jobs.peak).toBeGreaterThanOrEqual(1);
     expect((await usageOf(bob)).usage.llm_tokens.total).toBe(0);
     expect((await usageOf(bob)).usage.concurrent_jobs).toEqual({ current: 0, peak: 0 });
+  });
+
+  it('counts runs and tokens per pack (@namespace/name), not per namespace: two packs of one organization stay apart', async () => {
+    await installPack(fleet.url, call, publisher, {
+      namespace: publisher.slug,
+      name: 'janitor',
+      version: '2.1.0',
+      visibility: 'public',
+      commands: [{ name: 'tidy', input_schema: { type: 'object' } }],
+      files: { 'commands/tidy.js': 'export default async (input, ctx) => { await ctx.usage.llm({ model: "small", input: 40, output: 2 }); return { tidy: true }; };\n' },
+    });
+    const user = await signUp(call, admin);
+    expect((await chat(user, { model: 'gpt-4o', input: 100, output: 10 })).status).toBe(200);
+    expect((await chat(user, { model: 'gpt-4o', input: 100, output: 10 })).status).toBe(200);
+    expect((await call(`/api/v1/commands/${publisher.slug}/tidy`, { token: user.token, body: {} })).status).toBe(200);
+    const assistant = `@${publisher.slug}/assistant`;
+    const janitor = `@${publisher.slug}/janitor`;
+    await until(async () => (await call('/api/v1/usage/by-pack', { token: user.token })).body.data.packs.reduce((n: number, p: any) => n + p.commands_executed, 0) === 3);
+    const byPack = (await call('/api/v1/usage/by-pack', { token: user.token })).body.data;
+    expect(byPack.packs).toEqual([
+      { pack: assistant, versions: { '1.0.0': 2 }, commands_executed: 2, commands_succeeded: 2, commands_failed: 0, execution_time_seconds: expect.any(Number), llm_tokens: { input: 200, output: 20, total: 220 }, llm_requests: 2 },
+      { pack: janitor, versions: { '2.1.0': 1 }, commands_executed: 1, commands_succeeded: 1, commands_failed: 0, execution_time_seconds: expect.any(Number), llm_tokens: { input: 40, output: 2, total: 42 }, llm_requests: 1 },
+    ]);
+    const dashboard = (await call('/api/v1/usage?view=dashboard', { token: user.token })).body.data;
+    expect(dashboard.usage.commands).toMatchObject({ executed: 3, by_pack: { [assistant]: 2, [janitor]: 1 } });
+  });
+
+  it("counts a call on the user's own provider key (byok) as a request with no platform tokens: past Free's quota, no warning and no refusal", async () => {
+    const own = await signUp(call, admin, { tier: 'free' });
+    expect((await chat(own, { model: 'gpt-4o', input: 40_000, output: 5_000, byok: true })).status).toBe(200);
+    expect((await chat(own, { model: 'gpt-4o', input: 100, output: 10 })).status).toBe(200);
+    await until(async () => (await call('/api/v1/usage/by-pack', { token: own.token })).body.data.packs[0]?.llm_requests === 2);
+    expect((await usageOf(own)).usage.llm_tokens).toEqual({ input: 100, output: 10, total: 110 });
+    expect((await call('/api/v1/usage/by-pack', { token: own.token })).body.data.packs[0]).toMatchObject({ pack: `@${publisher.slug}/assistant`, llm_tokens: { input: 100, output: 10, total: 110 }, llm_requests: 2 });
+    expect((await chat(own, { model: 'gpt-4o', input: 1, output: 1, byok: true })).status).toBe(200);
+    expect(warnings.filter((w) => w.tenant_id === own.tenantId)).toEqual([]);
   });
 
   it('lets only an enterprise tenant turn hard limits on (Part 2, Limits); anybody may turn them off', async () => {

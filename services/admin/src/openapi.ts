@@ -47,7 +47,7 @@ const schemas = {
   UsageDashboard: object({
     current_period: object({ start: dateTime, end: dateTime }),
     usage: object({
-      commands: object({ executed: count, limit, by_pack: freeObject('Runs this month per pack.') }),
+      commands: object({ executed: count, limit, by_pack: freeObject('Runs this month per pack (`@<namespace>/<name>`).') }),
       storage: object({ used_bytes: count, limit_bytes: limit, percent_used: number() }),
       llm_tokens: object({ used: count, limit, percent_used: number(), by_model: freeObject('Tokens this month per model.') }),
     }),
@@ -391,9 +391,27 @@ export const adminOpenApi: OpenApiFragment = {
     '/api/v1/usage/by-pack': {
       get: {
         operationId: 'getUsageByPack',
-        summary: 'This month\'s runs per pack',
+        summary: 'This month\'s runs and LLM calls per pack',
+        description:
+          'One entry per pack, `@<namespace>/<name>`, with its runs per version and the LLM calls its commands reported (`llm_requests` counts calls made with the user\'s own provider key too, whose tokens are not the platform\'s). Runs counted before events named their pack are listed under the namespace alone (no `@`), with no versions.',
         tags: ['Usage'],
-        responses: { 200: dataResponse('Most used first.', object({ period: string(), packs: arrayOf(object({ pack: string(), ...commandFigures })) })) },
+        responses: {
+          200: dataResponse(
+            'Most used first.',
+            object({
+              period: string(),
+              packs: arrayOf(
+                object({
+                  pack: string(),
+                  versions: freeObject('Runs this month per version of the pack.'),
+                  ...commandFigures,
+                  llm_tokens: object({ input: count, output: count, total: count }),
+                  llm_requests: count,
+                }),
+              ),
+            }),
+          ),
+        },
       },
     },
     '/api/v1/usage/by-user': {

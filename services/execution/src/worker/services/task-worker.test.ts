@@ -27,6 +27,7 @@ function newTask(command: 'echo' | 'fail' | 'nap' = 'echo'): NewTask {
     namespace: 'acme',
     command,
     packId,
+    packName: 'tools',
     packVersion: '1.0.0',
     packVersionId: versionId,
     entry: `commands/${command}.js`,
