@@ -182,6 +182,13 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect(config).toMatch(/api_key = "sk-svc-[0-9a-f]{64}"/);
     const tested = await ok(['mcp', 'test', 'svc']);
     expect(tested).toMatchObject({ ok: true, tools: expect.any(Number) });
+    // A URL instead of a configured name: the platform's own endpoint gets its API key as `svc` does.
+    const endpoint = `${fleet.url}/mcp`;
+    expect((await ok(['mcp', 'list-tools', endpoint])).tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining([`${user.slug}__journey__hello`]));
+    expect((await ok(['mcp', 'call', endpoint, `${user.slug}__journey__hello`, '{"name": "Cy"}'])).result).toEqual({ greeting: 'Hello, Cy!' });
+    expect(await ok(['mcp', 'test', endpoint])).toMatchObject({ url: endpoint, ok: true });
+    const unknown = await svc(['mcp', 'test', 'nowhere']);
+    expect([unknown.code, unknown.json().error.code]).toEqual([3, 'MCP_SERVER_UNKNOWN']);
   });
 
   it('makes, builds and publishes a dashboard, shares it, grants and revokes it, and deletes it', async () => {
