@@ -95,6 +95,22 @@ describe('svc: config, output and exit codes', () => {
       expect([refused.code, refused.json().error.code]).toEqual([2, 'AUTHENTICATION_FAILED']);
     });
 
+    it('2: a token that is neither an access token nor an API key, telling the user to sign in again', async () => {
+      const healthy = await answering(200, 'OK');
+      try {
+        for (const args of [['status', '--json'], ['login', '--token', 'not-a-token', '-o', 'json']]) {
+          const reply = await run(args, { SVC_TOKEN: 'not-a-token', SVC_REGISTRY_URL: healthy.url });
+          expect(reply.code, reply.stdout).toBe(EXIT_CODES.auth);
+          expect(reply.json().error).toMatchObject({ kind: 'auth', code: 'TOKEN_INVALID', exit_code: 2, message: expect.stringContaining('run `svc login`') });
+        }
+        const text = await run(['status'], { SVC_TOKEN: 'not-a-token', SVC_REGISTRY_URL: healthy.url });
+        expect(text.code).toBe(2);
+        expect(text.stderr).toMatch(/neither an access token .* run `svc login`/);
+      } finally {
+        healthy.server.close();
+      }
+    });
+
     it('3: a validation error (a config file that is not TOML)', async () => {
       const broken = `${home.dir}/broken.toml`;
       await writeFile(broken, '[registry\nurl = 1');

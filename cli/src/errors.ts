@@ -40,7 +40,6 @@ export class CliError extends Error {
 
 export const validationError = (message: string, options?: CliErrorOptions) => new CliError('validation', message, options);
 export const authError = (message: string, options?: CliErrorOptions) => new CliError('auth', message, options);
-export const generalError = (message: string, options?: CliErrorOptions) => new CliError('general', message, options);
 
 /** The kind of an HTTP answer's failure: 401 → auth, 400/409/413/422 → validation, 5xx → server. */
 export function kindOfStatus(status: number): ErrorKind {

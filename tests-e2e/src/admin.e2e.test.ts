@@ -1,8 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeStripe, type FakeStripe } from '@svc/testing';
 import { adminToken, clientAddress, createOrganization, expectError, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { ADMIN, MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 
 /** The writes of the admin area, each with a body it would accept; `{id}` is a user. */
 const ADMIN_WRITES: Array<[string, unknown]> = [
@@ -31,13 +33,33 @@ async function until(check: () => Promise<boolean>, ms = 8000): Promise<void> {
   }
 }
 
+const WEBHOOK_SECRET = 'whsec_e2e_admin';
+
 describe.each(MODES)('usage, admin area and metrics through the gateway (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
+  let stripe: FakeStripe;
   let call: Call;
   let owner: string;
   const codes: string[] = [];
+  const customers: string[] = [];
   const people: TestUser[] = [];
   const logLines: string[] = [];
+
+  /** A run's end, as a worker announces it: the usage and metrics read models count it. */
+  const ran = (who: TestUser, status: 'success' | 'failure', durationMs: number) =>
+    fleet.infra.bus.publish('command.executed', { command: 'acme.report', pack: '@acme/reports', version: '3.0.1', tenant_id: who.tenantId, user_id: who.id, duration_ms: durationMs, task_id: randomUUID(), status });
+
+  /** The user pays for Pro: billing keeps the processor's customer id, which the admin area must never show or log. */
+  async function subscribe(who: TestUser): Promise<string> {
+    const customer = `cus_${randomBytes(8).toString('hex')}`;
+    customers.push(customer);
+    const session = { id: `cs_test_${randomBytes(6).toString('hex')}`, object: 'checkout.session', client_reference_id: who.id, metadata: { user_id: who.id }, customer, subscription: `sub_${randomBytes(6).toString('hex')}`, customer_details: { email: who.email }, amount_total: 5000 };
+    const payload = JSON.stringify({ id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', type: 'checkout.session.completed', created: Math.floor(Date.now() / 1000), data: { object: session }, livemode: false });
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const reply = await call('/api/v1/billing/webhook', { raw: payload, method: 'POST', headers: { 'content-type': 'application/json', 'payment-signature': signature } });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    return customer;
+  }
 
   /** Registers somebody with a code minted here, so that the test knows every literal it used. */
   async function register(tier = 'free'): Promise<TestUser> {
@@ -55,13 +77,15 @@ describe.each(MODES)('usage, admin area and metrics through the gateway (%s infr
   }
 
   beforeAll(async () => {
-    fleet = await startTestFleet(mode, { logLines });
+    stripe = await startFakeStripe();
+    fleet = await startTestFleet(mode, { logLines, billing: { stripeSecretKey: 'sk_test_e2e_admin', stripeApiBase: stripe.url, stripePricePro: 'price_pro', webhookSecret: WEBHOOK_SECRET } });
     call = client(fleet.url);
     owner = await adminToken(call);
   });
 
   afterAll(async () => {
     await fleet?.stop();
+    await stripe?.close();
   });
 
   it('refuses the admin and metrics endpoints to a member (403) and to nobody (401)', async () => {
@@ -96,8 +120,33 @@ describe.each(MODES)('usage, admin area and metrics through the gateway (%s infr
     const history = (await call('/api/v1/usage/history?months=2', { token: ada.token })).body.data;
     expect(history).toHaveLength(2);
     expect(history[1].storage_operations).toBe(1);
-    expect((await call('/api/v1/usage/by-pack', { token: ada.token })).status).toBe(200);
+    // Runs of a pack: by-pack shows them to their tenant, by pack and version, and nothing to another
+    // (a pro user: polling until they are counted would exhaust a free user's 10 requests a minute).
+    const carl = await register('pro');
+    await ran(carl, 'success', 1200);
+    await ran(carl, 'failure', 800);
+    await until(async () => (await call('/api/v1/usage', { token: carl.token })).body.data.usage.commands_executed === 2);
+    expect((await call('/api/v1/usage/by-pack', { token: carl.token })).body.data).toEqual({
+      period: summary.period,
+      packs: [{ pack: '@acme/reports', versions: { '3.0.1': 2 }, commands_executed: 2, commands_succeeded: 1, commands_failed: 1, execution_time_seconds: 2, llm_tokens: { input: 0, output: 0, total: 0 }, llm_requests: 0 }],
+    });
+    expect((await call('/api/v1/usage/by-pack', { token: bob.token })).body.data).toEqual({ period: summary.period, packs: [] });
+    // by-user, for the owner: this tenant's one user and its runs.
+    expect((await call(`/api/v1/usage/by-user?tenant_id=${carl.tenantId}`, { token: owner })).body.data).toEqual({
+      period: summary.period,
+      users: [{ tenant_id: carl.tenantId, user_id: carl.id, commands_executed: 2, commands_succeeded: 1, commands_failed: 1, execution_time_seconds: 2 }],
+    });
     expectError(await call('/api/v1/usage/history?months=25', { token: ada.token }), 400, 'VALIDATION_FAILED');
+  });
+
+  it('lists every account, the platform owner bootstrapped at start-up too, and shows its detail', async () => {
+    const me = (await call('/api/v1/auth/me', { token: owner })).body.data;
+    await until(async () => (await call('/api/v1/admin/users?tier=enterprise', { token: owner })).body.data.users.some((u: any) => u.user_id === me.id));
+    const listed = (await call('/api/v1/admin/users?tier=enterprise', { token: owner })).body.data.users.find((u: any) => u.user_id === me.id);
+    expect(listed).toMatchObject({ user_id: me.id, tenant_id: me.tenantId, email: ADMIN.email, tier: 'enterprise', cohort: 'none', payment_customer_id_present: false });
+    const detail = await call(`/api/v1/admin/users/${me.id}`, { token: owner });
+    expect(detail.status, JSON.stringify(detail.body)).toBe(200);
+    expect(detail.body.data).toMatchObject({ user: { user_id: me.id, tier: 'enterprise' }, access_code: null });
   });
 
   it('lists users to the owner, pages them, and shows one with its code as a digest', async () => {
@@ -109,7 +158,10 @@ describe.each(MODES)('usage, admin area and metrics through the gateway (%s infr
     const second = await call(`/api/v1/admin/users?limit=1&referral=e2e-admin&cursor=${first.body.data.next_cursor}`, { token: owner });
     expect(second.body.data.users[0].user_id).not.toBe(first.body.data.users[0].user_id);
     expect((await call('/api/v1/admin/users?limit=1&offset=1&referral=e2e-admin', { token: owner })).body.data.users[0].user_id).toBe(second.body.data.users[0].user_id);
-    expect((await call('/api/v1/admin/users?tier=pro&referral=e2e-admin', { token: owner })).body.data.users.map((u: any) => u.user_id)).toEqual([dev.id]);
+    // The pro users of this run's cohort, newest first: the developer, and the pro user of the usage test before.
+    const pros = (await call('/api/v1/admin/users?tier=pro&referral=e2e-admin', { token: owner })).body.data.users;
+    expect(pros.map((u: any) => u.tier)).toEqual(['pro', 'pro']);
+    expect(pros[0].user_id).toBe(dev.id);
     expectError(await call('/api/v1/admin/users?limit=201', { token: owner }), 400, 'VALIDATION_FAILED');
     const detail = await call(`/api/v1/admin/users/${dev.id}`, { token: owner });
     expect(detail.body.data.user).toMatchObject({ user_id: dev.id, email: dev.email, payment_customer_id_present: false });
@@ -120,10 +172,21 @@ describe.each(MODES)('usage, admin area and metrics through the gateway (%s infr
     await until(async () => (await call('/api/v1/metrics/onboarding', { token: owner })).body.data.funnel[2].count >= 1);
   });
 
+  it("answers the usage metrics from the runs since the time asked for: counts, users, errors and the mean duration", async () => {
+    const since = new Date().toISOString();
+    const [cy, dee] = [await register(), await register()];
+    await ran(cy, 'success', 100);
+    await ran(cy, 'failure', 300);
+    await ran(dee, 'success', 500);
+    const usage = async () => (await call(`/api/v1/metrics/usage?since=${encodeURIComponent(since)}`, { token: owner })).body.data;
+    await until(async () => (await usage()).commands_executed === 3);
+    expect(await usage()).toEqual({ commands_executed: 3, active_users: 2, error_count: 1, avg_command_duration_ms: 300 });
+  });
+
   it('answers every metrics endpoint to the owner', async () => {
     expect((await call('/api/v1/metrics/onboarding', { token: owner })).body.data.funnel.map((s: any) => s.step)).toEqual(['signup', 'access_code_redeemed', 'developer_activated', 'pack_created', 'command_executed']);
     expect((await call('/api/v1/metrics/revenue', { token: owner })).body.data).toMatchObject({ mrr_cents: 0, active_pro_subscribers: 0 });
-    expect((await call('/api/v1/metrics/usage', { token: owner })).status).toBe(200);
+    expect(Object.keys((await call('/api/v1/metrics/usage', { token: owner })).body.data).sort()).toEqual(['active_users', 'avg_command_duration_ms', 'commands_executed', 'error_count']);
     const journeys = (await call('/api/v1/metrics/user-journeys?limit=200', { token: owner })).body.data;
     expect(journeys.length).toBeGreaterThanOrEqual(people.length);
     const csv = await call('/api/v1/metrics/export', { token: owner });
@@ -133,7 +196,26 @@ describe.each(MODES)('usage, admin area and metrics through the gateway (%s infr
     expect((await call('/api/v1/metrics/export?format=json', { token: owner })).body.data.length).toBeGreaterThan(0);
     const funnel = (await call('/api/v1/admin/metrics/funnel?interval=week', { token: owner })).body.data;
     expect(funnel.buckets.reduce((n: number, b: any) => n + b.registered, 0)).toBeGreaterThanOrEqual(people.length);
-    expect((await call('/api/v1/usage/by-user', { token: owner })).status).toBe(200);
+    const byUser = (await call('/api/v1/usage/by-user', { token: owner })).body.data;
+    expect(byUser.users.length).toBeGreaterThanOrEqual(3);
+    expect(byUser.users.every((u: any) => people.some((p) => p.id === u.user_id) && u.commands_executed === u.commands_succeeded + u.commands_failed)).toBe(true);
+    // Most active first.
+    expect(byUser.users.map((u: any) => u.commands_executed)).toEqual([...byUser.users.map((u: any) => u.commands_executed)].sort((a: number, b: number) => b - a));
+  });
+
+  it("shows that a paying user has a payment customer, never the customer id itself", async () => {
+    const payer = await register();
+    // Waits on the list, not the detail: the detail keeps billing's live answer for 60 s.
+    await until(async () => (await call('/api/v1/admin/users?limit=200', { token: owner })).body.data.users.some((u: any) => u.user_id === payer.id));
+    const customer = await subscribe(payer);
+    expect((await call('/api/v1/billing/status', { token: payer.token })).body.data).toMatchObject({ subscription_tier: 'pro', payment_customer_id: customer });
+    await until(async () => (await call(`/api/v1/admin/users/${payer.id}`, { token: owner })).body.data.user.payment_customer_id_present === true);
+    const detail = await call(`/api/v1/admin/users/${payer.id}`, { token: owner });
+    expect(detail.body.data.subscription).toMatchObject({ tier: 'pro', status: 'active', source: 'billing' });
+    expect(JSON.stringify(detail.body)).not.toContain(customer);
+    const listed = (await call('/api/v1/admin/users?tier=pro&limit=200', { token: owner })).body.data.users.find((u: any) => u.user_id === payer.id);
+    expect(listed).toMatchObject({ payment_customer_id_present: true });
+    expect(JSON.stringify(listed)).not.toContain(customer);
   });
 
   it('mints a comp code for a user, whose literal is answered once and registers somebody', async () => {
@@ -235,6 +317,10 @@ describe.each(MODES)('usage, admin area and metrics through the gateway (%s infr
       expect(text).not.toContain(person.email);
       expect(text).not.toContain(person.email.split('@')[0]!);
     }
+    // A user paid during the run (above): its customer id is in none of them.
+    expect(customers).toHaveLength(1);
+    expect(actions).toContain('admin.users.read');
+    for (const customer of customers) expect(text).not.toContain(customer);
     expect(text).not.toMatch(/cus_[A-Za-z0-9]+/);
 
     // Everything every service logged during the run, at level debug.
@@ -242,6 +328,7 @@ describe.each(MODES)('usage, admin area and metrics through the gateway (%s infr
     const logged = logLines.join('');
     for (const code of codes) expect(logged).not.toContain(code);
     for (const person of people) expect(logged).not.toContain(person.email);
+    for (const customer of customers) expect(logged).not.toContain(customer);
     expect(logged).not.toMatch(/cus_[A-Za-z0-9]+/);
   });
 });

@@ -17,7 +17,9 @@ describe.each(MODES)('billing through the gateway (%s infrastructure)', (mode) =
   let call: Call;
   let admin: string;
   let offsetMs = 0;
-  const clock = () => new Date(Date.now() + offsetMs);
+  /** When set, billing's clock stands still there (the grace's end pinned to the millisecond). */
+  let frozen: Date | undefined;
+  const clock = () => frozen ?? new Date(Date.now() + offsetMs);
 
   /** A processor event, signed as the processor signs it by the SDK's own test signer. */
   function deliver(endpoint: 'billing' | 'registration', event: object, options: { secret?: string; ageSeconds?: number; signature?: string } = {}) {
@@ -97,7 +99,9 @@ describe.each(MODES)('billing through the gateway (%s infrastructure)', (mode) =
     expect(tierOf(after)).toBe('pro');
     expect(after.headers.get('x-ratelimit-limit')).toBe('300');
     expect((await call('/api/v1/billing/status', { token: user.token })).body.data).toMatchObject({ subscription_tier: 'pro', payment_customer_id: customer });
-    expect((await call('/api/v1/billing/portal', { token: user.token, body: { return_url: 'https://svc.example' } })).status).toBe(200);
+    const portal = await call('/api/v1/billing/portal', { token: user.token, body: { return_url: 'https://svc.example' } });
+    expect(portal.status).toBe(200);
+    expect(portal.body.data).toEqual({ portal_url: expect.stringMatching(new RegExp(`^${stripe.url}/portal/[0-9a-f]{16}$`)) });
     // Another user sees none of it: their own status, and no portal onto the first one's customer.
     const other = await signUp(call, admin, { tier: 'free' });
     expect((await call('/api/v1/billing/status', { token: other.token })).body.data).toMatchObject({ subscription_tier: 'free', payment_customer_id: null });
@@ -137,14 +141,28 @@ describe.each(MODES)('billing through the gateway (%s infrastructure)', (mode) =
     const user = await signUp(call, admin, { tier: 'free' });
     const customer = await checkoutCompleted(user);
     await tierWithinASecond(user, 'pro');
-    await deliver('billing', event('invoice.payment_failed', { id: 'in_grace', object: 'invoice', customer, amount_due: 5000 }));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(tierOf(await call('/api/v1/auth/me', { token: user.token }))).toBe('pro');
-    // Eight days pass; the scheduler (every second here) expires the subscription.
-    offsetMs += 8 * DAY_MS;
-    const me = await tierWithinASecond(user, 'free', 5000);
-    expect(tierOf(me)).toBe('free');
-    expect(me.headers.get('x-ratelimit-limit')).toBe('10');
+    const failedAt = clock();
+    frozen = failedAt;
+    try {
+      await deliver('billing', event('invoice.payment_failed', { id: 'in_grace', object: 'invoice', customer, amount_due: 5000 }));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(tierOf(await call('/api/v1/auth/me', { token: user.token }))).toBe('pro');
+      // A millisecond short of seven days: the scheduler (every second here) leaves it past_due, on Pro.
+      const graceEndsAt = failedAt.getTime() + 7 * DAY_MS;
+      frozen = new Date(graceEndsAt - 1);
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(tierOf(await call('/api/v1/auth/me', { token: user.token }))).toBe('pro');
+      expect((await call('/api/v1/billing/status', { token: user.token })).body.data.subscription_tier).toBe('pro');
+      // Seven days to the millisecond: expired, Free.
+      frozen = new Date(graceEndsAt);
+      const me = await tierWithinASecond(user, 'free', 5000);
+      expect(tierOf(me)).toBe('free');
+      expect(me.headers.get('x-ratelimit-limit')).toBe('10');
+      expect((await call('/api/v1/billing/status', { token: user.token })).body.data).toMatchObject({ subscription_tier: 'free', payment_customer_id: customer });
+    } finally {
+      offsetMs = frozen!.getTime() - Date.now();
+      frozen = undefined;
+    }
     await deliver('billing', event('invoice.paid', { id: 'in_paid', object: 'invoice', customer, amount_paid: 5000 }));
     expect(tierOf(await tierWithinASecond(user, 'pro'))).toBe('pro');
   });

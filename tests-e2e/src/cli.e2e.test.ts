@@ -71,6 +71,41 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect(status).toMatchObject({ api_url: fleet.url, platform: { status: 'healthy' }, auth: { signed_in: true, user: { email: user.email } } });
   });
 
+  it('makes projects: init (with and without a dashboard), add-pack and add-dashboard, each once', async () => {
+    const made = await ok(['project', 'init', 'atlas']);
+    expect(made).toMatchObject({ name: 'atlas', template: 'default', pack: 'pack', dashboard: null, namespace: user.slug });
+    const atlas = join(work, 'atlas');
+    expect(JSON.parse(await readFile(join(atlas, 'svc-project.json'), 'utf8'))).toEqual({ name: 'atlas', template: 'default', pack: 'pack', dashboard: null });
+    expect(await readFile(join(atlas, 'pack', 'pack.yaml'), 'utf8')).toMatch(new RegExp(`namespace: ${user.slug}\\n[\\s\\S]*name: atlas\\n`));
+    expect(await readFile(join(atlas, 'docs', 'README.md'), 'utf8')).toContain('svc pack dev');
+    expect(await ok(['pack', 'validate', '--strict'], join(atlas, 'pack'))).toMatchObject({ valid: true });
+    const twice = await svc(['project', 'add-pack'], atlas);
+    expect([twice.code, twice.json().error.code]).toEqual([3, 'ALREADY_EXISTS']);
+
+    const board = await ok(['project', 'add-dashboard', '--template', 'basic'], atlas);
+    expect(board).toMatchObject({ name: 'atlas-dashboard', namespace: user.slug, template: 'basic' });
+    expect(JSON.parse(await readFile(join(atlas, 'dashboard', 'dashboard.json'), 'utf8'))).toMatchObject({ name: 'atlas-dashboard', namespace: user.slug });
+    expect(JSON.parse(await readFile(join(atlas, 'svc-project.json'), 'utf8'))).toMatchObject({ pack: 'pack', dashboard: 'dashboard' });
+    const boardTwice = await svc(['project', 'add-dashboard'], atlas);
+    expect([boardTwice.code, boardTwice.json().error.code]).toEqual([3, 'ALREADY_EXISTS']);
+
+    const orbit = await ok(['project', 'init', 'orbit', '--with-dashboard', '--template', 'scheduled']);
+    expect(orbit).toMatchObject({ template: 'scheduled', pack: 'pack', dashboard: 'dashboard' });
+    expect(await readFile(join(work, 'orbit', 'docs', 'SCHEDULING.md'), 'utf8')).toContain('cron');
+    // The scheduled template's pack is the advanced one: a report command long enough for the medium queue.
+    expect(await readFile(join(work, 'orbit', 'pack', 'pack.yaml'), 'utf8')).toMatch(/- name: report[\s\S]*timeout: 120/);
+
+    // A project without a pack yet takes one; a folder that is no project is refused.
+    const bare = join(work, 'bare');
+    await mkdir(bare);
+    await writeFile(join(bare, 'svc-project.json'), JSON.stringify({ name: 'bare', template: 'default', pack: null, dashboard: null }));
+    expect(await ok(['project', 'add-pack', '--template', 'advanced'], bare)).toMatchObject({ name: 'bare', namespace: user.slug, template: 'advanced' });
+    expect(JSON.parse(await readFile(join(bare, 'svc-project.json'), 'utf8'))).toMatchObject({ pack: 'pack', dashboard: null });
+    expect(await ok(['pack', 'test'], join(bare, 'pack'))).toMatchObject({ passed: true, fail: 0 });
+    const stray = await svc(['project', 'add-dashboard'], join(work, 'atlas', 'docs'));
+    expect([stray.code, stray.json().error.code]).toEqual([3, 'NOT_A_PROJECT']);
+  });
+
   it('makes, checks, tests, builds (signed) and publishes a pack', async () => {
     const made = await ok(['pack', 'new', 'journey', '--template', 'full']);
     expect(made.namespace).toBe(user.slug);
@@ -130,11 +165,20 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
   });
 
   it('installs the pack, runs its commands (sync and --async), lists it', async () => {
-    const installed = await ok(['install', `@${user.slug}/journey`]);
+    // --no-deps is accepted (packs declare no dependencies yet): the install is the same, and -v says why nothing was skipped.
+    const installing = await svcProcess(['install', `@${user.slug}/journey`, '--no-deps', '-v', '-o', 'json'], { cwd: work, env: env() });
+    expect(installing.code, installing.stdout + installing.stderr).toBe(0);
+    expect(installing.stderr).toContain('--no-deps: packs declare no dependencies on this platform yet');
+    const installed = installing.json().data;
     expect(installed.pack).toMatchObject({ name: 'journey', version: '0.1.0' });
     expect([...installed.pack.commands].sort()).toEqual(['check-secret', 'hello', 'notes', 'report']);
     const sync = await ok(['run', `${user.slug}.hello`, '--name=Ada']);
     expect(sync).toMatchObject({ result: { greeting: 'Hello, Ada!' }, execution: { status: 'completed' }, task_id: null });
+    // --raw: the result alone, as compact JSON, and nothing else on stdout.
+    const raw = await svcProcess(['run', `${user.slug}.hello`, '--name=Raw', '--raw'], { cwd: work, env: env() });
+    expect([raw.code, raw.stdout]).toEqual([0, '{"greeting":"Hello, Raw!"}\n']);
+    const pretty = await svcProcess(['run', `${user.slug}.hello`, '--name=Raw'], { cwd: work, env: env() });
+    expect(pretty.stdout).toBe(`${JSON.stringify({ greeting: 'Hello, Raw!' }, null, 2)}\n`);
     const asynchronous = await ok(['run', `${user.slug}.report`, '--text=to be or not to be', '--top', '2', '--async']);
     expect(asynchronous.result).toEqual({ words: 6, top: [{ word: 'be', count: 2 }, { word: 'to', count: 2 }] });
     expect(asynchronous.task_id).toEqual(expect.any(String));
@@ -169,6 +213,12 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect(read.stdout + read.stderr).not.toContain('very-secret');
     const bad = await svc(['secrets', 'set', `@${user.slug}/journey`, 'lower_case', 'x']);
     expect([bad.code, bad.json().error.code]).toEqual([3, 'VALIDATION_FAILED']);
+    // Removed: gone from the list, and the command no longer gets it.
+    expect(await ok(['secrets', 'remove', `@${user.slug}/journey`, 'API_TOKEN'])).toMatchObject({ pack: `@${user.slug}/journey`, name: 'API_TOKEN' });
+    expect((await ok(['secrets', 'list', `@${user.slug}/journey`])).secrets).toEqual([]);
+    expect((await ok(['run', `${user.slug}.check-secret`, '--name=API_TOKEN'])).result).toEqual({ name: 'API_TOKEN', present: false, length: 0 });
+    const again = await svc(['secrets', 'remove', `@${user.slug}/journey`, 'API_TOKEN']);
+    expect([again.code, again.json().error.code]).toEqual([1, 'NOT_FOUND']);
   });
 
   it('calls the command as an MCP tool through the MCP SDK client', async () => {
@@ -182,6 +232,13 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect(config).toMatch(/api_key = "sk-svc-[0-9a-f]{64}"/);
     const tested = await ok(['mcp', 'test', 'svc']);
     expect(tested).toMatchObject({ ok: true, tools: expect.any(Number) });
+    // A URL instead of a configured name: the platform's own endpoint gets its API key as `svc` does.
+    const endpoint = `${fleet.url}/mcp`;
+    expect((await ok(['mcp', 'list-tools', endpoint])).tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining([`${user.slug}__journey__hello`]));
+    expect((await ok(['mcp', 'call', endpoint, `${user.slug}__journey__hello`, '{"name": "Cy"}'])).result).toEqual({ greeting: 'Hello, Cy!' });
+    expect(await ok(['mcp', 'test', endpoint])).toMatchObject({ url: endpoint, ok: true });
+    const unknown = await svc(['mcp', 'test', 'nowhere']);
+    expect([unknown.code, unknown.json().error.code]).toEqual([3, 'MCP_SERVER_UNKNOWN']);
   });
 
   it('makes, builds and publishes a dashboard, shares it, grants and revokes it, and deletes it', async () => {

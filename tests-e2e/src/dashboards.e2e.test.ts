@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusMessage, Subscription } from '@svc/bus';
+import { ephemeralQueueName, type BusMessage, type Subscription } from '@svc/bus';
 import { DashboardDeleted, type EventPayload } from '@svc/contracts';
 import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
@@ -50,9 +50,9 @@ describe.each(MODES)('dashboards through the gateway (%s infrastructure)', (mode
     org = await createOrganization(call, ada);
     await createOrganization(call, bob);
     deletedEvents = [];
-    deletions = await fleet.infra.bus.subscribe(`e2e.dashboard-deleted.${randomBytes(4).toString('hex')}`, ['dashboard.deleted'], async (m: BusMessage) => {
+    deletions = await fleet.infra.bus.subscribe(ephemeralQueueName('e2e.dashboard-deleted'), ['dashboard.deleted'], async (m: BusMessage) => {
       deletedEvents.push(DashboardDeleted.parse(m.payload));
-    });
+    }, { ephemeral: true });
   });
   afterAll(async () => {
     await deletions?.cancel();

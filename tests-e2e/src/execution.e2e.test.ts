@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusMessage } from '@svc/bus';
+import { ephemeralQueueName, type BusMessage } from '@svc/bus';
 import { adminToken, createApiKey, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
@@ -56,9 +56,9 @@ describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
     ns = dev.slug;
     const files = Object.fromEntries(Object.entries(CODE).map(([name, code]) => [`commands/${name}.js`, code]));
     await installPack(fleet.url, call, dev, { namespace: ns, name: 'tools', commands: commands(), files });
-    await fleet.infra.bus.subscribe(`e2e.execution-events-${mode}`, ['command.executed', 'task.*'], async (message) => {
+    await fleet.infra.bus.subscribe(ephemeralQueueName(`e2e.execution-events-${mode}`), ['command.executed', 'task.*'], async (message) => {
       events.push(message);
-    });
+    }, { ephemeral: true });
   });
   afterAll(() => fleet?.stop());
 

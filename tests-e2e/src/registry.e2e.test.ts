@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusMessage } from '@svc/bus';
+import { ephemeralQueueName, type BusMessage } from '@svc/bus';
 import { PACKAGE_UPLOAD_BODY_LIMIT_BYTES, RESOLVE_COMMAND_RPC } from '@svc/contracts';
 import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
 import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
@@ -26,9 +26,9 @@ describe.each(MODES)('pack registry (%s infrastructure)', (mode) => {
     // Developer mode comes with creating an organization.
     await createOrganization(call, dev);
     await createOrganization(call, other);
-    await fleet.infra.bus.subscribe(`e2e.registry-${mode}`, ['pack.installed', 'pack.uninstalled'], async (message) => {
+    await fleet.infra.bus.subscribe(ephemeralQueueName(`e2e.registry-${mode}`), ['pack.installed', 'pack.uninstalled'], async (message) => {
       events.push(message);
-    });
+    }, { ephemeral: true });
   });
   afterAll(() => fleet?.stop());
 

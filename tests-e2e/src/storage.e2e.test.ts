@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusMessage, Subscription } from '@svc/bus';
+import { ephemeralQueueName, type BusMessage, type Subscription } from '@svc/bus';
 import { StorageChanged, type EventPayload } from '@svc/contracts';
 import { adminToken, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call, type Reply } from './support/client.js';
@@ -27,9 +27,9 @@ describe.each(MODES)('storage and telemetry through the gateway (%s infrastructu
     // Pro accounts: 300 requests a minute, storage 200, enough for the flows below.
     ada = await signUp(call, admin, { tier: 'pro' });
     bob = await signUp(call, admin, { tier: 'pro' });
-    usage = await fleet.infra.bus.subscribe(`e2e.storage-usage.${randomBytes(4).toString('hex')}`, ['storage.changed'], async (m: BusMessage) => {
+    usage = await fleet.infra.bus.subscribe(ephemeralQueueName('e2e.storage-usage'), ['storage.changed'], async (m: BusMessage) => {
       usageEvents.push(StorageChanged.parse(m.payload));
-    });
+    }, { ephemeral: true });
   });
 
   afterAll(async () => {

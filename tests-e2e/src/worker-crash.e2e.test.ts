@@ -1,42 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusMessage } from '@svc/bus';
+import { ephemeralQueueName, type BusMessage } from '@svc/bus';
 import type { InfrastructureEnv } from '@svc/platform';
 import { makeDataDir } from '@svc/testing';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { spawnReady } from './support/standalone.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const TASKS = 200;
 /** Jobs the worker the test kills may hold at once. */
 const KILLED_WORKER_PREFETCH = 64;
 
 /** A worker process of its own on the fleet's infrastructure, that the test can kill -9. */
-function startWorker(infraEnv: InfrastructureEnv, dataDir: string): Promise<ChildProcess> {
+async function startWorker(infraEnv: InfrastructureEnv, dataDir: string): Promise<ChildProcess> {
   const env = Object.fromEntries(Object.entries(infraEnv).filter(([, v]) => v !== undefined)) as Record<string, string>;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/execution/src/worker.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH, ...env, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'info', SVC_PREFETCH_FAST: String(KILLED_WORKER_PREFETCH) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('execution worker taking jobs')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
-  });
+  const { child } = await spawnReady('services/execution/src/worker.ts', { ...env, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'info', SVC_PREFETCH_FAST: String(KILLED_WORKER_PREFETCH) }, 'execution worker taking jobs', 30_000);
+  return child;
 }
 
 describe.runIf(MODES.includes('real'))('a worker killed with SIGKILL in the middle of 200 tasks (real infrastructure)', () => {
@@ -59,10 +42,10 @@ describe.runIf(MODES.includes('real'))('a worker killed with SIGKILL in the midd
       commands: [{ name: 'nap', input_schema: { type: 'object' }, timeout: 30 }],
       files: { 'commands/nap.js': 'export default async () => new Promise((resolve) => setTimeout(() => resolve({ ok: true }), 2000));' },
     });
-    await fleet.infra.bus.subscribe('e2e.executed', ['command.executed'], async (message: BusMessage) => {
+    await fleet.infra.bus.subscribe(ephemeralQueueName('e2e.executed'), ['command.executed'], async (message: BusMessage) => {
       const taskId = (message.payload as { task_id: string }).task_id;
       executed.set(taskId, (executed.get(taskId) ?? 0) + 1);
-    });
+    }, { ephemeral: true });
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { API_KEY_PREFIX, isJwt, type ApiClient } from '../api.js';
 import { maskSecret } from '../config.js';
 import type { Context } from '../context.js';
-import { asCliError, authError, CliError, validationError } from '../errors.js';
+import { asCliError, authError, CliError } from '../errors.js';
 import { action, booleanOption } from '../program.js';
 import { browserLogin } from './browser-login.js';
 
@@ -18,10 +18,11 @@ export interface Me {
   tenantId?: string;
 }
 
+/** The kind of a token; one that is neither is an authentication failure (exit 2), as a token the platform refuses is. */
 export function kindOf(token: string): TokenKind {
   if (token.startsWith(API_KEY_PREFIX)) return 'api_key';
   if (isJwt(token)) return 'access_token';
-  throw validationError('The token is neither an access token (a JWT) nor an API key (sk-svc-…)', { code: 'TOKEN_INVALID' });
+  throw authError('The token is neither an access token (a JWT) nor an API key (sk-svc-…): run `svc login` (or set SVC_TOKEN to one)', { code: 'TOKEN_INVALID' });
 }
 
 /** Who a token belongs to: `/auth/me` for an access token; an API key is only checked against the catalog. */
@@ -31,13 +32,6 @@ export async function whoIs(api: ApiClient, kind: TokenKind): Promise<Me | null>
     return null;
   }
   return api.data<Me>('GET', '/api/v1/auth/me');
-}
-
-/** The signed-in user; an API key alone cannot say who it is, so commands that need it ask for a sign-in. */
-export async function requireMe(ctx: Context): Promise<Me> {
-  const token = ctx.token();
-  if (token && !isJwt(token)) throw authError('This needs a signed-in session, not an API key: run `svc login`', { code: 'SESSION_REQUIRED' });
-  return ctx.api().data<Me>('GET', '/api/v1/auth/me');
 }
 
 async function login(ctx: Context, options: { token?: string; browser: boolean }): Promise<void> {
@@ -129,7 +123,8 @@ async function status(ctx: Context): Promise<void> {
     `Config: ${ctx.config.path}`,
   ];
   ctx.out.result(data, lines.join('\n'));
-  // A stored token the platform refuses is worth a non-zero exit; simply not being signed in is not.
+  // A stored token the platform refuses, or that is no token at all, is worth a non-zero exit; simply not being signed in is not.
+  if (failure?.code === 'TOKEN_INVALID') throw authError(failure.message, { code: failure.code, details: data });
   if (failure?.kind === 'auth') throw authError(`The stored token was refused: ${failure.message}`, { code: failure.code, details: data });
   if (failure) throw failure;
 }

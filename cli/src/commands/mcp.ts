@@ -13,7 +13,8 @@ export const PLATFORM_SERVER = 'svc';
 export interface McpServer {
   name: string;
   url: string;
-  source: 'platform' | 'config';
+  /** `url`: named on the command line by its URL, and not one svc knows. */
+  source: 'platform' | 'config' | 'url';
   /** Where its API key comes from; never the key itself. */
   auth: string;
   token?: string;
@@ -30,10 +31,32 @@ function servers(ctx: Context): McpServer[] {
   return list;
 }
 
-function findServer(ctx: Context, name: string): McpServer {
-  const server = servers(ctx).find((s) => s.name === name);
-  if (!server) throw validationError(`No MCP server "${name}"; \`svc mcp list-servers\` lists them`, { code: 'MCP_SERVER_UNKNOWN', details: { server: name } });
-  return server;
+/** An http(s) URL, or undefined for anything else (a server's name). */
+function httpUrl(text: string): URL | undefined {
+  if (!/^https?:\/\//i.test(text)) return undefined;
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether two URLs name one endpoint (a trailing slash aside). */
+const sameEndpoint = (a: URL, b: URL) => a.origin === b.origin && a.pathname.replace(/\/+$/, '') === b.pathname.replace(/\/+$/, '') && a.search === b.search;
+
+/**
+ * A server by its name (`svc`, a `[mcp.servers.NAME]` table) or by its URL. A URL of a server svc
+ * knows is that server, with its credentials (the platform's endpoint gets the API key); any other
+ * is used as given, without a token.
+ */
+function findServer(ctx: Context, nameOrUrl: string): McpServer {
+  const known = servers(ctx);
+  const named = known.find((s) => s.name === nameOrUrl);
+  if (named) return named;
+  const url = httpUrl(nameOrUrl);
+  if (!url) throw validationError(`No MCP server "${nameOrUrl}": give a name \`svc mcp list-servers\` lists, or the server's URL (http:// or https://)`, { code: 'MCP_SERVER_UNKNOWN', details: { server: nameOrUrl } });
+  const same = known.find((s) => httpUrl(s.url) !== undefined && sameEndpoint(httpUrl(s.url)!, url));
+  return same ?? { name: url.href, url: url.href, source: 'url', auth: 'none' };
 }
 
 /**
@@ -208,15 +231,15 @@ export function registerMcpCommands(program: Command): void {
   mcp
     .command('list-tools')
     .description('the tools a server offers')
-    .argument('<server>', 'a server name (svc: the platform)')
+    .argument('<server>', 'a server name (svc: the platform) or its URL')
     .option('--tool <name>', 'only this tool, with its input schema')
     .option('--schema', 'show input schemas')
     .option('--json', 'same as --output json')
     .action(action<{ tool?: string; schema?: boolean }>((ctx, [server], options) => listTools(ctx, server as string, options)));
   mcp
     .command('call')
-    .description('call a tool: svc mcp call svc ns__pack__command \'{"text": "hi"}\'')
-    .argument('<server>', 'a server name (svc: the platform)')
+    .description('call a tool: svc mcp call svc ns__pack__command \'{"text": "hi"}\' (or a server\'s URL for svc)')
+    .argument('<server>', 'a server name (svc: the platform) or its URL')
     .argument('<tool>', 'the tool name')
     .argument('[json-args]', 'its arguments, a JSON object')
     .option('--timeout <seconds>', 'give up after this many seconds', integerOption('--timeout', 1, 3600), 30)
@@ -225,7 +248,7 @@ export function registerMcpCommands(program: Command): void {
   mcp
     .command('test')
     .description('check a server: initialize, ping and tools/list, with their times')
-    .argument('<server>', 'a server name (svc: the platform)')
+    .argument('<server>', 'a server name (svc: the platform) or its URL')
     .option('-v, --verbose', 'show each step')
     .action(action((ctx, [server]) => test(ctx, server as string)));
 }

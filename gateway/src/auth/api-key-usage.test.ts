@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBus } from '@svc/bus';
+import { createBus, ephemeralQueueName } from '@svc/bus';
 import { createLogger } from '@svc/core';
 import { ApiKeyUsage } from './api-key-usage.js';
 
@@ -12,9 +12,9 @@ describe('API-key usage', () => {
     vi.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z'), toFake: ['Date'] });
     const bus = await createBus({ logger: log });
     const reported: unknown[] = [];
-    await bus.subscribe('test.api-key-usage', ['api-key.used'], async (message) => {
+    await bus.subscribe(ephemeralQueueName('test.api-key-usage'), ['api-key.used'], async (message) => {
       reported.push(message.payload);
-    });
+    }, { ephemeral: true });
     const usage = new ApiKeyUsage(bus, log, 3_600_000);
     try {
       usage.record('key-a');

@@ -12,6 +12,7 @@ import { createDatabase, createScratchDatabase, type Database } from '@svc/db';
 import { createOutboxTables } from '@svc/db/testing';
 import { EventOutbox } from './event-outbox.js';
 import { handleOnce } from './handle-once.js';
+import { ephemeralQueueName } from './names.js';
 import { testBusKinds, waitFor } from './testing/index.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -71,11 +72,12 @@ describe.each(kinds)('an event written through the outbox, its writer killed (th
     const handled: string[] = [];
     const consume = async () => {
       await opened.bus.subscribe(
-        'test.outbox-usage',
+        ephemeralQueueName('test.outbox-usage'),
         ['storage.changed'],
         handleOnce(database.db, inbox, async (message) => {
           if (message.payload.tenant_id === tenant) handled.push(message.messageId);
         }),
+        { ephemeral: true },
       );
       await opened.raw.subscribe('test.outbox-wire', ['storage.changed'], async (message) => {
         if ((message.payload as { tenant_id: string }).tenant_id === tenant) wire.push(message.messageId);

@@ -87,6 +87,15 @@ export class EventOutbox {
     return this.outbox.send(events);
   }
 
+  /**
+   * Writes events for the relay alone (published one interval after `start()`, once the
+   * process's consumers subscribed): what a service announces as it starts. An event whose id is
+   * still in the outbox is not written again (`Outbox.enqueue`).
+   */
+  enqueue(db: Db, events: OutboxEntry[]): Promise<void> {
+    return this.outbox.enqueue(db, events);
+  }
+
   start(): void {
     this.outbox.start();
   }

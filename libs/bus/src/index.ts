@@ -1,5 +1,5 @@
 export * from './bus.js';
-export { typedBus, type Bus, type EventHandler, type EventMessage, type Responder, type WorkHandler } from './typed-bus.js';
+export { typedBus, type Bus, type EventHandler, type EventMessage, type Responder, type SubscriberQueue, type WorkHandler } from './typed-bus.js';
 export { createAmqpBus, type AmqpBusOptions } from './amqp-bus.js';
 export { destroyBrokerPrefix, destroyBusPrefix } from './amqp-cleanup.js';
 export type { ReconnectOptions } from './amqp-connection.js';
@@ -13,7 +13,8 @@ export {
   EPHEMERAL_QUEUE_MARK,
   ephemeralQueueName,
   isEphemeralQueue,
+  type EphemeralName,
 } from './names.js';
 export { EventOutbox, eventDelivery, eventIdFor, outboxEvent, type EventOptions, type EventOutboxOptions, type OutboxWriter } from './event-outbox.js';
-export { firstDeliveriesOf, handleOnce } from './handle-once.js';
+export { firstDeliveriesOf, handleOnce, type AfterCommit, type Transactions } from './handle-once.js';
 export { inBatches, type BatchOptions } from './in-batches.js';

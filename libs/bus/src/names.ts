@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@svc/core';
-import type { EphemeralQueue, QueueName } from '@svc/contracts';
+import type { EphemeralQueue, EphemeralSubscriberName, QueueName } from '@svc/contracts';
 import type { ConsumeOptions, SendOptions } from './bus.js';
 
 /** Defaults shared by both adapters, so that they behave the same. */
@@ -13,6 +13,9 @@ const DLQ_SUFFIX = '.dlq';
 export const EPHEMERAL_QUEUE_MARK = '~';
 // AMQP names are short strings (255 bytes); leave room for a prefix and the `.dlq` suffix.
 const MAX_NAME_LENGTH = 200;
+
+/** The name of a queue of this process only (`~<base>.<uuid>`), whatever its base. */
+export type EphemeralName = EphemeralQueue<string>;
 
 /** The dead-letter queue of a consumed queue. */
 export function deadLetterQueueOf(queue: string): string {
@@ -44,15 +47,16 @@ export function hasDeadLetterQueue(queue: string): boolean {
 /**
  * A name no other consumer uses, for an ephemeral queue of this process: `~<base>.<uuid>`. For
  * a queue of `BUS_CONTRACTS` (marked ephemeral there) the name is typed: what is sent to it must
- * be that queue's message.
+ * be that queue's message. A subscriber of the fleet takes a base the map names
+ * (`execution.broadcasts`); a test listening for a while may take any.
  *
  * @example
  *   const replies = ephemeralQueueName('execution.replies'); // '~execution.replies.9b2f…'
  *   await bus.consume(replies, async (m) => settle(m.payload), { ephemeral: true });
  *   await bus.send('exec.fast', { task_id, reply_to: replies });
  */
-export function ephemeralQueueName<B extends QueueName>(base: B): EphemeralQueue<B>;
-export function ephemeralQueueName(base: string): string;
+export function ephemeralQueueName<B extends QueueName | EphemeralSubscriberName>(base: B): EphemeralQueue<B>;
+export function ephemeralQueueName(base: string): EphemeralName;
 export function ephemeralQueueName(base: string): string {
   if (typeof base !== 'string' || base.length === 0) throw new ValidationError('An ephemeral queue name needs a base', { base });
   const queue = `${EPHEMERAL_QUEUE_MARK}${base}.${randomUUID()}`;

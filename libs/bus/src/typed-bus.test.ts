@@ -37,9 +37,9 @@ describe.each(testBusKinds())('the typed bus on the $name bus', (kind) => {
   it('hands a subscriber the payload its event name promises', async () => {
     const { bus } = opened;
     const received: EventPayload<'pack.installed'>[] = [];
-    await bus.subscribe('test.typed-events', ['pack.installed'], async (message) => {
+    await bus.subscribe(ephemeralQueueName('test.typed-events'), ['pack.installed'], async (message) => {
       received.push(message.payload);
-    });
+    }, { ephemeral: true });
     const event = installed();
     await bus.publish('pack.installed', event);
     await waitFor(() => received.length === 1, 'the event');
@@ -49,18 +49,19 @@ describe.each(testBusKinds())('the typed bus on the $name bus', (kind) => {
   it('dead-letters an event that does not match its schema, with a log line naming the field, and never hands it on', async () => {
     const { bus, raw } = opened;
     let handled = 0;
-    await bus.subscribe('test.typed-bad-events', ['pack.uninstalled'], async () => {
+    // A subscriber's queue of BUS_CONTRACTS (durable: it has a dead-letter queue), under a prefix of this test's own (RabbitMQ) or on a bus of its own (in-process).
+    await bus.subscribe('identity.packs', ['pack.uninstalled'], async () => {
       handled++;
     });
     const deadLetters: unknown[] = [];
-    await raw.consume('test.typed-bad-events.dlq', async (message) => {
+    await raw.consume('identity.packs.dlq', async (message) => {
       deadLetters.push(message.payload);
     });
     // What an older or foreign publisher might send: the type system would refuse it here.
     await raw.publish('pack.uninstalled', { pack_id: 'p', tenant_id: 't', namespace: 'acme', name: 'tools', user_id: 'u', version: null, commands: 'echo' });
     await waitFor(() => deadLetters.length === 1, 'the dead letter');
     expect(handled).toBe(0);
-    const { line, error } = failureOn('test.typed-bad-events')!;
+    const { line, error } = failureOn('identity.packs')!;
     expect(line).toMatch(/dead-lettered/);
     expect(error).toContain('Invalid pack.uninstalled: commands:');
   });
@@ -119,6 +120,13 @@ describe.each(testBusKinds())('the typed bus on the $name bus', (kind) => {
     await expect(bus.send('pack.installed' as 'exec.fast', { task_id: 'x' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     await expect(bus.consume('test.untyped' as 'exec.fast', async () => {})).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
+
+  it("refuses a subscriber's durable queue that BUS_CONTRACTS does not name, or names as per-process", async () => {
+    const { bus } = opened;
+    await expect(bus.subscribe('test.unnamed' as 'admin.usage', ['pack.installed'], async () => {})).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: "test.unnamed is not a subscriber's queue of BUS_CONTRACTS" });
+    await expect(bus.subscribe('exec.fast' as 'admin.usage', ['pack.installed'], async () => {})).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(bus.subscribe('execution.broadcasts' as 'admin.usage', ['task.revoked'], async () => {})).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
 });
 
 /** Compiled, never run: a publisher and a consumer that disagree with the map do not type-check. */
@@ -129,11 +137,13 @@ export function typeChecks(bus: TestBus['bus']): void {
   void bus.publish('task.revoked', { task_id: 't', tenant_id: 't' });
   // @ts-expect-error: an event nobody declared
   void bus.publish('pack.exploded', {});
-  void bus.subscribe('test.q', ['pack.installed', 'task.*'], async (message) => {
+  void bus.subscribe('admin.usage', ['pack.installed', 'task.*'], async (message) => {
     if (message.name === 'pack.installed') void message.payload.version_id;
     // @ts-expect-error: task.revoked carries no version_id
     else void message.payload.version_id;
   });
+  // @ts-expect-error: a durable subscriber's queue the map does not name
+  void bus.subscribe('test.q', ['pack.installed'], async () => {});
   // @ts-expect-error: a reply queue takes run outcomes, not jobs
   void bus.send(ephemeralQueueName(EXECUTION_REPLIES), { task_id: 't' });
   void bus.request(FLEET_PING_RPC, {}).then((pong) => {

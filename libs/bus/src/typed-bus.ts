@@ -15,11 +15,18 @@ import {
   type RpcReplyInput,
   type RpcRequest,
   type RpcRequestInput,
+  type SubscriberName,
 } from '@svc/contracts';
 import { IntegrationError, parseInput, ValidationError } from '@svc/core';
 import type { z } from 'zod';
 import type { BusMessage, ConsumeOptions, RawBus, RequestOptions, SendOptions, Subscription } from './bus.js';
-import { EPHEMERAL_QUEUE_MARK, isEphemeralQueue } from './names.js';
+import { EPHEMERAL_QUEUE_MARK, isEphemeralQueue, type EphemeralName } from './names.js';
+
+/**
+ * Where a subscriber listens: its service's durable queue, a key of `BUS_CONTRACTS`; or a queue
+ * of this process (`ephemeralQueueName`), which goes with the process and leaves nothing behind.
+ */
+export type SubscriberQueue = SubscriberName | EphemeralName;
 
 /** An event as its subscriber receives it: `name` tells which, and `payload` is typed by it. */
 export type EventMessage<N extends EventName> = N extends EventName ? Omit<BusMessage, 'name' | 'payload'> & { name: N; payload: EventPayload<N> } : never;
@@ -39,7 +46,7 @@ export type Responder<N extends RpcName> = (payload: RpcRequest<N>, message: Bus
 export interface Bus {
   readonly kind: 'amqp' | 'memory';
   publish<N extends EventName>(event: N, payload: EventInput<N>, options?: SendOptions): Promise<void>;
-  subscribe<P extends EventPattern>(queue: string, patterns: readonly P[], handler: EventHandler<EventsMatching<P>>, options?: ConsumeOptions): Promise<Subscription>;
+  subscribe<P extends EventPattern>(queue: SubscriberQueue, patterns: readonly P[], handler: EventHandler<EventsMatching<P>>, options?: ConsumeOptions): Promise<Subscription>;
   send<Q extends QueueName>(queue: QueueAddress<Q>, payload: QueueInput<Q>, options?: SendOptions): Promise<void>;
   consume<Q extends QueueName>(queue: QueueAddress<Q>, handler: WorkHandler<Q>, options?: ConsumeOptions): Promise<Subscription>;
   request<N extends RpcName>(name: N, payload: RpcRequestInput<N>, options?: RequestOptions): Promise<RpcReply<N>>;
@@ -55,7 +62,7 @@ function baseOf(queue: string): string {
   return isEphemeralQueue(queue) ? queue.slice(EPHEMERAL_QUEUE_MARK.length, queue.lastIndexOf('.')) : queue;
 }
 
-const KIND_NAMES = { event: 'an event', queue: 'a queue', rpc: 'an RPC' } as const;
+const KIND_NAMES = { event: 'an event', queue: 'a queue', rpc: 'an RPC', subscriber: "a subscriber's queue" } as const;
 
 function contractOf<K extends BusContract['kind']>(name: string, kind: K): Extract<BusContract, { kind: K }> {
   const contract = busContract(baseOf(name));
@@ -77,6 +84,7 @@ function checked(schema: z.ZodType, message: BusMessage, what: string): void {
  * @example
  *   const bus = typedBus(createMemoryBus());
  *   await bus.subscribe('identity.packs', ['pack.installed'], async (m) => record(m.payload.pack_id));
+ *   await bus.subscribe(ephemeralQueueName('execution.broadcasts'), ['task.revoked'], onCancel, { ephemeral: true });
  */
 export function typedBus(raw: RawBus): Bus {
   return {
@@ -86,6 +94,11 @@ export function typedBus(raw: RawBus): Bus {
       return raw.publish(event, payload, options);
     },
     async subscribe(queue, patterns, handler, options) {
+      // A durable queue outlives its subscriber and is bound to what it listens for: it must be
+      // named in the map. A per-process queue goes with its process.
+      if (!isEphemeralQueue(queue) && contractOf(queue, 'subscriber').ephemeral) {
+        throw new ValidationError(`${queue} is the base of per-process queues: subscribe ephemeralQueueName('${queue}') with { ephemeral: true }`, { queue });
+      }
       return raw.subscribe(
         queue,
         [...patterns],

@@ -101,12 +101,24 @@ export interface RpcContract<Q extends z.ZodType = z.ZodType, R extends z.ZodTyp
   readonly reply: R;
 }
 
-export type BusContract = EventContract | QueueContract | RpcContract;
+/**
+ * A subscriber's queue: who listens, bound to the event patterns it subscribes with, not what
+ * travels (each event it receives is checked against that event's schema). `ephemeral`: the base
+ * name of per-process queues (`~<name>.<uuid>`) that every instance of a process binds for itself.
+ */
+export interface SubscriberContract {
+  readonly kind: 'subscriber';
+  readonly ephemeral: boolean;
+}
+
+export type BusContract = EventContract | QueueContract | RpcContract | SubscriberContract;
 
 const event = <P extends z.ZodType>(payload: P): EventContract<P> => ({ kind: 'event', payload });
 const workQueue = <P extends z.ZodType>(payload: P): QueueContract<P> => ({ kind: 'queue', payload, ephemeral: false });
 const ephemeralQueue = <P extends z.ZodType>(payload: P): QueueContract<P> => ({ kind: 'queue', payload, ephemeral: true });
 const rpc = <Q extends z.ZodType, R extends z.ZodType>(request: Q, reply: R): RpcContract<Q, R> => ({ kind: 'rpc', request, reply });
+const subscriber = () => ({ kind: 'subscriber', ephemeral: false }) as const satisfies SubscriberContract;
+const ephemeralSubscriber = () => ({ kind: 'subscriber', ephemeral: true }) as const satisfies SubscriberContract;
 
 export const BUS_CONTRACTS = {
   // identity
@@ -166,6 +178,17 @@ export const BUS_CONTRACTS = {
   [SSH_EXEC_RPC]: rpc(SshExecRequest, SshExecReply),
   // every service
   [FLEET_PING_RPC]: rpc(FleetPing, FleetPong),
+  // subscribers' queues, each bound to the events its service follows
+  'identity.packs': subscriber(),
+  'identity.subscriptions': subscriber(),
+  'identity.api-key-use': subscriber(),
+  'admin.people': subscriber(),
+  'admin.usage': subscriber(),
+  'billing.users': subscriber(),
+  'notify.emails': subscriber(),
+  'notify.webhooks': subscriber(),
+  'execution.broadcasts': ephemeralSubscriber(),
+  'execution.pack-changes': ephemeralSubscriber(),
 } as const satisfies Record<string, BusContract>;
 
 type Contracts = typeof BUS_CONTRACTS;
@@ -175,6 +198,10 @@ type NamesOf<K extends BusContract['kind']> = { [N in BusName]: Contracts[N]['ki
 export type EventName = NamesOf<'event'>;
 export type QueueName = NamesOf<'queue'>;
 export type RpcName = NamesOf<'rpc'>;
+/** Durable subscribers' queues: one per service that follows events, shared by its replicas. */
+export type SubscriberName = { [N in NamesOf<'subscriber'>]: Contracts[N] extends { ephemeral: false } ? N : never }[NamesOf<'subscriber'>];
+/** Bases of per-process subscribers' queues (`ephemeralQueueName`): every instance gets every event. */
+export type EphemeralSubscriberName = { [N in NamesOf<'subscriber'>]: Contracts[N] extends { ephemeral: true } ? N : never }[NamesOf<'subscriber'>];
 
 type EventSchema<N extends EventName> = Contracts[N] extends EventContract<infer P> ? P : never;
 type QueueSchema<Q extends QueueName> = Contracts[Q] extends QueueContract<infer P> ? P : never;

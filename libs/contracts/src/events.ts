@@ -4,14 +4,22 @@
  */
 import { z } from 'zod';
 
+/**
+ * An account exists: a registration with an access code, or the platform's owner, whom identity
+ * bootstraps at start-up (`access_code_id` null, cohort `none`) and announces at every start under
+ * the same event id, so that an installation whose owner predates the announcement lists it too.
+ */
 export const UserRegistered = z.object({
   user_id: z.string(),
   tenant_id: z.string(),
   email: z.string(),
   tier: z.string(),
-  access_code_id: z.string(),
+  access_code_id: z.string().nullable(),
   cohort: z.string(),
 });
+
+/** The cohort of an account that registered with no access code (the bootstrapped owner). */
+export const NO_COHORT = 'none';
 
 export const PasswordChanged = z.object({ user_id: z.string() });
 
@@ -120,9 +128,21 @@ export const PackGrantChanged = z.object({
  * this is its only trace). Its event id is derived from `task_id`: a run announced twice (a
  * worker that died before acknowledging its job) carries the same id both times.
  */
+/**
+ * The pack a run's command belongs to, on every event of a run: `@<namespace>/<name>` and the
+ * version that ran. Usage is counted per pack by them; they are absent from the events of a
+ * worker older than these fields (or a task row made before them), which usage counts under the
+ * command's namespace as it used to.
+ */
+const RunPack = {
+  pack: z.string().optional(),
+  version: z.string().optional(),
+};
+
 export const CommandExecuted = z.object({
   /** `<namespace>.<command>`. */
   command: z.string(),
+  ...RunPack,
   tenant_id: z.string(),
   user_id: z.string(),
   duration_ms: z.number(),
@@ -138,6 +158,7 @@ export const CommandExecuted = z.object({
 export const CommandStarted = z.object({
   /** `<namespace>.<command>`. */
   command: z.string(),
+  ...RunPack,
   tenant_id: z.string(),
   user_id: z.string(),
   task_id: z.string(),
@@ -165,11 +186,17 @@ export const LLM_TOKENS_PER_REPORT_MAX = 10_000_000;
 
 /**
  * Tokens a pack's command reports through `ctx.usage.llm` for one call to a language model, for
- * the caller's tenant. Counted by model in the usage read model, once per event id.
+ * the caller's tenant. Counted by model and pack in the usage read model, once per event id.
  */
 export const LlmUsageReported = z.object({
   /** `<namespace>.<command>`, as in `command.executed`. */
   command: z.string(),
+  ...RunPack,
+  /**
+   * The call went to the user's own provider key (bring your own key, Part 2 Limits): counted as
+   * a request, with no platform tokens. Absent is false.
+   */
+  byok: z.boolean().optional(),
   tenant_id: z.string(),
   user_id: z.string(),
   model: z.string().min(1).max(LLM_MODEL_MAX),

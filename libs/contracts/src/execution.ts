@@ -26,6 +26,8 @@ export const UnstoredTask = z.object({
   namespace: z.string(),
   command: z.string(),
   packId: z.string(),
+  /** The pack's name (without its namespace), which usage is counted by; empty from an API older than it. */
+  packName: z.string().default(''),
   packVersion: z.string(),
   packVersionId: z.string(),
   entry: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Uuid } from './accounts.js';
 
 /** Longest storage key, in characters. */
 export const STORAGE_KEY_MAX = 256;
@@ -65,7 +66,7 @@ export const STORAGE_PUT_RPC = 'storage.put';
 export const STORAGE_DELETE_RPC = 'storage.delete';
 export const STORAGE_LIST_RPC = 'storage.list';
 
-const TenantId = z.uuid('must be a uuid');
+const TenantId = Uuid;
 
 /** `storage.get` → `{entry: StorageEntry | null}`. */
 export const StorageGetRequest = z.strictObject({ tenantId: TenantId, key: StorageKey });

@@ -167,6 +167,22 @@ describe.each(testDatabaseKinds())('the outbox on $name', (kind) => {
     expect(events.received.map((r) => r.id)).toEqual([expect.any(String), id]);
   });
 
+  it('leaves what it enqueues to the relay, and writes an id it still holds only once', async () => {
+    const events = destination();
+    const box = make({ event: events.delivery });
+    const id = randomUUID();
+    await box.enqueue(db.database.db, [{ kind: 'event', name: 'owner.announced', payload: { n: 1 }, id }]);
+    expect(events.received).toEqual([]);
+    await box.sendDue();
+    await marked();
+    expect(events.received.map((r) => r.id)).toEqual([id]);
+    // Announced again (a restart): the row sent is still held, so nothing new is written or sent.
+    await db.database.db.transaction((tx) => box.enqueue(tx, [{ kind: 'event', name: 'owner.announced', payload: { n: 1 }, id }]));
+    await box.sendDue();
+    expect(events.received).toHaveLength(1);
+    expect(await rows()).toEqual([expect.objectContaining({ id, sentAt: expect.any(Date) })]);
+  });
+
   it('purges sent rows and inbox entries past their retention', async () => {
     const events = destination();
     const box = make({ event: events.delivery }, { retentionMs: 1000, inbox });

@@ -145,6 +145,25 @@ export class Outbox {
     if (unsent.length > 0) await this.write(this.options.db, unsent, 0);
   }
 
+  /**
+   * Writes `entries` (in `db`, a transaction or the database) for the relay alone, whose first
+   * pass comes one interval after `start()`: for what a process announces as it starts, before
+   * the consumers of the same process (the standalone's in-process bus) have subscribed. An
+   * entry whose id the table still holds (announced before, sent or not) is not written again.
+   */
+  async enqueue(db: Db, entries: OutboxEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await db
+      .insert(this.options.table)
+      .values(
+        entries.map((entry) => {
+          const { id, kind, name, payload, correlationId } = rowOf(entry);
+          return { id, kind, name, payload, correlationId, nextAttemptAt: sql`now()` };
+        }),
+      )
+      .onConflictDoNothing();
+  }
+
   /** Starts the relay: a pass every `intervalMs` (the first after one interval, so that consumers of this process subscribe first). */
   start(): void {
     this.timer ??= setInterval(() => {

@@ -56,11 +56,17 @@ export type CommandFetch = (url: string, options?: { method?: string; headers?: 
 /**
  * Usage a command reports for its caller's tenant. `llm` counts the tokens of one call to a
  * language model by `model` (1-100 characters: letters, digits, `.` `_` `:` `/` `-`); `input` and
- * `output` are whole numbers from 0 to 10,000,000. They show in `svc usage` and count toward the
- * tenant's monthly LLM token quota. Resolves once the platform has recorded the report.
+ * `output` are whole numbers from 0 to 10,000,000. They count toward the tenant's monthly LLM
+ * token quota, by model and by pack. With `byok: true` (the call went to the user's own provider
+ * key, bring your own key) the call counts as a request only: no platform tokens, no quota.
+ * Resolves once the platform has recorded the report.
+ *
+ * @example
+ *   await ctx.usage.llm({ model: 'gpt-4o', input: 1200, output: 300 });
+ *   await ctx.usage.llm({ model: 'gpt-4o', input: 1200, output: 300, byok: true }); // the user's key
  */
 export interface CommandUsage {
-  llm(report: { model: string; input: number; output: number }): Promise<void>;
+  llm(report: { model: string; input: number; output: number; byok?: boolean }): Promise<void>;
 }
 
 export interface CommandContext {

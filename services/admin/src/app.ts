@@ -12,6 +12,7 @@ import { metricsRoutes } from './http/metrics.routes.js';
 import { telemetryRoutes } from './http/telemetry.routes.js';
 import { usageRoutes } from './http/usage.routes.js';
 import { AdminService } from './services/admin.service.js';
+import { AuditService } from './services/audit.service.js';
 import { LiveSubscriptions } from './services/live-subscriptions.js';
 import { OperatorService } from './services/operator.service.js';
 import { MetricsService } from './services/metrics.service.js';
@@ -59,9 +60,10 @@ export function createAdminService({ database, cache = createCache({}), bus, log
   const usage = new UsageService(database.db, config.usageLimits ?? true, now);
   const events = new EventOutbox({ db: database.db, table: outbox, bus, log });
   const hardLimits = new HardLimits(database.db, cache, now);
+  const audit = new AuditService(database.db);
   const subscriptions: Subscription[] = [];
   return {
-    routes: [telemetryRoutes(telemetry), usageRoutes(usage, hardLimits), adminRoutes(admin, new OperatorService(database.db, bus, log, now), database.db, log), metricsRoutes(metrics, database.db, log)],
+    routes: [telemetryRoutes(telemetry), usageRoutes(usage, hardLimits), adminRoutes(admin, new OperatorService(database.db, bus, log, now), audit, log), metricsRoutes(metrics, audit, log)],
     telemetry,
     usage,
     async start() {

@@ -47,7 +47,7 @@ const schemas = {
   UsageDashboard: object({
     current_period: object({ start: dateTime, end: dateTime }),
     usage: object({
-      commands: object({ executed: count, limit, by_pack: freeObject('Runs this month per pack.') }),
+      commands: object({ executed: count, limit, by_pack: freeObject('Runs this month per pack (`@<namespace>/<name>`).') }),
       storage: object({ used_bytes: count, limit_bytes: limit, percent_used: number() }),
       llm_tokens: object({ used: count, limit, percent_used: number(), by_model: freeObject('Tokens this month per model.') }),
     }),
@@ -166,10 +166,10 @@ export const adminOpenApi: OpenApiFragment = {
         parameters: [pathParameter('id', uuid, 'The user id.')],
         responses: {
           200: dataResponse(
-            'The user; the redeemed access code as a keyed digest only.',
+            'The user; the redeemed access code as a keyed digest only (null for the platform owner, bootstrapped without one).',
             object({
               user: ref('AdminUser'),
-              access_code: object({ digest: string(), cohort: string() }),
+              access_code: nullable(object({ digest: string(), cohort: string() })),
               subscription: object({
                 tier: string(),
                 status: nullable(string()),
@@ -369,13 +369,13 @@ export const adminOpenApi: OpenApiFragment = {
       put: {
         operationId: 'putUsageLimits',
         summary: 'Turn hard limits on or off for the active tenant (its owner or an admin of it)',
-        description: 'Soft by default: past a quota, a warning and at most one e-mail a day, runs go on. With `hard: true`, a tenant past a quota has its runs refused with `USAGE_LIMIT_EXCEEDED` (429) until the month ends, the plan changes or hard limits are turned off.',
+        description: 'Soft by default: past a quota, a warning and at most one e-mail a day, runs go on. With `hard: true`, a tenant past a quota has its runs refused with `USAGE_LIMIT_EXCEEDED` (429) until the month ends, the plan changes or hard limits are turned off. Only the enterprise tier may turn them on; any tier may turn them off.',
         tags: ['Usage'],
         requestBody: jsonBody(fromZod(UsageLimitsBody)),
         responses: {
           200: dataResponse('The setting now.', object({ tenant_id: string(), hard: boolean() })),
           400: errorResponse('`VALIDATION_FAILED`: the body is not `{hard: boolean}`.'),
-          403: errorResponse("`PERMISSION_DENIED`: the caller is not the tenant's owner or an admin of it."),
+          403: errorResponse("`PERMISSION_DENIED`: the caller is not the tenant's owner or an admin of it. `HARD_LIMITS_ENTERPRISE_ONLY`: `hard: true` from a tier other than enterprise."),
         },
       },
     },
@@ -391,9 +391,27 @@ export const adminOpenApi: OpenApiFragment = {
     '/api/v1/usage/by-pack': {
       get: {
         operationId: 'getUsageByPack',
-        summary: 'This month\'s runs per pack',
+        summary: 'This month\'s runs and LLM calls per pack',
+        description:
+          'One entry per pack, `@<namespace>/<name>`, with its runs per version and the LLM calls its commands reported (`llm_requests` counts calls made with the user\'s own provider key too, whose tokens are not the platform\'s). Runs counted before events named their pack are listed under the namespace alone (no `@`), with no versions.',
         tags: ['Usage'],
-        responses: { 200: dataResponse('Most used first.', object({ period: string(), packs: arrayOf(object({ pack: string(), ...commandFigures })) })) },
+        responses: {
+          200: dataResponse(
+            'Most used first.',
+            object({
+              period: string(),
+              packs: arrayOf(
+                object({
+                  pack: string(),
+                  versions: freeObject('Runs this month per version of the pack.'),
+                  ...commandFigures,
+                  llm_tokens: object({ input: count, output: count, total: count }),
+                  llm_requests: count,
+                }),
+              ),
+            }),
+          ),
+        },
       },
     },
     '/api/v1/usage/by-user': {

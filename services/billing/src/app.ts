@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import type Stripe from 'stripe';
 import type { Router } from 'express';
 import { EventOutbox, type Bus, type Subscription } from '@svc/bus';
 import { FLEET_PING_RPC } from '@svc/contracts';
@@ -16,7 +15,7 @@ import { systemClock, type Clock } from './services/clock.js';
 import { GraceScheduler } from './services/grace.scheduler.js';
 import { RegistrationService } from './services/registration.service.js';
 import { SubscriptionService } from './services/subscription.service.js';
-import { WebhookService } from './services/webhook.service.js';
+import { WebhookService, type WebhookEndpointConfig } from './services/webhook.service.js';
 import { createProcessor } from './stripe/processor.js';
 
 export const BILLING_SCHEMA = 'billing';
@@ -65,39 +64,17 @@ export function createBillingService({ database, bus, log, config, clock = syste
   const registration = new RegistrationService(db, bus, processor, { price: config.stripePriceRegistration, returnUrl: config.registrationReturnUrl }, clock, log);
   const webhooks = new WebhookService(events, clock, log);
   const scheduler = new GraceScheduler(events, subscriptions, clock, log);
-  const created = (event: Stripe.Event) => new Date(event.created * 1000);
-  const object = <T>(event: Stripe.Event) => event.data.object as unknown as T;
   const consumers: Subscription[] = [];
-
-  const endpoints = {
-    billing: {
-      endpoint: 'billing' as const,
-      secret: config.webhookSecret,
-      secretVariable: 'SVC_PAYMENT_WEBHOOK_SECRET',
-      handlers: {
-        'checkout.session.completed': (tx, out, event, at) => subscriptions.completeCheckout(tx, out, object(event), at),
-        'customer.subscription.updated': (tx, out, event, at) => subscriptions.syncSubscription(tx, out, object(event), at, created(event)),
-        'customer.subscription.deleted': (tx, out, event, at) => subscriptions.endSubscription(tx, out, object(event), at, created(event)),
-        'invoice.payment_failed': (tx, out, event, at) => subscriptions.paymentFailed(tx, out, object(event), at),
-        'invoice.paid': (tx, out, event, at) => subscriptions.paymentSucceeded(tx, out, object(event), at),
-        'invoice.payment_succeeded': (tx, out, event, at) => subscriptions.paymentSucceeded(tx, out, object(event), at),
-      },
-    },
+  const endpoints: { billing: WebhookEndpointConfig; registration: WebhookEndpointConfig } = {
+    billing: { endpoint: 'billing', secret: config.webhookSecret, secretVariable: 'SVC_PAYMENT_WEBHOOK_SECRET', handlers: subscriptions.webhookHandlers },
     registration: {
-      endpoint: 'registration' as const,
+      endpoint: 'registration',
       secret: config.registrationWebhookSecret,
       secretVariable: 'SVC_PAYMENT_WEBHOOK_SECRET_REGISTRATION',
-      prepare: {
-        'checkout.session.completed': (event) => registration.reserveCode(object(event)),
-        'charge.dispute.created': (event) => registration.withdrawCode(object(event)),
-      },
-      handlers: {
-        'checkout.session.completed': (tx, out, event, at) => registration.complete(tx, out, object(event), at),
-        'checkout.session.expired': (tx, out, event, at) => registration.expire(tx, out, object(event), at),
-        'charge.dispute.created': (tx, out, event, at) => registration.dispute(tx, out, object(event), at),
-      },
+      prepare: registration.webhookPreparations,
+      handlers: registration.webhookHandlers,
     },
-  } satisfies Record<string, Parameters<WebhookService['receive']>[0]>;
+  };
 
   return {
     routes: [billingRoutes(new BillingService(db, processor, config.stripePricePro, log, events, clock)), registrationRoutes(registration)],

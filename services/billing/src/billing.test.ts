@@ -5,7 +5,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@svc/auth';
 import { personalIdentity } from '@svc/auth/testing';
-import { createBus, type Bus } from '@svc/bus';
+import { createBus, type Bus, ephemeralQueueName } from '@svc/bus';
 import { DEACTIVATE_ACCESS_CODE_RPC, MINT_ACCESS_CODE_RPC, type EventPayload } from '@svc/contracts';
 import { createLogger } from '@svc/core';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
@@ -30,7 +30,9 @@ describe.each(testDatabaseKinds())('billing on $name', (kind) => {
   let server: Server;
   let base: string;
   let offsetMs = 0;
-  const clock = () => new Date(Date.now() + offsetMs);
+  /** When set, the clock stands still there (a test pins a moment to the millisecond). */
+  let frozen: Date | undefined;
+  const clock = () => frozen ?? new Date(Date.now() + offsetMs);
   const changes: EventPayload<'subscription.changed'>[] = [];
   const emails: EventPayload<'email.requested'>[] = [];
   const recorded: EventPayload<'billing.event.recorded'>[] = [];
@@ -104,11 +106,11 @@ describe.each(testDatabaseKinds())('billing on $name', (kind) => {
     db = await kind.open();
     bus = await createBus({ logger: log });
     stripe = await startFakeStripe();
-    await bus.subscribe('test.billing', ['subscription.changed', 'email.requested', 'billing.event.recorded'], async (m) => {
+    await bus.subscribe(ephemeralQueueName('test.billing'), ['subscription.changed', 'email.requested', 'billing.event.recorded'], async (m) => {
       if (m.name === 'subscription.changed') changes.push(m.payload as EventPayload<'subscription.changed'>);
       else if (m.name === 'email.requested') emails.push(m.payload as EventPayload<'email.requested'>);
       else recorded.push(m.payload as EventPayload<'billing.event.recorded'>);
-    });
+    }, { ephemeral: true });
     // Identity's answer to a mint: one code per idempotency key, as identity keeps it.
     const byKey = new Map<string, { id: string; code: string }>();
     await bus.respond(MINT_ACCESS_CODE_RPC, async ({ idempotency_key: key }) => {
@@ -185,9 +187,14 @@ describe.each(testDatabaseKinds())('billing on $name', (kind) => {
     const { caller, customer } = await subscribed();
     const [change] = await changesOf(caller.userId, 1);
     expect(change).toMatchObject({ tier: 'pro', status: 'active', payment_issue: false, monthly_price_cents: 5000 });
-    expect((await call('/billing/status', { as: caller })).body.data).toEqual({ subscription_tier: 'free', payment_customer_id: customer, cohort: 'none' });
+    // The caller's credentials still say free (identity has not caught up here): the status is billing's stored subscription.
+    expect(caller.tier).toBe('free');
+    expect((await call('/billing/status', { as: caller })).body.data).toEqual({ subscription_tier: 'pro', payment_customer_id: customer, cohort: 'none' });
+    // Without a subscription of billing's, the tier the caller holds (an access code's, an operator's).
+    expect((await call('/billing/status', { as: { ...user(), tier: 'developer_preview' } })).body.data).toEqual({ subscription_tier: 'developer_preview', payment_customer_id: null, cohort: 'none' });
     const portal = await call('/billing/portal', { method: 'POST', as: caller, body: { return_url: 'https://svc.example/account' } });
     expect(portal.status).toBe(200);
+    expect(portal.body.data).toEqual({ portal_url: expect.stringMatching(new RegExp(`^${stripe.url}/portal/[0-9a-f]{16}$`)) });
     expect(stripe.requests.at(-1)!.params).toMatchObject({ customer, return_url: 'https://svc.example/account' });
     expect((await call('/billing/portal', { method: 'POST', as: user(), body: { return_url: 'https://svc.example' } })).status).toBe(409);
   });
@@ -275,6 +282,31 @@ describe.each(testDatabaseKinds())('billing on $name', (kind) => {
     // Paying the open invoice after the grace restores Pro.
     await deliver('billing', event('invoice.paid', { id: 'in_recovered', object: 'invoice', customer, amount_paid: 5000 }));
     expect((await changesOf(caller.userId, 4))[3]).toMatchObject({ tier: 'pro', status: 'active', payment_issue: false });
+  });
+
+  it('expires a past_due subscription exactly seven days after the failed payment, not a millisecond before', async () => {
+    const { caller, customer } = await subscribed();
+    await changesOf(caller.userId, 1);
+    const failedAt = new Date(Date.now() + offsetMs);
+    const graceEndsAt = new Date(failedAt.getTime() + 7 * DAY_MS);
+    frozen = failedAt;
+    try {
+      await deliver('billing', event('invoice.payment_failed', { id: 'in_exact', object: 'invoice', customer, amount_due: 5000 }));
+      expect((await changesOf(caller.userId, 2))[1]).toMatchObject({ status: 'past_due', payment_issue: true });
+      frozen = new Date(graceEndsAt.getTime() - 1);
+      await service.scheduler.tick();
+      frozen = graceEndsAt;
+      await service.scheduler.tick();
+      const [, pastDue, expired] = await changesOf(caller.userId, 3);
+      expect(pastDue).toMatchObject({ status: 'past_due' });
+      expect(expired).toMatchObject({ tier: 'free', status: 'expired', occurred_at: graceEndsAt.toISOString() });
+      for (let i = 0; i < 100 && !recorded.some((r) => r.user_id === caller.userId && r.type === 'subscription.expired'); i += 1) await new Promise((r) => setTimeout(r, 20));
+      expect(recorded.filter((r) => r.user_id === caller.userId && r.type === 'subscription.expired')).toEqual([
+        { billing_event_id: `subscription.expired:${caller.userId}:${graceEndsAt.toISOString()}`, type: 'subscription.expired', user_id: caller.userId, amount_cents: null, occurred_at: graceEndsAt.toISOString() },
+      ]);
+    } finally {
+      frozen = undefined;
+    }
   });
 
   it('shares due grace steps between replicas: each subscription expires once', async () => {

@@ -129,7 +129,7 @@ function commandContext(id, context, signal) {
       exec: (target, command, options = {}) => hook('ssh.exec', { target, command, timeoutMs: options.timeout ?? options.timeoutMs }),
     },
     usage: {
-      llm: (report = {}) => hook('usage.llm', { model: report.model, input: report.input, output: report.output }).then(() => undefined),
+      llm: (report = {}) => hook('usage.llm', { model: report.model, input: report.input, output: report.output, byok: report.byok }).then(() => undefined),
     },
     fetch: (url, options = {}) => hook('net.fetch', { url: String(url), method: options.method, headers: options.headers, body: options.body }),
   };

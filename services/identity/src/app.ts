@@ -85,13 +85,13 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
     ],
     async start() {
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? IDENTITY_MIGRATIONS, schema: IDENTITY_SCHEMA });
-      if (config.admin) await ensureAdmin(db, hasher, principals, config.admin, log);
+      if (config.admin) await ensureAdmin(db, events, hasher, principals, config.admin, log);
       subscriptions.push(await respondToPrincipalRequests(bus, principals));
       subscriptions.push(await respondToTenantRequests(bus, db));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'identity' })));
       subscriptions.push(await consumePackEvents(bus, db));
       subscriptions.push(await consumeApiKeyUse(bus, apiKeys));
-      subscriptions.push(await consumeSubscriptionChanges(bus, tiers));
+      subscriptions.push(await consumeSubscriptionChanges(bus, events, tiers));
       subscriptions.push(...(await respondToAccessCodeRequests(bus, codes)));
       subscriptions.push(...(await respondToOperatorRequests(bus, tiers, auth)));
       events.start();

@@ -1,8 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { PermissionError, currentCorrelationId, ok, type Logger } from '@svc/core';
 import { requireIdentity, requirePlatformAdmin, type Identity } from '@svc/auth';
-import type { Db } from '@svc/db';
-import { AuditRepository } from '../repositories/audit.repository.js';
+import type { AuditService } from '../services/audit.service.js';
 
 /** Who may pass: platform admins and owners, or owners alone. */
 export type AuditGate = (req: Request) => Identity;
@@ -33,7 +32,7 @@ export interface AuditedRoute {
  * correlation id) before it answers, success or error. The gate runs first: a caller it
  * refuses (401, 403) gets no row.
  */
-export function audited(db: Db, log: Logger, route: AuditedRoute): RequestHandler {
+export function audited(audit: AuditService, log: Logger, route: AuditedRoute): RequestHandler {
   return async (req: Request, res: Response) => {
     const caller = route.gate(req);
     const row = { actorId: caller.userId, actorRole: caller.role, action: route.action, target: safeTarget(route, req), correlationId: currentCorrelationId() ?? null };
@@ -41,10 +40,10 @@ export function audited(db: Db, log: Logger, route: AuditedRoute): RequestHandle
     try {
       data = await route.run(req, caller);
     } catch (err) {
-      await new AuditRepository(db).insert({ ...row, outcome: (err as { code?: string }).code ?? 'INTERNAL_ERROR' });
+      await audit.record({ ...row, outcome: (err as { code?: string }).code ?? 'INTERNAL_ERROR' });
       throw err;
     }
-    await new AuditRepository(db).insert({ ...row, outcome: 'success' });
+    await audit.record({ ...row, outcome: 'success' });
     log.info('admin request', { action: route.action, actor_id: caller.userId });
     if (route.respond) await route.respond(res, data);
     else res.status(route.status ?? 200).json(ok(data));

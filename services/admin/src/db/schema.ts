@@ -28,8 +28,9 @@ export const inbox = inboxTable(admin);
 export const outbox = outboxTable(admin);
 
 /**
- * Command runs per month (`YYYY-MM`, UTC), tenant, user and pack (the command's namespace), as
- * `command.executed` reports them. A new month starts new rows: counters roll over by key.
+ * Command runs per month (`YYYY-MM`, UTC), tenant, user, pack (`@<namespace>/<name>`) and pack
+ * version, as `command.executed` reports them. A new month starts new rows: counters roll over by
+ * key. Rows counted before events named their pack are keyed by the command's namespace, version ''.
  */
 export const usageCommands = admin.table(
   'usage_commands',
@@ -38,15 +39,20 @@ export const usageCommands = admin.table(
     tenantId: text('tenant_id').notNull(),
     userId: text('user_id').notNull(),
     pack: text('pack').notNull(),
+    version: text('version').notNull().default(''),
     executed: integer('commands_executed').notNull().default(0),
     succeeded: integer('commands_succeeded').notNull().default(0),
     failed: integer('commands_failed').notNull().default(0),
     executionMs: bigint('execution_ms', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.period, t.tenantId, t.userId, t.pack] }), index('usage_commands_tenant_idx').on(t.tenantId, t.period)],
+  (t) => [primaryKey({ columns: [t.period, t.tenantId, t.userId, t.pack, t.version] }), index('usage_commands_tenant_idx').on(t.tenantId, t.period)],
 );
 
-/** LLM tokens of a month that packs reported through `ctx.usage.llm`, per tenant, user, pack and model. */
+/**
+ * LLM tokens of a month that packs reported through `ctx.usage.llm`, per tenant, user, pack, pack
+ * version and model; `llm_requests` counts the reports, those made with the user's own key (no
+ * platform tokens) included.
+ */
 export const usageLlm = admin.table(
   'usage_llm',
   {
@@ -54,12 +60,13 @@ export const usageLlm = admin.table(
     tenantId: text('tenant_id').notNull(),
     userId: text('user_id').notNull(),
     pack: text('pack').notNull(),
+    version: text('version').notNull().default(''),
     model: text('model').notNull(),
     inputTokens: bigint('input_tokens', { mode: 'number' }).notNull().default(0),
     outputTokens: bigint('output_tokens', { mode: 'number' }).notNull().default(0),
     requests: integer('llm_requests').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.period, t.tenantId, t.userId, t.pack, t.model] }), index('usage_llm_tenant_idx').on(t.tenantId, t.period)],
+  (t) => [primaryKey({ columns: [t.period, t.tenantId, t.userId, t.pack, t.version, t.model] }), index('usage_llm_tenant_idx').on(t.tenantId, t.period)],
 );
 
 /**
@@ -142,7 +149,8 @@ export const adminUsers = admin.table(
     email: text('email').notNull(),
     tier: text('tier').notNull(),
     cohort: text('cohort').notNull(),
-    accessCodeId: text('access_code_id').notNull(),
+    /** Null for the platform's owner, bootstrapped at start-up without a code. */
+    accessCodeId: text('access_code_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** Milestones of the onboarding funnel and the journey, from the events that mark them. */
     developerAt: timestamp('developer_at', { withTimezone: true, mode: 'date' }),

@@ -23,7 +23,10 @@ export function consumePeopleEvents(bus: Bus, db: Db, now: () => Date, hardLimit
       switch (message.name) {
         case 'user.registered': {
           const p = message.payload;
-          await users.register({ userId: p.user_id, tenantId: p.tenant_id, email: p.email, tier: p.tier, cohort: p.cohort, accessCodeId: p.access_code_id, createdAt: at });
+          const user = { userId: p.user_id, tenantId: p.tenant_id, email: p.email, tier: p.tier, cohort: p.cohort, accessCodeId: p.access_code_id, createdAt: at };
+          // The bootstrapped owner (no access code) is listed, at the tier its start-up sets, but is no signup of the funnel.
+          if (p.access_code_id === null) return users.registerOwner(user);
+          await users.register(user);
           await activity.record({ ...base, tenantId: p.tenant_id, userId: p.user_id, eventData: { tier: p.tier, cohort: p.cohort } });
           break;
         }

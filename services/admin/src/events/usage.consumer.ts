@@ -69,7 +69,7 @@ async function count(tx: Db, out: OutboxWriter, messages: EventMessage<UsageEven
     } else if (message.name === 'command.executed') {
       const run = message.payload;
       runChanges.push({ change: 'ended', tenantId: run.tenant_id, taskId: run.task_id });
-      runs.push({ period, tenantId: run.tenant_id, userId: run.user_id, pack: packOf(run.command), succeeded: run.status === 'success', durationMs: run.duration_ms });
+      runs.push({ period, tenantId: run.tenant_id, userId: run.user_id, ...packOf(run), succeeded: run.status === 'success', durationMs: run.duration_ms });
       activity.push({
         id: message.messageId,
         tenantId: run.tenant_id,
@@ -82,8 +82,10 @@ async function count(tx: Db, out: OutboxWriter, messages: EventMessage<UsageEven
       move(run.tenant_id, run.user_id, 'commands_per_month');
     } else if (message.name === 'llm.usage.reported') {
       const report = message.payload;
-      reports.push({ period, tenantId: report.tenant_id, userId: report.user_id, pack: packOf(report.command), model: report.model, inputTokens: report.input_tokens, outputTokens: report.output_tokens });
-      move(report.tenant_id, report.user_id, 'llm_tokens_per_month');
+      // A call made with the user's own provider key is a request, with no platform tokens (Part 2, Limits).
+      const tokens = report.byok ? { inputTokens: 0, outputTokens: 0 } : { inputTokens: report.input_tokens, outputTokens: report.output_tokens };
+      reports.push({ period, tenantId: report.tenant_id, userId: report.user_id, ...packOf(report), model: report.model, ...tokens });
+      if (!report.byok) move(report.tenant_id, report.user_id, 'llm_tokens_per_month');
     } else {
       const report = message.payload;
       await usage.addStorageReport({ period, tenantId: report.tenant_id, bytes: report.storage_bytes, keys: report.storage_keys, version: report.version });

@@ -1,23 +1,23 @@
 import { Router, type Request } from 'express';
 import { AdminAccessCodesQuery, AdminCompCodeBody, AdminSetTierBody, AdminUserId, AdminUsersQuery, AuditLogQuery } from '@svc/contracts';
 import { parseInput, type Logger } from '@svc/core';
-import type { Db } from '@svc/db';
+import type { AuditService } from '../services/audit.service.js';
 import { adminsAndOwners, audited, ownersOnly } from '../audit/audited.js';
 import type { AdminService } from '../services/admin.service.js';
 import type { OperatorService } from '../services/operator.service.js';
 
 /** `/api/v1/admin/*`: platform admins and owners (the audit log: owners), each request audited. */
-export function adminRoutes(admin: AdminService, operator: OperatorService, db: Db, log: Logger): Router {
+export function adminRoutes(admin: AdminService, operator: OperatorService, audit: AuditService, log: Logger): Router {
   const router = Router();
 
   router.get(
     '/admin/users',
-    audited(db, log, { action: 'admin.users.list', gate: adminsAndOwners, run: (req) => admin.listUsers(parseInput(AdminUsersQuery, req.query, 'query')) }),
+    audited(audit, log, { action: 'admin.users.list', gate: adminsAndOwners, run: (req) => admin.listUsers(parseInput(AdminUsersQuery, req.query, 'query')) }),
   );
 
   router.get(
     '/admin/users/:id',
-    audited(db, log, {
+    audited(audit, log, {
       action: 'admin.users.read',
       gate: adminsAndOwners,
       target: (req) => String(req.params.id),
@@ -29,7 +29,7 @@ export function adminRoutes(admin: AdminService, operator: OperatorService, db: 
 
   router.post(
     '/admin/users/:id/access-codes',
-    audited(db, log, {
+    audited(audit, log, {
       action: 'admin.access-codes.mint',
       gate: adminsAndOwners,
       target: userId,
@@ -40,12 +40,12 @@ export function adminRoutes(admin: AdminService, operator: OperatorService, db: 
 
   router.post(
     '/admin/users/:id/sessions/revoke',
-    audited(db, log, { action: 'admin.sessions.revoke', gate: adminsAndOwners, target: userId, run: (req) => operator.revokeSessions(parseInput(AdminUserId, req.params.id, 'id')) }),
+    audited(audit, log, { action: 'admin.sessions.revoke', gate: adminsAndOwners, target: userId, run: (req) => operator.revokeSessions(parseInput(AdminUserId, req.params.id, 'id')) }),
   );
 
   router.post(
     '/admin/users/:id/tier',
-    audited(db, log, {
+    audited(audit, log, {
       action: 'admin.users.set-tier',
       gate: adminsAndOwners,
       target: userId,
@@ -55,12 +55,12 @@ export function adminRoutes(admin: AdminService, operator: OperatorService, db: 
 
   router.get(
     '/admin/access-codes',
-    audited(db, log, { action: 'admin.access-codes.list', gate: adminsAndOwners, run: (req) => operator.listAccessCodes(parseInput(AdminAccessCodesQuery, req.query, 'query')) }),
+    audited(audit, log, { action: 'admin.access-codes.list', gate: adminsAndOwners, run: (req) => operator.listAccessCodes(parseInput(AdminAccessCodesQuery, req.query, 'query')) }),
   );
 
   router.get(
     '/admin/audit-log',
-    audited(db, log, { action: 'admin.audit-log.read', gate: ownersOnly, run: (req) => admin.auditLog(parseInput(AuditLogQuery, req.query, 'query')) }),
+    audited(audit, log, { action: 'admin.audit-log.read', gate: ownersOnly, run: (req) => admin.auditLog(parseInput(AuditLogQuery, req.query, 'query')) }),
   );
 
   return router;

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { FunnelQuery, MetricsExportQuery, MetricsSinceQuery, UserJourneysQuery } from '@svc/contracts';
 import { parseInput, type Logger } from '@svc/core';
-import type { Db } from '@svc/db';
+import type { AuditService } from '../services/audit.service.js';
 import { adminsAndOwners, audited } from '../audit/audited.js';
 import type { MetricsService } from '../services/metrics.service.js';
 import { sendCsv, sendJson } from './export.js';
@@ -9,10 +9,10 @@ import { sendCsv, sendJson } from './export.js';
 const sinceOf = (since?: string) => (since ? new Date(since) : undefined);
 
 /** `/api/v1/metrics/*` and `/api/v1/admin/metrics/funnel`: platform admins and owners, each request audited. */
-export function metricsRoutes(metrics: MetricsService, db: Db, log: Logger): Router {
+export function metricsRoutes(metrics: MetricsService, audit: AuditService, log: Logger): Router {
   const router = Router();
   const route = (path: string, action: string, run: Parameters<typeof audited>[2]['run'], respond?: Parameters<typeof audited>[2]['respond']) =>
-    router.get(path, audited(db, log, { action, gate: adminsAndOwners, run, respond }));
+    router.get(path, audited(audit, log, { action, gate: adminsAndOwners, run, respond }));
 
   route('/metrics/onboarding', 'metrics.onboarding', (req) => metrics.onboarding(sinceOf(parseInput(MetricsSinceQuery, req.query, 'query').since)));
   route('/metrics/revenue', 'metrics.revenue', (req) => {

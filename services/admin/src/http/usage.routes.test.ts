@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@svc/auth';
 import { personalIdentity } from '@svc/auth/testing';
-import { createBus, type Bus } from '@svc/bus';
+import { createBus, ephemeralQueueName, type Bus } from '@svc/bus';
 import type { EventPayload } from '@svc/contracts';
 import { createCache } from '@svc/cache';
 import { usageLimitKey } from '@svc/contracts';
@@ -61,10 +61,10 @@ describe.each(testDatabaseKinds())('usage on $name', (kind) => {
   beforeAll(async () => {
     db = await kind.open();
     bus = await createBus({ logger: log });
-    await bus.subscribe('test.overage', ['usage.quota.exceeded', 'email.requested'], async (m) => {
+    await bus.subscribe(ephemeralQueueName('test.overage'), ['usage.quota.exceeded', 'email.requested'], async (m) => {
       if (m.name === 'usage.quota.exceeded') warnings.push(m.payload);
       else mails.push(m.payload as EventPayload<'email.requested'>);
-    });
+    }, { ephemeral: true });
     admin = createAdminService({ database: db.database, cache, bus, log, config: { auditKey: 'admin-usage-test-audit-key-0123456789abc' }, now: () => now });
     await admin.start();
     server = await listen(createServiceApp({ routes: admin.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
@@ -100,14 +100,51 @@ describe.each(testDatabaseKinds())('usage on $name', (kind) => {
       limits: { commands_per_month: 100, storage_bytes: 100 * MB, llm_tokens_per_month: 10_000, concurrent_jobs: null },
       percentage_used: { storage: 0, llm_tokens: 0 },
     });
+    // Events that do not name their pack (a worker older than those fields) count under the command's namespace.
     const packs = await get('/usage/by-pack', ada);
+    const none = { llm_tokens: { input: 0, output: 0, total: 0 }, llm_requests: 0 };
     expect(packs.body.data).toEqual({
       period: '2026-03',
       packs: [
-        { pack: 'acme', commands_executed: 2, commands_succeeded: 1, commands_failed: 1, execution_time_seconds: 2 },
-        { pack: 'tools', commands_executed: 1, commands_succeeded: 0, commands_failed: 1, execution_time_seconds: 1 },
+        { pack: 'acme', versions: {}, commands_executed: 2, commands_succeeded: 1, commands_failed: 1, execution_time_seconds: 2, ...none },
+        { pack: 'tools', versions: {}, commands_executed: 1, commands_succeeded: 0, commands_failed: 1, execution_time_seconds: 1, ...none },
       ],
     });
+  });
+
+  it('counts runs and LLM calls per pack and version, two packs of one namespace apart', async () => {
+    const pat = caller();
+    const run = (command: string, pack: string, version: string) =>
+      bus.publish('command.executed', { command, pack, version, tenant_id: pat.tenantId, user_id: pat.userId, duration_ms: 1000, task_id: randomUUID(), status: 'success' });
+    await run('acme.chat', '@acme/assistant', '1.0.0');
+    await run('acme.chat', '@acme/assistant', '1.1.0');
+    await run('acme.chat', '@acme/assistant', '1.1.0');
+    await run('acme.tidy', '@acme/janitor', '2.0.0');
+    await bus.publish('llm.usage.reported', { command: 'acme.chat', pack: '@acme/assistant', version: '1.1.0', tenant_id: pat.tenantId, user_id: pat.userId, model: 'gpt-4o', input_tokens: 100, output_tokens: 20 });
+    await counted(pat, 4);
+    await vi.waitFor(async () => expect((await get('/usage', pat)).body.data.usage.llm_tokens.total).toBe(120), { timeout: 5000 });
+    expect((await get('/usage/by-pack', pat)).body.data.packs).toEqual([
+      { pack: '@acme/assistant', versions: { '1.0.0': 1, '1.1.0': 2 }, commands_executed: 3, commands_succeeded: 3, commands_failed: 0, execution_time_seconds: 3, llm_tokens: { input: 100, output: 20, total: 120 }, llm_requests: 1 },
+      { pack: '@acme/janitor', versions: { '2.0.0': 1 }, commands_executed: 1, commands_succeeded: 1, commands_failed: 0, execution_time_seconds: 1, llm_tokens: { input: 0, output: 0, total: 0 }, llm_requests: 0 },
+    ]);
+    expect((await get('/usage?view=dashboard', pat)).body.data.usage.commands.by_pack).toEqual({ '@acme/assistant': 3, '@acme/janitor': 1 });
+  });
+
+  it('counts a call made with the user s own provider key as a request with no platform tokens, never toward the quota', async () => {
+    const bea = caller();
+    await bus.publish('user.registered', { user_id: bea.userId, tenant_id: bea.tenantId, email: 'bea@example.test', tier: 'free', access_code_id: randomUUID(), cohort: 'comp' });
+    await vi.waitFor(async () => expect(await db.database.db.select().from(adminUsers).where(eq(adminUsers.userId, bea.userId))).toHaveLength(1), { timeout: 5000 });
+    const report = (input: number, byok: boolean) =>
+      bus.publish('llm.usage.reported', { command: 'acme.chat', pack: '@acme/assistant', version: '1.0.0', tenant_id: bea.tenantId, user_id: bea.userId, model: 'gpt-4o', input_tokens: input, output_tokens: 0, byok });
+    await report(50_000, true);
+    await report(50_000, true);
+    await report(300, false);
+    await vi.waitFor(async () => expect((await get('/usage/by-pack', bea)).body.data.packs[0]?.llm_requests).toBe(3), { timeout: 5000 });
+    expect((await get('/usage', bea)).body.data.usage.llm_tokens).toEqual({ input: 300, output: 0, total: 300 });
+    expect((await get('/usage/by-pack', bea)).body.data.packs[0].llm_tokens).toEqual({ input: 300, output: 0, total: 300 });
+    // 100,000 tokens on the user's own key, past Free's 10,000: no warning, since none were the platform's.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(warnings.filter((w) => w.tenant_id === bea.tenantId)).toEqual([]);
   });
 
   it('counts LLM tokens by model once per report, even when the bus delivers one twice', async () => {
@@ -180,8 +217,9 @@ describe.each(testDatabaseKinds())('usage on $name', (kind) => {
   });
 
   it('flags a tenant with hard limits once it is past a quota, and only then; turning them off drops the flag', async () => {
-    const hal = caller();
-    const soft = caller();
+    // Enterprise callers turn hard limits on; the quotas are those of the tier the read model holds (Free here, as after a downgrade).
+    const hal = caller({ tier: 'enterprise' });
+    const soft = caller({ tier: 'enterprise' });
     for (const who of [hal, soft]) {
       await bus.publish('user.registered', { user_id: who.userId, tenant_id: who.tenantId, email: `${who.userId.slice(0, 8)}@example.test`, tier: 'free', access_code_id: randomUUID(), cohort: 'comp' });
     }
@@ -211,9 +249,18 @@ describe.each(testDatabaseKinds())('usage on $name', (kind) => {
     await put('/usage/limits', { hard: false }, soft);
   });
 
+  it('lets only an enterprise tenant turn hard limits on, with a code of its own; turning them off is anybody s', async () => {
+    for (const tier of ['free', 'developer_preview', 'pro'] as const) {
+      const who = caller({ tier });
+      expect(await put('/usage/limits', { hard: true }, who)).toMatchObject({ status: 403, body: { error: { code: 'HARD_LIMITS_ENTERPRISE_ONLY', details: { reason: 'enterprise_required', tier } } } });
+      expect(await put('/usage/limits', { hard: false }, who)).toMatchObject({ status: 200, body: { data: { tenant_id: who.tenantId, hard: false } } });
+    }
+    expect((await put('/usage/limits', { hard: true }, caller({ tier: 'enterprise' }))).status).toBe(200);
+  });
+
   it('lets only the tenant owner or an admin of it change its limits, and refuses a bad body', async () => {
     const org = randomUUID();
-    const member = { ...caller(), tenantId: org, memberships: [{ tenantId: org, slug: 'acme', kind: 'organization' as const, role: 'member' as const }] };
+    const member = { ...caller({ tier: 'enterprise' }), tenantId: org, memberships: [{ tenantId: org, slug: 'acme', kind: 'organization' as const, role: 'member' as const }] };
     expect((await put('/usage/limits', { hard: true }, member)).status).toBe(403);
     expect((await put('/usage/limits', { hard: true })).status).toBe(401);
     for (const body of [{}, { hard: 'yes' }, { hard: true, tenant_id: org }]) expect((await put('/usage/limits', body, caller())).status, JSON.stringify(body)).toBe(400);

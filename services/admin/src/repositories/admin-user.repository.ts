@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { adminUsers, billingEvents, subscriptions } from '../db/schema.js';
 
 export type AdminUserRow = typeof adminUsers.$inferSelect;
+type NewAdminUser = Pick<AdminUserRow, 'userId' | 'tenantId' | 'email' | 'tier' | 'cohort' | 'accessCodeId' | 'createdAt'>;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 /** A user with their subscription, null before billing reported one. */
 export type AdminUserView = AdminUserRow & { subscription: SubscriptionRow | null };
@@ -19,11 +20,36 @@ export interface UserFilters {
 /** Where a page starts: after the row (created_at, user_id) of a cursor, or after `offset` rows. */
 export type PageStart = { after: { createdAt: Date; userId: string } } | { offset: number };
 
+/** Whom a tenant's usage notices go to, and whose tier's quotas apply. */
+export interface QuotaHolder {
+  userId: string;
+  email: string;
+  tier: string;
+}
+
+const QUOTA_HOLDER = { userId: adminUsers.userId, email: adminUsers.email, tier: adminUsers.tier };
+
 export class AdminUserRepository {
   constructor(private readonly db: Db) {}
 
-  async register(user: Pick<AdminUserRow, 'userId' | 'tenantId' | 'email' | 'tier' | 'cohort' | 'accessCodeId' | 'createdAt'>): Promise<void> {
+  async register(user: NewAdminUser): Promise<void> {
     await this.db.insert(adminUsers).values(user).onConflictDoNothing();
+  }
+
+  /** The platform's owner, announced at every start: listed once, its e-mail and tier as the start-up set them. */
+  async registerOwner(user: NewAdminUser): Promise<void> {
+    await this.db.insert(adminUsers).values(user).onConflictDoUpdate({ target: adminUsers.userId, set: { email: user.email, tier: user.tier } });
+  }
+
+  /** The user whose own (personal) tenant `tenantId` is, with what the usage notices need. */
+  async ownerOfTenant(tenantId: string): Promise<QuotaHolder | undefined> {
+    const [owner] = await this.db.select(QUOTA_HOLDER).from(adminUsers).where(eq(adminUsers.tenantId, tenantId)).limit(1);
+    return owner;
+  }
+
+  async quotaHolder(userId: string): Promise<QuotaHolder | undefined> {
+    const [user] = await this.db.select(QUOTA_HOLDER).from(adminUsers).where(eq(adminUsers.userId, userId));
+    return user;
   }
 
   async setTier(userId: string, tier: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@svc/db';
 import { activity, adminUsers, billingEvents, funnelDays, subscriptions } from '../db/schema.js';
 import type { ActivityRow } from './activity.repository.js';
@@ -24,7 +24,8 @@ export class MetricsRepository {
         command: sql<number>`count(${adminUsers.firstCommandAt})::int`,
       })
       .from(adminUsers)
-      .where(since(adminUsers.createdAt, from));
+      // Registrations only: the owner, bootstrapped without a code, is no signup.
+      .where(and(isNotNull(adminUsers.accessCodeId), since(adminUsers.createdAt, from)));
     return row!;
   }
 

@@ -14,7 +14,10 @@ export interface CommandRun {
   period: string;
   tenantId: string;
   userId: string;
+  /** `@<namespace>/<name>`; a namespace alone for events that did not name their pack. */
   pack: string;
+  /** The pack's version that ran; '' when the event did not say. */
+  version: string;
   succeeded: boolean;
   durationMs: number;
 }
@@ -32,6 +35,7 @@ export interface LlmReport {
   tenantId: string;
   userId: string;
   pack: string;
+  version: string;
   model: string;
   inputTokens: number;
   outputTokens: number;
@@ -42,6 +46,14 @@ export interface LlmTotals {
   input: number;
   output: number;
   requests: number;
+}
+
+/** A pack's month: its runs (per version too) and the LLM calls its commands reported. */
+export interface PackTotals extends CommandTotals {
+  pack: string;
+  /** Runs per version; runs of an unknown version (counted before events named it) are left out. */
+  versions: Record<string, number>;
+  llm: { input: number; output: number; requests: number };
 }
 
 /**
@@ -68,8 +80,8 @@ export class UsageRepository {
   async addCommandRuns(runs: CommandRun[]): Promise<void> {
     const rows = new Map<string, Omit<CommandRun, 'succeeded' | 'durationMs'> & CommandTotals>();
     for (const run of runs) {
-      const key = JSON.stringify([run.period, run.tenantId, run.userId, run.pack]);
-      const row = rows.get(key) ?? { period: run.period, tenantId: run.tenantId, userId: run.userId, pack: run.pack, executed: 0, succeeded: 0, failed: 0, executionMs: 0 };
+      const key = JSON.stringify([run.period, run.tenantId, run.userId, run.pack, run.version]);
+      const row = rows.get(key) ?? { period: run.period, tenantId: run.tenantId, userId: run.userId, pack: run.pack, version: run.version, executed: 0, succeeded: 0, failed: 0, executionMs: 0 };
       row.executed += 1;
       row.succeeded += run.succeeded ? 1 : 0;
       row.failed += run.succeeded ? 0 : 1;
@@ -81,7 +93,7 @@ export class UsageRepository {
       .insert(usageCommands)
       .values(inKeyOrder(rows))
       .onConflictDoUpdate({
-        target: [usageCommands.period, usageCommands.tenantId, usageCommands.userId, usageCommands.pack],
+        target: [usageCommands.period, usageCommands.tenantId, usageCommands.userId, usageCommands.pack, usageCommands.version],
         set: {
           executed: sql`${usageCommands.executed} + ${excluded(usageCommands.executed)}`,
           succeeded: sql`${usageCommands.succeeded} + ${excluded(usageCommands.succeeded)}`,
@@ -91,11 +103,11 @@ export class UsageRepository {
       });
   }
 
-  /** Token reports of one batch, summed per month, tenant, user, pack and model: one statement. */
+  /** Token reports of one batch, summed per month, tenant, user, pack, version and model: one statement. */
   async addLlmReports(reports: LlmReport[]): Promise<void> {
     const rows = new Map<string, LlmReport & { requests: number }>();
     for (const report of reports) {
-      const key = JSON.stringify([report.period, report.tenantId, report.userId, report.pack, report.model]);
+      const key = JSON.stringify([report.period, report.tenantId, report.userId, report.pack, report.version, report.model]);
       const row = rows.get(key) ?? { ...report, inputTokens: 0, outputTokens: 0, requests: 0 };
       row.inputTokens += report.inputTokens;
       row.outputTokens += report.outputTokens;
@@ -107,7 +119,7 @@ export class UsageRepository {
       .insert(usageLlm)
       .values(inKeyOrder(rows))
       .onConflictDoUpdate({
-        target: [usageLlm.period, usageLlm.tenantId, usageLlm.userId, usageLlm.pack, usageLlm.model],
+        target: [usageLlm.period, usageLlm.tenantId, usageLlm.userId, usageLlm.pack, usageLlm.version, usageLlm.model],
         set: {
           inputTokens: sql`${usageLlm.inputTokens} + ${excluded(usageLlm.inputTokens)}`,
           outputTokens: sql`${usageLlm.outputTokens} + ${excluded(usageLlm.outputTokens)}`,
@@ -174,13 +186,43 @@ export class UsageRepository {
     return new Map(rows.map(({ period, ...rest }) => [period, rest]));
   }
 
-  async byPack(tenantId: string, period: string): Promise<Array<CommandTotals & { pack: string }>> {
-    return this.db
-      .select({ pack: usageCommands.pack, ...totals })
-      .from(usageCommands)
-      .where(and(eq(usageCommands.tenantId, tenantId), eq(usageCommands.period, period)))
-      .groupBy(usageCommands.pack)
-      .orderBy(desc(totals.executed), usageCommands.pack);
+  /** A tenant's month per pack, the most run first (then by name): runs per version and LLM calls with them. */
+  async byPack(tenantId: string, period: string): Promise<PackTotals[]> {
+    const [runs, calls] = await Promise.all([
+      this.db
+        .select({ pack: usageCommands.pack, version: usageCommands.version, ...totals })
+        .from(usageCommands)
+        .where(and(eq(usageCommands.tenantId, tenantId), eq(usageCommands.period, period)))
+        .groupBy(usageCommands.pack, usageCommands.version),
+      this.db
+        .select({
+          pack: usageLlm.pack,
+          input: sql<number>`coalesce(sum(${usageLlm.inputTokens}), 0)::bigint`.mapWith(Number),
+          output: sql<number>`coalesce(sum(${usageLlm.outputTokens}), 0)::bigint`.mapWith(Number),
+          requests: sql<number>`coalesce(sum(${usageLlm.requests}), 0)::int`,
+        })
+        .from(usageLlm)
+        .where(and(eq(usageLlm.tenantId, tenantId), eq(usageLlm.period, period)))
+        .groupBy(usageLlm.pack),
+    ]);
+    const packs = new Map<string, PackTotals>();
+    const entryOf = (pack: string): PackTotals => {
+      const known = packs.get(pack);
+      if (known) return known;
+      const entry = { pack, versions: {}, executed: 0, succeeded: 0, failed: 0, executionMs: 0, llm: { input: 0, output: 0, requests: 0 } };
+      packs.set(pack, entry);
+      return entry;
+    };
+    for (const { pack, version, ...run } of runs) {
+      const entry = entryOf(pack);
+      entry.executed += run.executed;
+      entry.succeeded += run.succeeded;
+      entry.failed += run.failed;
+      entry.executionMs += run.executionMs;
+      if (version) entry.versions[version] = (entry.versions[version] ?? 0) + run.executed;
+    }
+    for (const { pack, ...llm } of calls) entryOf(pack).llm = llm;
+    return [...packs.values()].sort((a, b) => b.executed - a.executed || (a.pack < b.pack ? -1 : a.pack > b.pack ? 1 : 0));
   }
 
   async byUser(period: string, tenantId?: string): Promise<Array<CommandTotals & { tenantId: string; userId: string }>> {

@@ -59,7 +59,7 @@ export class AdminService {
         : { tier: live?.tier ?? row.tier, status: live?.status ?? null, payment_issue: live?.payment_issue ?? false, current_period_end: live?.current_period_end ?? null, monthly_price_cents: live?.monthly_price_cents ?? 0, source: 'billing' as const };
     return {
       user: { ...userRecord(row), subscription_status: subscription.status, payment_customer_id_present: subscription.status !== null || row.subscription !== null },
-      access_code: { digest: keyedDigest(this.digestKey, row.accessCodeId), cohort: row.cohort },
+      access_code: row.accessCodeId === null ? null : { digest: keyedDigest(this.digestKey, row.accessCodeId), cohort: row.cohort },
       subscription,
       recent_billing_events: events.map((e) => ({ id: e.id, type: e.type, amount_cents: e.amountCents, occurred_at: e.occurredAt.toISOString() })),
     };

@@ -95,11 +95,20 @@ export class UsageService {
     }));
   }
 
-  /** `GET /usage/by-pack`: the current month per pack, most used first. */
+  /** `GET /usage/by-pack`: the current month per pack (`@namespace/name`), most used first, with its runs per version and its LLM calls. */
   async byPack(caller: Identity) {
     const period = periodOf(this.now());
     const packs = await this.repo.byPack(caller.tenantId, period);
-    return { period, packs: packs.map(({ pack, ...t }) => ({ pack, ...commandFigures(t) })) };
+    return {
+      period,
+      packs: packs.map(({ pack, versions, llm, ...t }) => ({
+        pack,
+        versions,
+        ...commandFigures(t),
+        llm_tokens: { input: llm.input, output: llm.output, total: llm.input + llm.output },
+        llm_requests: llm.requests,
+      })),
+    };
   }
 
   /** `GET /usage/by-user` (platform admins): the current month per user, every tenant or one. */

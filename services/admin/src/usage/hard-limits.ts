@@ -1,17 +1,16 @@
-import { eq } from 'drizzle-orm';
 import { tenantRoleOf, type Identity } from '@svc/auth';
 import type { Cache } from '@svc/cache';
 import { QUOTA_METRICS, usageLimitKey } from '@svc/contracts';
 import { PermissionError } from '@svc/core';
 import type { Db } from '@svc/db';
-import { usageHardLimits } from '../db/schema.js';
+import { UsageLimitRepository } from '../repositories/usage-limit.repository.js';
 import { pastQuota, type QuotaMetric } from './overage.js';
 import { periodBounds, periodOf } from './period.js';
 
-async function hasHardLimits(db: Db, tenantId: string): Promise<boolean> {
-  const [hard] = await db.select({ tenantId: usageHardLimits.tenantId }).from(usageHardLimits).where(eq(usageHardLimits.tenantId, tenantId));
-  return hard !== undefined;
-}
+/** The one tier that may turn hard limits on. */
+const HARD_LIMITS_TIER = 'enterprise';
+
+const hasHardLimits = (db: Db, tenantId: string) => new UsageLimitRepository(db).hasHardLimits(tenantId);
 
 /**
  * Hard limits (Part 2, Limits): a tenant that turned them on (`PUT /usage/limits`) and is past a
@@ -30,18 +29,26 @@ export class HardLimits {
     if (await hasHardLimits(tx, tenantId)) await this.flag(tenantId, metric, at);
   }
 
-  /** `PUT /usage/limits` for the caller's active tenant, by its owner or an admin of it. */
+  /**
+   * `PUT /usage/limits` for the caller's active tenant, by its owner or an admin of it. Turning
+   * them on is for the enterprise tier (Part 2, Limits: "enterprise may enable hard limits");
+   * turning them off is anybody's, so that a tenant moved off enterprise can let go of them.
+   */
   async set(caller: Identity, hard: boolean): Promise<{ tenant_id: string; hard: boolean }> {
     const role = tenantRoleOf(caller, caller.tenantId);
     if (role !== 'owner' && role !== 'admin') throw new PermissionError("Only the tenant's owner or an admin of it may change its limits", { reason: 'tenant_role' });
+    if (hard && caller.tier !== HARD_LIMITS_TIER) {
+      throw PermissionError.coded('HARD_LIMITS_ENTERPRISE_ONLY', `Hard usage limits are for the ${HARD_LIMITS_TIER} tier; yours is ${caller.tier}, whose quotas are soft (a warning, and runs go on)`, { reason: 'enterprise_required', tier: caller.tier });
+    }
     const tenantId = caller.tenantId;
+    const limits = new UsageLimitRepository(this.db);
     if (!hard) {
-      await this.db.delete(usageHardLimits).where(eq(usageHardLimits.tenantId, tenantId));
+      await limits.disableHardLimits(tenantId);
       await this.cache.del(usageLimitKey(tenantId));
       return { tenant_id: tenantId, hard };
     }
     const at = this.now();
-    await this.db.insert(usageHardLimits).values({ tenantId, enabledBy: caller.userId, enabledAt: at }).onConflictDoNothing();
+    await limits.enableHardLimits(tenantId, caller.userId, at);
     // A tenant already past a quota is held from its next run on.
     await this.flagIfPast(this.db, tenantId, caller.userId, at);
     return { tenant_id: tenantId, hard };

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
 import type { OutboxWriter } from '@svc/bus';
 import { htmlOfText, type QUOTA_METRICS } from '@svc/contracts';
 import type { Db } from '@svc/db';
-import { adminUsers, usageNotices } from '../db/schema.js';
+import { AdminUserRepository } from '../repositories/admin-user.repository.js';
+import { UsageLimitRepository } from '../repositories/usage-limit.repository.js';
 import { UsageRepository } from '../repositories/usage.repository.js';
 import { TIER_QUOTAS } from './quotas.js';
 
@@ -16,10 +16,10 @@ const LABELS: Record<QuotaMetric, string> = {
 
 /** Who hears of a tenant's overage and which tier's quotas apply: the user whose own tenant it is, else the user who used it. */
 async function ownerOf(tx: Db, tenantId: string, userId: string | null) {
-  const [owner] = await tx.select({ email: adminUsers.email, tier: adminUsers.tier, userId: adminUsers.userId }).from(adminUsers).where(eq(adminUsers.tenantId, tenantId)).limit(1);
+  const users = new AdminUserRepository(tx);
+  const owner = await users.ownerOfTenant(tenantId);
   if (owner || !userId) return owner;
-  const [user] = await tx.select({ email: adminUsers.email, tier: adminUsers.tier, userId: adminUsers.userId }).from(adminUsers).where(eq(adminUsers.userId, userId));
-  return user;
+  return users.quotaHolder(userId);
 }
 
 /** The quota of `metric` the tenant is past this month, with its owner; undefined when within it (or unlimited, or the owner is unknown yet). */
@@ -43,8 +43,7 @@ export async function warnOfOverage(tx: Db, out: OutboxWriter, moved: { tenantId
   if (!past) return false;
   const { owner, used, limit } = past;
   const day = moved.at.toISOString().slice(0, 10);
-  const [noticed] = await tx.insert(usageNotices).values({ tenantId: moved.tenantId, metric: moved.metric, day, used, limit }).onConflictDoNothing().returning({ day: usageNotices.day });
-  if (!noticed) return true;
+  if (!(await new UsageLimitRepository(tx).noticeOnce({ tenantId: moved.tenantId, metric: moved.metric, day, used, limit }))) return true;
   out.publish('usage.quota.exceeded', { tenant_id: moved.tenantId, metric: moved.metric, used, limit, period: moved.period });
   const text = `Your workspace has used ${used} ${LABELS[moved.metric]}; your ${owner.tier} plan includes ${limit}.\n\nNothing has stopped: your commands keep running. Upgrade your plan or reduce usage to stay within it.`;
   out.publish('email.requested', { to: owner.email, subject: 'You are over a usage limit of your plan', text, html: htmlOfText(text), kind: 'usage-quota-exceeded', user_id: owner.userId });

@@ -17,8 +17,13 @@ export function lastPeriods(period: string, count: number): string[] {
   return Array.from({ length: count }, (_, i) => periodOf(new Date(Date.UTC(year, month - count + i, 1))));
 }
 
-/** The pack of a `command.executed` command (`<namespace>.<command>`): its namespace. */
-export function packOf(command: string): string {
-  const dot = command.lastIndexOf('.');
-  return dot > 0 ? command.slice(0, dot) : command;
+/**
+ * The pack a run's event counts under: `@<namespace>/<name>` and its version as the event names
+ * them. An event without them (a worker older than those fields) counts under its command's
+ * namespace (`<namespace>.<command>`), version unknown (''), as every run did before.
+ */
+export function packOf(run: { command: string; pack?: string; version?: string }): { pack: string; version: string } {
+  if (run.pack) return { pack: run.pack, version: run.version ?? '' };
+  const dot = run.command.lastIndexOf('.');
+  return { pack: dot > 0 ? run.command.slice(0, dot) : run.command, version: '' };
 }

@@ -2,13 +2,12 @@ import type Stripe from 'stripe';
 import type { Identity } from '@svc/auth';
 import { ConflictError, IntegrationError, type AppError, type Logger } from '@svc/core';
 import { eventIdFor, outboxEvent, type EventOutbox } from '@svc/bus';
+import { NO_COHORT } from '@svc/contracts';
 import type { Db } from '@svc/db';
 import { SubscriptionRepository } from '../repositories/subscription.repository.js';
 import type { Clock } from './clock.js';
 import { billingNotConfigured } from './not-configured.js';
 
-/** Shown as `cohort` for a user whose registration billing has not heard of (the bootstrapped operator). */
-export const NO_COHORT = 'none';
 
 /** A call to the processor that failed: a 502 naming what was attempted, never the processor's raw answer to the client. */
 export function processorFailure(action: string, err: unknown, log: Logger): AppError {
@@ -28,10 +27,15 @@ export class BillingService {
     private readonly clock: Clock,
   ) {}
 
-  /** The tier the caller's credentials carry is the one the gateway applies; the rest is billing's record. */
+  /**
+   * Billing's own record: the stored subscription's tier while it gives access (active, past_due
+   * in its grace, canceled until its period ends); without one, the tier the caller holds (Free,
+   * an access code's, an operator's change), which is what the gateway applies.
+   */
   async status(caller: Identity) {
     const row = await new SubscriptionRepository(this.db).find(caller.userId);
-    return { subscription_tier: caller.tier, payment_customer_id: row?.customerId ?? null, cohort: row?.cohort ?? NO_COHORT };
+    const subscribed = row?.status === 'active' || row?.status === 'past_due' || row?.status === 'canceled';
+    return { subscription_tier: subscribed ? row.tier : caller.tier, payment_customer_id: row?.customerId ?? null, cohort: row?.cohort ?? NO_COHORT };
   }
 
   async checkout(caller: Identity, urls: { success_url: string; cancel_url: string }, idempotencyKey: string) {

@@ -8,6 +8,7 @@ import { processorFailure } from './billing.service.js';
 import type { Clock } from './clock.js';
 import { billingNotConfigured } from './not-configured.js';
 import { subscriptionEmails } from './subscription-messages.js';
+import type { EventHandlers, EventPreparations } from './webhook.service.js';
 
 /** The access code a paid registration buys: the Free tier, one use, in its own cohort. */
 export const REGISTRATION_CODE = { tier: 'free', cohort: 'paid-registration', max_uses: 1, kind: 'registration' } as const;
@@ -36,6 +37,19 @@ export class RegistrationService {
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {}
+
+  /** Asked of identity before the registration webhook's transaction (a code minted, a code withdrawn). */
+  readonly webhookPreparations: EventPreparations = {
+    'checkout.session.completed': (event) => this.reserveCode(event.data.object),
+    'charge.dispute.created': (event) => this.withdrawCode(event.data.object),
+  };
+
+  /** The registration webhook's events (Part 2, Events), each handled with the object its type carries. */
+  readonly webhookHandlers: EventHandlers = {
+    'checkout.session.completed': (tx, out, event, at) => this.complete(tx, out, event.data.object, at),
+    'checkout.session.expired': (tx, out, event, at) => this.expire(tx, out, event.data.object, at),
+    'charge.dispute.created': (tx, out, event, at) => this.dispute(tx, out, event.data.object, at),
+  };
 
   async checkout(ref: string) {
     if (!this.processor) throw billingNotConfigured('STRIPE_SECRET_KEY');

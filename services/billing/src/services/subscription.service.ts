@@ -6,6 +6,7 @@ import { SubscriptionRepository, type SubscriptionChanges, type SubscriptionRow 
 import { DAY_MS } from './clock.js';
 import { monthlyPriceOf } from './plans.js';
 import { subscriptionEmails } from './subscription-messages.js';
+import type { EventHandlers } from './webhook.service.js';
 
 /** Part 2 "Limits": payment grace period. */
 export const GRACE_DAYS = 7;
@@ -67,8 +68,22 @@ export function subscriptionState(row: SubscriptionRow) {
   };
 }
 
+/** When the processor made the event: a subscription change older than the last one applied is ignored. */
+const createdOf = (event: Stripe.Event): Date => new Date(event.created * 1000);
+
 export class SubscriptionService {
   constructor(private readonly log: Logger) {}
+
+  /** The billing webhook's events (Part 2, States), each handled with the object its type carries. */
+  readonly webhookHandlers: EventHandlers = {
+    'checkout.session.completed': (tx, out, event, at) => this.completeCheckout(tx, out, event.data.object, at),
+    'customer.subscription.updated': (tx, out, event, at) => this.syncSubscription(tx, out, event.data.object, at, createdOf(event)),
+    'customer.subscription.deleted': (tx, out, event, at) => this.endSubscription(tx, out, event.data.object, at, createdOf(event)),
+    'invoice.payment_failed': (tx, out, event, at) => this.paymentFailed(tx, out, event.data.object, at),
+    // The spec lists both: a paid invoice brings the two, which record one fact (`invoice.paid:<invoice>`).
+    'invoice.paid': (tx, out, event, at) => this.paymentSucceeded(tx, out, event.data.object, at),
+    'invoice.payment_succeeded': (tx, out, event, at) => this.paymentSucceeded(tx, out, event.data.object, at),
+  };
 
   /** `checkout.session.completed`: Pro at once. */
   async completeCheckout(tx: Db, out: OutboxWriter, session: Stripe.Checkout.Session, at: Date): Promise<void> {

@@ -10,15 +10,30 @@ import { billingNotConfigured } from './not-configured.js';
 /** Part 2: a signature older than this (seconds) is refused, so that a captured delivery cannot be replayed later. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-/** What one endpoint does with each event type it handles; other types are acknowledged and ignored. */
-export type EventHandlers = Partial<Record<string, (tx: Db, out: OutboxWriter, event: Stripe.Event, at: Date) => Promise<void>>>;
+/** The processor's event of type `T`, its `data.object` typed by it (a checkout session, an invoice, …). */
+export type ProcessorEvent<T extends Stripe.Event.Type> = Extract<Stripe.Event, { type: T }>;
+
+/** What one endpoint does with each event type it handles, each handler typed by the event it takes; other types are acknowledged and ignored. */
+export type EventHandlers = { [T in Stripe.Event.Type]?: (tx: Db, out: OutboxWriter, event: ProcessorEvent<T>, at: Date) => Promise<void> };
 
 /**
  * Work that asks another service over the bus, done after the signature is checked and before
  * the transaction: a transaction must not wait on another service (in the embedded fleet they
  * share one database connection). It must be safe to repeat, since a retried delivery repeats it.
  */
-export type EventPreparations = Partial<Record<string, (event: Stripe.Event) => Promise<void>>>;
+export type EventPreparations = { [T in Stripe.Event.Type]?: (event: ProcessorEvent<T>) => Promise<void> };
+
+type AnyHandler = (tx: Db, out: OutboxWriter, event: Stripe.Event, at: Date) => Promise<void>;
+type AnyPreparation = (event: Stripe.Event) => Promise<void>;
+
+/**
+ * The endpoint's handler and preparation of `event`'s type. Each entry of the maps takes the event
+ * of its own key's type and `event.type` is that key, which TypeScript cannot follow through a
+ * lookup: hence the widening here, and nowhere else.
+ */
+function stepsFor(config: WebhookEndpointConfig, event: Stripe.Event): { prepare?: AnyPreparation; handle?: AnyHandler } {
+  return { prepare: config.prepare?.[event.type] as AnyPreparation | undefined, handle: config.handlers[event.type] as AnyHandler | undefined };
+}
 
 export interface WebhookEndpointConfig {
   endpoint: WebhookEndpoint;
@@ -46,18 +61,18 @@ export class WebhookService {
     if (!signature) throw new AuthenticationError('The Payment-Signature header is missing', { header: 'Payment-Signature' });
     const event = this.verify(config.secret, rawBody, signature);
     const at = this.clock();
-    await config.prepare?.[event.type]?.(event);
+    const steps = stepsFor(config, event);
+    await steps.prepare?.(event);
     await this.events.transaction(async (tx, out) => {
       if (!(await new WebhookEventRepository(tx).record(config.endpoint, event, JSON.parse(rawBody.toString('utf8'))))) {
         this.log.info('duplicate processor event ignored', { endpoint: config.endpoint, event_id: event.id, type: event.type });
         return;
       }
-      const handler = config.handlers[event.type];
-      if (!handler) {
+      if (!steps.handle) {
         this.log.info('processor event of a type not handled here; acknowledged', { endpoint: config.endpoint, event_id: event.id, type: event.type });
         return;
       }
-      await handler(tx, out, event, at);
+      await steps.handle(tx, out, event, at);
     });
   }
 

@@ -6,8 +6,18 @@ import type { TaskRow } from './repositories/task.repository.js';
 /** A run that ended: the only statuses a run's events carry. */
 type EndedTask = TaskRow & { status: 'success' | 'failure' | 'timeout' };
 
+/**
+ * What every event of a run says of it: its command (`<namespace>.<command>`, Part 1) and its pack
+ * (`@<namespace>/<name>` and the version that ran), which usage counts by. A row made before the
+ * pack's name was kept has none, and its events name the command alone.
+ */
+function runOf(task: TaskRow): { command: string; pack?: string; version?: string } {
+  const command = `${task.namespace}.${task.command}`;
+  return task.packName ? { command, pack: `@${task.namespace}/${task.packName}`, version: task.packVersion } : { command };
+}
+
 function summary(task: EndedTask): EventInput<'command.executed'> {
-  return { command: `${task.namespace}.${task.command}`, tenant_id: task.tenantId, user_id: task.userId, duration_ms: task.durationMs ?? 0, task_id: task.id, status: task.status };
+  return { ...runOf(task), tenant_id: task.tenantId, user_id: task.userId, duration_ms: task.durationMs ?? 0, task_id: task.id, status: task.status };
 }
 
 /**
@@ -26,7 +36,7 @@ function commandExecuted(task: EndedTask): OutboxEntry {
  * job announces the same start again, which consumers see as one.
  */
 export function announceStart(events: EventOutbox, task: TaskRow): Promise<void> {
-  const payload = { command: `${task.namespace}.${task.command}`, tenant_id: task.tenantId, user_id: task.userId, task_id: task.id };
+  const payload = { ...runOf(task), tenant_id: task.tenantId, user_id: task.userId, task_id: task.id };
   return events.publish([outboxEvent('command.started', payload, options('command.started', task))]);
 }
 

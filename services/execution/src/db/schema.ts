@@ -32,6 +32,8 @@ export const tasks = execution.table(
     namespace: text('namespace').notNull(),
     command: text('command').notNull(),
     packId: text('pack_id').notNull(),
+    /** The pack's name without its namespace (`@<namespace>/<pack_name>`, which usage counts by); empty on rows made before it was kept. */
+    packName: text('pack_name').notNull().default(''),
     packVersion: text('pack_version').notNull(),
     packVersionId: text('pack_version_id').notNull(),
     entry: text('entry').notNull(),
@@ -58,7 +60,7 @@ export const tasks = execution.table(
 );
 
 /** The columns a new task is given; every other one starts at its default. */
-export const NEW_TASK_COLUMNS = ['userId', 'tenantId', 'namespace', 'command', 'packId', 'packVersion', 'packVersionId', 'entry', 'queue', 'async', 'input', 'maxRetries', 'timeoutMs', 'correlationId'] as const;
+export const NEW_TASK_COLUMNS = ['userId', 'tenantId', 'namespace', 'command', 'packId', 'packName', 'packVersion', 'packVersionId', 'entry', 'queue', 'async', 'input', 'maxRetries', 'timeoutMs', 'correlationId'] as const;
 
 /** The first task a caller's `Idempotency-Key` led to, for 24 hours. */
 export const idempotencyKeys = execution.table(

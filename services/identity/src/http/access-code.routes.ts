@@ -1,11 +1,8 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import { requirePlatformAdmin } from '@svc/auth';
-import { CreateAccessCodesBody, ValidateAccessCodeBody } from '@svc/contracts';
+import { CreateAccessCodesBody, Uuid, ValidateAccessCodeBody } from '@svc/contracts';
 import { ok, parseInput, reducedErrorBody } from '@svc/core';
 import { isAccessCodeInvalid, type AccessCodeService } from '../services/access-code.service.js';
-
-const CodeId = z.uuid('must be a uuid');
 
 export function accessCodeRoutes(codes: AccessCodeService): Router {
   const router = Router();
@@ -35,7 +32,7 @@ export function accessCodeRoutes(codes: AccessCodeService): Router {
 
   router.delete('/access-codes/:codeId', async (req, res) => {
     requirePlatformAdmin(req);
-    const id = parseInput(CodeId, req.params.codeId, 'code_id');
+    const id = parseInput(Uuid, req.params.codeId, 'code_id');
     res.json(ok(await codes.deactivate(id)));
   });
 

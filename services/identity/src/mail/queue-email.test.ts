@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBus, EventOutbox, type Bus, type EventMessage } from '@svc/bus';
+import { createBus, EventOutbox, type Bus, type EventMessage, ephemeralQueueName } from '@svc/bus';
 import { createLogger } from '@svc/core';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { IDENTITY_MIGRATIONS, IDENTITY_SCHEMA } from '../app.js';
@@ -18,9 +18,9 @@ describe("identity's e-mails", () => {
     db = await testDatabaseKinds()[0]!.open();
     await db.database.migrate({ migrationsFolder: IDENTITY_MIGRATIONS, schema: IDENTITY_SCHEMA });
     bus = await createBus({ logger: log });
-    await bus.subscribe('identity-test.emails', ['email.requested'], async (message) => {
+    await bus.subscribe(ephemeralQueueName('identity-test.emails'), ['email.requested'], async (message) => {
       requested.push(message);
-    });
+    }, { ephemeral: true });
     events = new EventOutbox({ db: db.database.db, table: outbox, inbox, bus, log });
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBus, EventOutbox, type Bus } from '@svc/bus';
+import { createBus, EventOutbox, ephemeralQueueName, type Bus } from '@svc/bus';
 import { createCache, type Cache } from '@svc/cache';
 import { DEACTIVATE_ACCESS_CODE_RPC, MINT_ACCESS_CODE_RPC, principalCacheKey, type EventPayload } from '@svc/contracts';
 import { createLogger } from '@svc/core';
@@ -35,8 +35,8 @@ describe.each(testDatabaseKinds())('tiers from billing and access codes for othe
     events = new EventOutbox({ db: db.database.db, table: outbox, bus, log, intervalMs: 50 });
     events.start();
     principals = new PrincipalService(db.database.db, cache, log, SECRET);
-    await bus.subscribe('test.tiers', ['user.tier.changed'], async (m) => void tierChanges.push(m.payload));
-    await consumeSubscriptionChanges(bus, new TierService(events, principals, log));
+    await bus.subscribe(ephemeralQueueName('test.tiers'), ['user.tier.changed'], async (m) => void tierChanges.push(m.payload), { ephemeral: true });
+    await consumeSubscriptionChanges(bus, events, new TierService(events, principals, log));
     await respondToAccessCodeRequests(bus, new AccessCodeService(db.database.db, 'tier-test-internal-secret'));
   });
 

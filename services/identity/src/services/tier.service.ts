@@ -1,8 +1,7 @@
-import type { EventOutbox } from '@svc/bus';
+import type { AfterCommit, EventOutbox, OutboxWriter } from '@svc/bus';
 import type { EventPayload, RpcReply, RpcRequest, SET_USER_TIER_RPC } from '@svc/contracts';
-import { firstDelivery } from '@svc/db';
+import type { Db } from '@svc/db';
 import { NotFoundError, type Logger } from '@svc/core';
-import { inbox } from '../db/schema.js';
 import { BillingTierRepository } from '../repositories/billing-tier.repository.js';
 import { UserRepository } from '../repositories/user.repository.js';
 import type { PrincipalService } from './principal.service.js';
@@ -19,23 +18,23 @@ export class TierService {
     private readonly log: Logger,
   ) {}
 
-  async applySubscription(eventId: string, change: EventPayload<'subscription.changed'>): Promise<void> {
-    const changed = await this.events.transaction(async (tx, out) => {
-      if (!(await firstDelivery(tx, inbox, eventId, 'subscription.changed'))) return false;
-      if (!(await new BillingTierRepository(tx).advance(change.user_id, new Date(change.occurred_at)))) return false;
-      const users = new UserRepository(tx);
-      await users.lock(change.user_id);
-      const user = await users.findById(change.user_id);
-      if (!user) {
-        this.log.warn('subscription change for an unknown user; ignored', { user_id: change.user_id });
-        return false;
-      }
-      if (user.subscriptionTier === change.tier) return false;
-      await users.update(user.id, { subscriptionTier: change.tier });
-      out.publish('user.tier.changed', { user_id: user.id, tenant_id: user.tenant.id, tier: change.tier, previous_tier: user.subscriptionTier, source: 'billing', reason: change.status });
-      return true;
-    });
-    if (changed) await this.principals.forgetUser(change.user_id);
+  /**
+   * Applies one `subscription.changed` in the consumer's transaction (which records its id in the
+   * inbox, `handleOnce`); answers the principals' drop, for once the change is committed.
+   */
+  async applySubscription(tx: Db, out: OutboxWriter, change: EventPayload<'subscription.changed'>): Promise<AfterCommit | undefined> {
+    if (!(await new BillingTierRepository(tx).advance(change.user_id, new Date(change.occurred_at)))) return undefined;
+    const users = new UserRepository(tx);
+    await users.lock(change.user_id);
+    const user = await users.findById(change.user_id);
+    if (!user) {
+      this.log.warn('subscription change for an unknown user; ignored', { user_id: change.user_id });
+      return undefined;
+    }
+    if (user.subscriptionTier === change.tier) return undefined;
+    await users.update(user.id, { subscriptionTier: change.tier });
+    out.publish('user.tier.changed', { user_id: user.id, tenant_id: user.tenant.id, tier: change.tier, previous_tier: user.subscriptionTier, source: 'billing', reason: change.status });
+    return () => this.principals.forgetUser(change.user_id);
   }
 
   /** An operator's manual change (`identity.user.set-tier`), announced with its reason and who made it. */

@@ -1,5 +1,5 @@
-import type { Bus, Subscription } from '@svc/bus';
-import { firstDelivery, type Outbox } from '@svc/db';
+import { handleOnce, type Bus, type Subscription } from '@svc/bus';
+import type { Outbox } from '@svc/db';
 import { inbox } from '../db/schema.js';
 
 /**
@@ -8,9 +8,10 @@ import { inbox } from '../db/schema.js';
  * The event is acknowledged only once the row is committed, so nothing is lost in between.
  */
 export function consumeEmailRequests(bus: Bus, outbox: Outbox): Promise<Subscription> {
-  return bus.subscribe('notify.emails', ['email.requested'], (message) =>
-    outbox.transaction(async (tx, add) => {
-      if (!(await firstDelivery(tx, inbox, message.messageId, message.name))) return;
+  return bus.subscribe(
+    'notify.emails',
+    ['email.requested'],
+    handleOnce(outbox, inbox, async (message, _tx, add) => {
       add({ kind: 'email', name: message.payload.kind, payload: message.payload, id: message.messageId, correlationId: message.correlationId });
     }),
   );

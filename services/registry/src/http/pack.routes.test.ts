@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantIdsOf, type Identity } from '@svc/auth';
-import type { BusMessage } from '@svc/bus';
+import { ephemeralQueueName, type BusMessage } from '@svc/bus';
 import { LIST_COMMANDS_RPC, RESOLVE_COMMAND_RPC } from '@svc/contracts';
+import { AppError } from '@svc/core';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
 import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
 
@@ -18,9 +19,9 @@ describe('installed packs: install, upgrade, list, uninstall', () => {
 
   beforeAll(async () => {
     h = await startRegistry();
-    await h.bus.subscribe('test.pack-events', ['pack.installed', 'pack.uninstalled'], async (message) => {
+    await h.bus.subscribe(ephemeralQueueName('test.pack-events'), ['pack.installed', 'pack.uninstalled'], async (message) => {
       events.push(message);
-    });
+    }, { ephemeral: true });
   });
   afterAll(async () => {
     await h?.stop();
@@ -122,13 +123,18 @@ describe('installed packs: install, upgrade, list, uninstall', () => {
     const dave = person('dave', { developer: false });
     const installEvents: BusMessage[] = [];
     beforeAll(async () => {
-      await h.bus.subscribe('test.installation-events', ['pack.installation.changed', 'pack.installation.removed'], async (message) => {
+      await h.bus.subscribe(ephemeralQueueName('test.installation-events'), ['pack.installation.changed', 'pack.installation.removed'], async (message) => {
         installEvents.push(message);
-      });
+      }, { ephemeral: true });
     });
-    /** The version `who` would run `ada/<name>` in, as execution asks it; null when not found. */
-    const runs = async (who: Identity, name: string) =>
-      ((await h.bus.request(RESOLVE_COMMAND_RPC, { namespace: 'ada', name, tenant_ids: tenantIdsOf(who), tenant_id: who.tenantId }).catch(() => null)) as { pack: { version: string } } | null)?.pack.version ?? null;
+    /** The version `who` would run `ada/<name>` in, as execution asks it; null when the registry answers NOT_FOUND (any other failure fails the test). */
+    const runs = async (who: Identity, name: string) => {
+      const resolved = await h.bus.request(RESOLVE_COMMAND_RPC, { namespace: 'ada', name, tenant_ids: tenantIdsOf(who), tenant_id: who.tenantId }).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'NOT_FOUND') return null;
+        throw err;
+      });
+      return resolved?.pack.version ?? null;
+    };
     const listed = async (who: Identity) => (await h.http(who).get('/api/v1/packs')).body.data.packs as Array<Record<string, unknown>>;
 
     it('lets a consumer install a pack it can see into its own tenant, following the latest release or pinned to a version', async () => {

@@ -5,7 +5,7 @@ import { gzip as gzipCallback } from 'node:zlib';
 import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Identity } from '@svc/auth';
-import type { BusMessage } from '@svc/bus';
+import { ephemeralQueueName, type BusMessage } from '@svc/bus';
 import { generateKeyPairSync } from 'node:crypto';
 import { keyFingerprint, MAX_PACKAGE_BYTES, signPackage } from '@svc/pack-sdk';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
@@ -36,9 +36,9 @@ describe('POST /api/v1/registry/packs', () => {
 
   beforeAll(async () => {
     h = await startRegistry();
-    await h.bus.subscribe('test.registry-events', ['pack.*'], async (message) => {
+    await h.bus.subscribe(ephemeralQueueName('test.registry-events'), ['pack.*'], async (message) => {
       events.push(message);
-    });
+    }, { ephemeral: true });
   });
   afterAll(async () => {
     await h?.stop();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBus, type Bus } from '@svc/bus';
+import { createBus, ephemeralQueueName, type Bus } from '@svc/bus';
 import type { EventPayload } from '@svc/contracts';
 import { createLogger } from '@svc/core';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
@@ -34,9 +34,9 @@ describe.each(testDatabaseKinds())('storage service on $name', (kind) => {
   beforeAll(async () => {
     db = await kind.open();
     bus = await createBus({ logger: log });
-    await bus.subscribe('test.storage-usage', ['storage.changed'], async (message) => {
+    await bus.subscribe(ephemeralQueueName('test.storage-usage'), ['storage.changed'], async (message) => {
       events.push(message.payload);
-    });
+    }, { ephemeral: true });
     service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600, secretsKey: 'storage-test-secrets-key-0123456789abcdef' }, clock: () => new Date(Date.now() + offsetMs) });
     await service.start();
   });

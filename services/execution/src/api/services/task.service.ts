@@ -120,6 +120,7 @@ export class TaskService {
       namespace: command.namespace,
       command: command.name,
       packId: command.pack.id,
+      packName: command.pack.name,
       packVersion: command.pack.version,
       packVersionId: command.pack.version_id,
       entry: command.entry,

@@ -11,6 +11,7 @@ function newTask(text: string): NewTask {
     namespace: 'acme',
     command: 'echo',
     packId: randomUUID(),
+    packName: 'tools',
     packVersion: '1.0.0',
     packVersionId: randomUUID(),
     entry: 'commands/echo.js',

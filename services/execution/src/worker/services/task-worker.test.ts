@@ -31,6 +31,7 @@ function newTask(command: 'echo' | 'fail' | 'nap' = 'echo'): NewTask {
     namespace: 'acme',
     command,
     packId,
+    packName: 'tools',
     packVersion: '1.0.0',
     packVersionId: versionId,
     entry: `commands/${command}.js`,
@@ -59,9 +60,9 @@ describe('the task worker', () => {
     await database.migrate({ migrationsFolder: EXECUTION_MIGRATIONS, schema: EXECUTION_SCHEMA });
     bus = await createBus({ logger: log });
     outboxEvents = new EventOutbox({ db: database.db, table: outbox, bus, log });
-    await bus.subscribe('test.events', ['command.executed', 'task.*'], async (message) => {
+    await bus.subscribe(ephemeralQueueName('test.events'), ['command.executed', 'task.*'], async (message) => {
       events.push(message);
-    });
+    }, { ephemeral: true });
     await bus.consume(
       REPLIES,
       async (message) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBus, EventOutbox, type Bus, type EventMessage } from '@svc/bus';
+import { createBus, EventOutbox, type Bus, type EventMessage, ephemeralQueueName } from '@svc/bus';
 import { waitFor } from '@svc/bus/testing';
 import { createLogger } from '@svc/core';
 import { createDatabase, type Database } from '@svc/db';
@@ -34,9 +34,9 @@ describe('ctx.usage.llm from pack code', () => {
     database = await createDatabase({});
     await database.migrate({ migrationsFolder: EXECUTION_MIGRATIONS, schema: EXECUTION_SCHEMA });
     bus = await createBus({ logger: log });
-    await bus.subscribe('test.llm', ['llm.usage.reported'], async (message) => {
+    await bus.subscribe(ephemeralQueueName('test.llm'), ['llm.usage.reported'], async (message) => {
       reported.push(message);
-    });
+    }, { ephemeral: true });
     const events = new EventOutbox({ db: database.db, table: outbox, bus, log });
     packDir = await folders.create({
       'pack.yaml': manifest,
@@ -52,15 +52,17 @@ describe('ctx.usage.llm from pack code', () => {
     await folders.removeAll();
   });
 
-  it("publishes each report for the caller's tenant and user, named by the pack's command", async () => {
+  it("publishes each report for the caller's tenant and user, named by the pack's command, the pack and its version; byok as the pack said", async () => {
     const tenant = randomUUID();
     const user = randomUUID();
-    const result = await run({ reports: [{ model: 'gpt-4o', input: 1200, output: 300 }, { model: 'anthropic/claude-3-5-haiku', input: 10, output: 0 }] }, tenant, user);
+    const reports = [{ model: 'gpt-4o', input: 1200, output: 300 }, { model: 'anthropic/claude-3-5-haiku', input: 10, output: 0, byok: true }];
+    const result = await run({ reports }, tenant, user);
     expect(result.value).toEqual({ reported: 2 });
     await waitFor(() => reported.filter((r) => r.payload.tenant_id === tenant).length === 2, 'both reports');
+    const named = { command: 'acme.summarise', pack: '@acme/writer', version: '1.0.0', tenant_id: tenant, user_id: user };
     expect(reported.filter((r) => r.payload.tenant_id === tenant).map((r) => r.payload)).toEqual([
-      { command: 'acme.summarise', tenant_id: tenant, user_id: user, model: 'gpt-4o', input_tokens: 1200, output_tokens: 300 },
-      { command: 'acme.summarise', tenant_id: tenant, user_id: user, model: 'anthropic/claude-3-5-haiku', input_tokens: 10, output_tokens: 0 },
+      { ...named, model: 'gpt-4o', input_tokens: 1200, output_tokens: 300, byok: false },
+      { ...named, model: 'anthropic/claude-3-5-haiku', input_tokens: 10, output_tokens: 0, byok: true },
     ]);
     const ids = reported.map((r) => r.messageId);
     expect(new Set(ids).size).toBe(ids.length);
@@ -68,7 +70,7 @@ describe('ctx.usage.llm from pack code', () => {
 
   it('refuses a report out of bounds (the run fails with the reason, as with any ctx call), and publishes nothing for it', async () => {
     const tenant = randomUUID();
-    for (const bad of [{ model: '', input: 1, output: 1 }, { model: 'x'.repeat(101), input: 1, output: 1 }, { model: 'gpt 4', input: 1, output: 1 }, { model: 'm', input: -1, output: 1 }, { model: 'm', input: 1.5, output: 1 }, { model: 'm', input: 1, output: 10_000_001 }, { model: 'm', input: 1 }]) {
+    for (const bad of [{ model: '', input: 1, output: 1 }, { model: 'x'.repeat(101), input: 1, output: 1 }, { model: 'gpt 4', input: 1, output: 1 }, { model: 'm', input: -1, output: 1 }, { model: 'm', input: 1.5, output: 1 }, { model: 'm', input: 1, output: 10_000_001 }, { model: 'm', input: 1 }, { model: 'm', input: 1, output: 1, byok: 'yes' }]) {
       await expect(run({ reports: [bad] }, tenant), JSON.stringify(bad)).rejects.toThrow(/Invalid ctx\.usage\.llm/);
     }
     expect(reported.filter((r) => r.payload.tenant_id === tenant)).toEqual([]);

@@ -1,0 +1,1 @@
+ALTER TABLE "admin"."users" ALTER COLUMN "access_code_id" DROP NOT NULL;
