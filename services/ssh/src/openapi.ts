@@ -4,9 +4,11 @@ import { arrayOf, boolean, dateTime, enumOf, errorResponse, fromZod, integer, js
 const id = pathParameter('id', fromZod(SshTargetParams.shape.id), 'The target\'s id.');
 const badId = errorResponse('`VALIDATION_FAILED`: the id is not a uuid.');
 const missing = errorResponse('`NOT_FOUND` ("SSH target not found"): no such target in the caller\'s tenant (another tenant\'s targets are not found either).');
-const connectionFailed = errorResponse('`SSH_CONNECTION_FAILED` ("connection failed"): the host did not answer as an SSH server (`details.reason`: refused, unreachable, timeout, protocol).');
+const connectionFailed = errorResponse(
+  '`SSH_CONNECTION_FAILED` ("connection failed"): the host did not answer as an SSH server (`details.reason`: refused, unreachable, timeout, protocol), or it is, or now resolves to, an address targets may not use (`address_refused`: nothing was connected to).',
+);
 const badBody = errorResponse(
-  `\`VALIDATION_FAILED\` naming \`details.field\`: a malformed field, a missing credential for \`auth_method\`, a private key ssh cannot read or one encrypted with a passphrase (\`details.reason: encrypted_key\`), a credential over ${SSH_CREDENTIAL_MAX_BYTES} bytes, a \`known_hosts\` that is not one valid line.`,
+  `\`VALIDATION_FAILED\` naming \`details.field\`: a malformed field, a missing credential for \`auth_method\`, a private key ssh cannot read or one encrypted with a passphrase (\`details.reason: encrypted_key\`), a credential over ${SSH_CREDENTIAL_MAX_BYTES} bytes, a \`known_hosts\` that is not one valid line. \`SSH_HOST_REFUSED\` (\`details.field: host\`): the host is, or resolves to, a loopback, private, shared, link-local (cloud metadata), multicast or reserved address; targets must be on public addresses unless the operator allows a range.`,
 );
 const nameTaken = errorResponse('`CONFLICT`: the tenant has a target of that name already.');
 

@@ -13,6 +13,12 @@ const SECRET = 'ssh-routes-test-secret-0123456789abcdef';
 
 export const newSshKey = () => randomBytes(32).toString('base64');
 
+/**
+ * `SVC_SSH_ALLOWED_CIDRS` of tests whose SSH servers listen on loopback, which the service
+ * refuses by default: they allow it explicitly (IPv6 too, where `localhost` resolves to `::1`).
+ */
+export const LOOPBACK_CIDRS = ['127.0.0.0/8', '::1/128'];
+
 export function caller(tenantId = randomUUID()): Identity {
   return personalIdentity({ userId: randomUUID(), tenantId, slug: 'someone' });
 }
