@@ -46,7 +46,7 @@ export const sshOpenApi: OpenApiFragment = {
       post: {
         operationId: 'createSshTarget',
         summary: 'Register a target',
-        description: '`private_key` (RSA, Ed25519 or ECDSA; OpenSSH or PEM; no passphrase) with `auth_method: key`, `password` with `auth_method: password`. Without `known_hosts`, verify the target and store the line before packs can use it.',
+        description: '`private_key` (RSA, Ed25519 or ECDSA; OpenSSH, PEM or PKCS#8 PEM; no passphrase) with `auth_method: key`, `password` with `auth_method: password`. Without `known_hosts`, verify the target and store the line before packs can use it.',
         tags: ['SSH targets'],
         requestBody: jsonBody(fromZod(SshTargetCreateBody), 'The target and its credential.'),
         responses: { 201: jsonResponse('Created (bare).', ref('SshTarget')), 400: badBody, 409: nameTaken },

@@ -7,7 +7,7 @@ import { hostAddresses } from '@svc/egress';
 import { TargetRepository, type TargetChange, type TargetRow } from '../repositories/target.repository.js';
 import type { ConnectionPool } from './connection-pool.js';
 import type { CredentialBox } from './credential-box.js';
-import { checkPrivateKey, fingerprintOf, normalizeKnownHosts, parseKnownHosts } from './key-material.js';
+import { fingerprintOf, normalizeKnownHosts, parseKnownHosts, readablePrivateKey } from './key-material.js';
 import { connectSsh, type AddressPolicy, type SshEndpoint } from './ssh-connect.js';
 import { SshConnectionError, SshHostKeyMissingError, SshHostRefusedError } from './ssh-errors.js';
 import { execOn } from './ssh-exec.js';
@@ -47,12 +47,11 @@ const view = (row: TargetRow): TargetView => ({
 const contextOf = (row: Pick<TargetRow, 'tenantId' | 'id'>, field: 'private_key' | 'password') => `${row.tenantId}/${row.id}/${field}`;
 const notFound = (details: Record<string, unknown>) => new NotFoundError(SSH_MESSAGES.notFound, details);
 
-/** The credential `auth_method` needs must be sent with it; the other one is not kept. */
+/** The credential `auth_method` needs must be sent with it; the other one is not kept. A key is kept in a form ssh2 reads. */
 function credentialOf(authMethod: 'key' | 'password', body: { private_key?: string; password?: string }): { private_key: string } | { password: string } | undefined {
   const value = authMethod === 'key' ? body.private_key : body.password;
   if (value === undefined) return undefined;
-  if (authMethod === 'key') checkPrivateKey(value);
-  return authMethod === 'key' ? { private_key: value } : { password: value };
+  return authMethod === 'key' ? { private_key: readablePrivateKey(value) } : { password: value };
 }
 
 export interface TargetServiceOptions {
