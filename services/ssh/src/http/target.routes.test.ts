@@ -160,6 +160,29 @@ describe('ssh target routes', () => {
     expectError(await create({ ...valid(), name: 'pkcs8-broken', private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n' }), 400, 'VALIDATION_FAILED', 'private_key');
   });
 
+  it('never sends a refused credential back: no error body of a refused write carries any of it', async () => {
+    const secret = `hunter2-${Date.now()}`;
+    const keyLike = `-----BEGIN OPENSSH PRIVATE KEY-----\n${secret}\n-----END OPENSSH PRIVATE KEY-----\n`;
+    const target = await create({ ...valid(), name: 'credential-echo' });
+    const put = (body: unknown) => test.call(`/ssh/targets/${target.body.id}`, { method: 'PUT', as: me, body });
+    const refusals = [
+      await create({ ...valid(), name: 'echo-1', auth_method: 'password', private_key: undefined, password: `${secret}\u0000` }),
+      await create({ ...valid(), name: 'echo-2', private_key: keyLike }),
+      await create({ ...valid(), name: 'echo-3', private_key: secret }),
+      await create({ ...valid(), name: 'Echo_4', auth_method: 'password', private_key: undefined, password: secret }),
+      await create({ ...valid(), name: 'echo-5', private_key: [secret] }),
+      await test.call('/ssh/targets', { method: 'POST', as: me, raw: `{"name":"echo-6","auth_method":"password","password":${secret}}` }),
+      await test.call('/ssh/targets', { method: 'POST', as: me, body: secret }),
+      await put({ password: `${secret}\u0000`, auth_method: 'password' }),
+      await put({ private_key: keyLike }),
+      await put({ password: secret, extra: true }),
+    ];
+    for (const reply of refusals) {
+      expect(reply.status, JSON.stringify(reply.body)).toBe(400);
+      expect(JSON.stringify(reply.body)).not.toContain('hunter2');
+    }
+  });
+
   it('answers 400 for a malformed id and 401 without an identity', async () => {
     expectError(await test.call('/ssh/targets/not-a-uuid', { as: me }), 400, 'VALIDATION_FAILED');
     expectError(await test.call('/ssh/targets'), 401, 'AUTHENTICATION_FAILED');

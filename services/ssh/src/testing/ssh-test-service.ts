@@ -63,11 +63,13 @@ export class SshTestService {
     this.#base = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/api/v1`;
   }
 
-  async call(path: string, options: { method?: string; as?: Identity; body?: unknown } = {}): Promise<Reply> {
+  /** A request to the service as `as`; `raw` is sent as the JSON body as it is (malformed on purpose). */
+  async call(path: string, options: { method?: string; as?: Identity; body?: unknown; raw?: string } = {}): Promise<Reply> {
     const headers: Record<string, string> = {};
     if (options.as) headers[INTERNAL_IDENTITY_HEADER] = signInternalIdentity(options.as, SECRET);
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.#base}${path}`, { method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${this.#base}${path}`, { method: options.method ?? 'GET', headers, body });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   }
