@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import jwt from 'jsonwebtoken';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { INTERNAL_IDENTITY_HEADER, internalIdentity, signInternalIdentity } from './internal-token.js';
 import { personalIdentity } from './testing/identities.js';
@@ -39,5 +40,13 @@ describe('internalIdentity', () => {
     expect(pass(middleware, token).error).toBeUndefined();
     vi.setSystemTime(Date.now() + 61_000);
     expect(pass(middleware, token)).toMatchObject({ identity: undefined, error: { status: 401 } });
+  });
+
+  it('refuses a token without an expiry, signed with the right secret, audience and issuer', () => {
+    const middleware = internalIdentity(SECRET);
+    const forever = jwt.sign({ identity }, SECRET, { algorithm: 'HS256', audience: 'svc-internal', issuer: 'svc-gateway' });
+    expect(jwt.decode(forever)).not.toHaveProperty('exp');
+    expect(pass(middleware, forever)).toMatchObject({ identity: undefined, error: { status: 401, code: 'AUTHENTICATION_FAILED' } });
+    expect(pass(middleware, forever).error).toMatchObject({ status: 401 });
   });
 });

@@ -24,7 +24,9 @@ export function signInternalIdentity(identity: Identity, secret: string, ttlSeco
 /** The identity in a token and when the token expires (ms since the epoch). */
 function verified(token: string, secret: string): { identity: Identity; expiresAt: number } {
   try {
-    const payload = jwt.verify(token, secretKey(secret), { algorithms: ['HS256'], audience: AUDIENCE, issuer: ISSUER }) as { identity: unknown; exp: number };
+    const payload = jwt.verify(token, secretKey(secret), { algorithms: ['HS256'], audience: AUDIENCE, issuer: ISSUER }) as { identity: unknown; exp?: unknown };
+    // jsonwebtoken checks `exp` only when there is one: without it a token would be good (and remembered) for ever.
+    if (typeof payload.exp !== 'number') throw new Error('the token has no expiry (exp)');
     return { identity: IdentitySchema.parse(payload.identity), expiresAt: payload.exp * 1000 };
   } catch (err) {
     throw new AuthenticationError('Invalid internal identity token', {}, { cause: err });
