@@ -78,6 +78,20 @@ export function requireIdentity(req: Request): Identity {
   return req.identity;
 }
 
+/**
+ * The caller's identity when they came with an access token; 403 `PERMISSION_DENIED` for an API
+ * key, as API-key management answers one (Part 1: keys run commands and read tasks, nothing
+ * that acts as the person), 401 without an identity. `area` names what was refused.
+ *
+ * @example
+ *   const identity = requireAccessToken(req, 'the development sandbox');
+ */
+export function requireAccessToken(req: Request, area: string): Identity {
+  const identity = requireIdentity(req);
+  if (identity.authKind !== 'jwt') throw new PermissionError(`API keys cannot use ${area}; use an access token`, { reason: 'access_token_required' });
+  return identity;
+}
+
 /** The caller's identity when they are a platform admin (`isPlatformAdmin`); 403 otherwise, 401 without one. */
 export function requirePlatformAdmin(req: Request): Identity {
   const identity = requireIdentity(req);
