@@ -70,5 +70,13 @@ describe('parseInput', () => {
       expect(JSON.stringify(err.details), JSON.stringify(input)).not.toContain('hunter2');
     }
     expect(attempt({ value: 'ok', nested: { note: 'long' } }).details).toMatchObject({ field: 'nested.note', value: 'long' });
+    // In a branch of a union too (developer mode's access code).
+    const Either = z.union([z.strictObject({ name: z.string() }), z.strictObject({ code: secretValue(z.string().regex(/^SVC-/)) })]);
+    expect(() => parseInput(Either, { code: 'hunter2' })).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+    try {
+      parseInput(Either, { code: 'hunter2' });
+    } catch (err) {
+      expect(JSON.stringify((err as AppError).details)).not.toContain('hunter2');
+    }
   });
 });

@@ -27,10 +27,11 @@ function unwrapped(schema: z.ZodType): z.ZodType {
   return inner ? unwrapped(inner) : schema;
 }
 
-/** Names of the fields of an object schema (nested ones too) whose values are secrets. */
+/** Names of the fields of an object schema (nested ones, array items and union branches too) whose values are secrets. */
 function secretFieldsOf(schema: z.ZodType, into = new Set<string>()): Set<string> {
-  const def = unwrapped(schema)._zod.def as { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType };
+  const def = unwrapped(schema)._zod.def as { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; options?: z.ZodType[] };
   if (def.element) secretFieldsOf(def.element, into);
+  for (const option of def.options ?? []) secretFieldsOf(option, into);
   for (const [name, field] of Object.entries(def.shape ?? {})) {
     let current: z.ZodType | undefined = field;
     while (current && !secretSchemas.has(current)) {
