@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { generateKeyPair, OpenSshServer, secretsInLog, SSHD } from '@svc/ssh/testing';
+import { generateKeyPair, LOOPBACK_CIDRS, OpenSshServer, secretsInLog, SSHD } from '@svc/ssh/testing';
 import { capturingLogger, type LogEntry } from '@svc/testing';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
@@ -53,6 +53,8 @@ describe.skipIf(!existsSync(SSHD)).each(MODES)('packs running commands on SSH ta
     sshd = await OpenSshServer.start();
     fleet = await startTestFleet(mode, {
       logger: () => capturingLogger(logged).logger,
+      // The OpenSSH server of the test listens on loopback, which targets may not use by default.
+      sshAllowedCidrs: LOOPBACK_CIDRS,
     });
     call = client(fleet.url);
     const admin = await adminToken(call);

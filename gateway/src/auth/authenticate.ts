@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import passport from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
-import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
+import { Strategy as JwtStrategy } from 'passport-jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, secretKey, type Identity } from '@svc/auth';
 import { API_KEY_PATTERN } from '@svc/contracts';
 import { AuthenticationError } from '@svc/core';
@@ -11,6 +11,19 @@ import type { ApiKeyUsage } from './api-key-usage.js';
 import type { PrincipalResolver } from './principal-resolver.js';
 
 type Done = (err: unknown, user?: Identity | false, info?: unknown) => void;
+
+/**
+ * `Bearer`, one space and exactly one token (RFC 6750's b64token), nothing before or after, as
+ * passport-http-bearer reads API keys. passport-jwt's own extractor took the first two words of
+ * the header, so `Bearer <token> <anything>` passed as the token alone: a header carrying two
+ * credentials is ambiguous, and is refused.
+ */
+const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
+
+/** The one bearer token of an Authorization header, or undefined when the header is not exactly that. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return header === undefined ? undefined : BEARER.exec(header)?.[1];
+}
 
 /**
  * A passport instance of the gateway's own with two strategies: `jwt` (an access token:
@@ -23,7 +36,7 @@ export function createPassport(jwtSecret: string, principals: PrincipalResolver)
     'jwt',
     new JwtStrategy(
       {
-        jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+        jwtFromRequest: (req) => bearerToken(req.headers.authorization) ?? null,
         // A key object, not the string (see secretKey); passport-jwt hands it to jsonwebtoken
         // as is, though its types name only strings and buffers.
         secretOrKey: secretKey(jwtSecret) as unknown as Buffer,
@@ -31,8 +44,10 @@ export function createPassport(jwtSecret: string, principals: PrincipalResolver)
         audience: ACCESS_TOKEN_AUDIENCE,
         algorithms: ['HS256'],
       },
-      (payload: { sub?: unknown; sid?: unknown }, done: Done) => {
+      (payload: { sub?: unknown; sid?: unknown; exp?: unknown }, done: Done) => {
         if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return done(null, false, { message: 'Invalid access token' });
+        // jsonwebtoken checks `exp` only when a token has one: a token without it would never expire.
+        if (typeof payload.exp !== 'number') return done(null, false, { message: 'Access token without an expiry' });
         principals
           .forSession(payload.sid)
           .then((identity) => (identity && identity.userId === payload.sub ? done(null, identity) : done(null, false, { message: 'Session has been revoked' })))
@@ -66,8 +81,6 @@ function failureMessage(info: unknown): string {
   return (info as { message?: string } | undefined)?.message ?? 'Invalid access token';
 }
 
-const API_KEY_HEADER = /^Bearer\s+sk-svc-/i;
-
 /**
  * The authentication step for a route's policy. Where only access tokens are accepted an API
  * key is refused with a message that says so.
@@ -88,7 +101,10 @@ export function authenticator(instance: passport.PassportStatic, usage: ApiKeyUs
 
   return (policy) => (req, res, next) => {
     if (policy === 'public') return next();
-    const isKey = API_KEY_HEADER.test(req.headers.authorization ?? '');
+    const header = req.headers.authorization;
+    const token = bearerToken(header);
+    if (header !== undefined && token === undefined) return next(new AuthenticationError('The Authorization header must be "Bearer" and exactly one token'));
+    const isKey = token?.startsWith('sk-svc-') ?? false;
     if (policy === 'key') {
       if (isKey) return apiKey(req, res, next);
       return next(new AuthenticationError('This endpoint accepts API keys only: Authorization: Bearer sk-svc-…'));

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
+import jwt from 'jsonwebtoken';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { INTERNAL_IDENTITY_HEADER, internalIdentity, signInternalIdentity } from './internal-token.js';
+import { INTERNAL_IDENTITY_HEADER, internalIdentity, requireAccessToken, signInternalIdentity } from './internal-token.js';
 import { personalIdentity } from './testing/identities.js';
 
 const SECRET = 'internal-token-test-secret-0123456789abcdef';
@@ -39,5 +40,24 @@ describe('internalIdentity', () => {
     expect(pass(middleware, token).error).toBeUndefined();
     vi.setSystemTime(Date.now() + 61_000);
     expect(pass(middleware, token)).toMatchObject({ identity: undefined, error: { status: 401 } });
+  });
+
+  it('refuses a token without an expiry, signed with the right secret, audience and issuer', () => {
+    const middleware = internalIdentity(SECRET);
+    const forever = jwt.sign({ identity }, SECRET, { algorithm: 'HS256', audience: 'svc-internal', issuer: 'svc-gateway' });
+    expect(jwt.decode(forever)).not.toHaveProperty('exp');
+    expect(pass(middleware, forever)).toMatchObject({ identity: undefined, error: { status: 401, code: 'AUTHENTICATION_FAILED' } });
+    expect(pass(middleware, forever).error).toMatchObject({ status: 401 });
+  });
+});
+
+describe('requireAccessToken', () => {
+  const as = (who: typeof identity | undefined) => ({ identity: who }) as unknown as Request;
+
+  it('gives the identity of an access token, 403 for an API key and 401 for nobody', () => {
+    expect(requireAccessToken(as(identity), 'the sandbox')).toBe(identity);
+    const key = { ...identity, authKind: 'api_key' as const, sessionId: undefined, apiKeyId: 'k1', scopes: ['commands:execute'] };
+    expect(() => requireAccessToken(as(key), 'the sandbox')).toThrow(expect.objectContaining({ status: 403, code: 'PERMISSION_DENIED', message: 'API keys cannot use the sandbox; use an access token' }));
+    expect(() => requireAccessToken(as(undefined), 'the sandbox')).toThrow(expect.objectContaining({ status: 401 }));
   });
 });

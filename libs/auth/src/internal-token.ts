@@ -24,7 +24,9 @@ export function signInternalIdentity(identity: Identity, secret: string, ttlSeco
 /** The identity in a token and when the token expires (ms since the epoch). */
 function verified(token: string, secret: string): { identity: Identity; expiresAt: number } {
   try {
-    const payload = jwt.verify(token, secretKey(secret), { algorithms: ['HS256'], audience: AUDIENCE, issuer: ISSUER }) as { identity: unknown; exp: number };
+    const payload = jwt.verify(token, secretKey(secret), { algorithms: ['HS256'], audience: AUDIENCE, issuer: ISSUER }) as { identity: unknown; exp?: unknown };
+    // jsonwebtoken checks `exp` only when there is one: without it a token would be good (and remembered) for ever.
+    if (typeof payload.exp !== 'number') throw new Error('the token has no expiry (exp)');
     return { identity: IdentitySchema.parse(payload.identity), expiresAt: payload.exp * 1000 };
   } catch (err) {
     throw new AuthenticationError('Invalid internal identity token', {}, { cause: err });
@@ -74,6 +76,20 @@ export function internalIdentity(secret: string): RequestHandler {
 export function requireIdentity(req: Request): Identity {
   if (!req.identity) throw new AuthenticationError('Authentication required');
   return req.identity;
+}
+
+/**
+ * The caller's identity when they came with an access token; 403 `PERMISSION_DENIED` for an API
+ * key, as API-key management answers one (Part 1: keys run commands and read tasks, nothing
+ * that acts as the person), 401 without an identity. `area` names what was refused.
+ *
+ * @example
+ *   const identity = requireAccessToken(req, 'the development sandbox');
+ */
+export function requireAccessToken(req: Request, area: string): Identity {
+  const identity = requireIdentity(req);
+  if (identity.authKind !== 'jwt') throw new PermissionError(`API keys cannot use ${area}; use an access token`, { reason: 'access_token_required' });
+  return identity;
 }
 
 /** The caller's identity when they are a platform admin (`isPlatformAdmin`); 403 otherwise, 401 without one. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secretValue } from '@svc/core';
 import { API_KEY_SCOPES, displayName } from './identity.js';
 
 /** The slug is checked by identity's slug rules, so it surfaces as SLUG_INVALID, not a generic 400. */
@@ -6,7 +7,7 @@ export const OrganizationBody = z.strictObject({ name: displayName(), slug: z.st
 
 export const DeveloperModeBody = z.union([
   z.strictObject({ organization: OrganizationBody }),
-  z.strictObject({ access_code: z.string().min(1).max(100) }),
+  z.strictObject({ access_code: secretValue(z.string().min(1).max(100)) }),
 ]);
 
 export const INVITE_ROLES = ['admin', 'member'] as const;

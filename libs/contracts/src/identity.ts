@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secretValue } from '@svc/core';
 import { IdentitySchema } from '@svc/auth';
 
 export const TIER_VALUES = ['free', 'developer_preview', 'pro', 'enterprise'] as const;
@@ -32,7 +33,8 @@ export const RegisterBody = z.strictObject({
   email,
   password,
   slug: z.string(),
-  access_code: z.string().regex(ACCESS_CODE_PATTERN, 'must have the format SVC-XXXX-XXXX'),
+  // An access code is a credential: a refused one is not sent back.
+  access_code: secretValue(z.string().regex(ACCESS_CODE_PATTERN, 'must have the format SVC-XXXX-XXXX')),
   name: displayName(100, 0).optional(),
 });
 
@@ -60,7 +62,7 @@ export const CreateAccessCodesBody = z.strictObject({
   max_uses: z.number().int().min(1).max(1_000_000).default(1),
 });
 
-export const ValidateAccessCodeBody = z.strictObject({ code: z.string().max(64) });
+export const ValidateAccessCodeBody = z.strictObject({ code: secretValue(z.string().max(64)) });
 
 /** What the gateway asks identity to turn a credential into an Identity. */
 export const PRINCIPAL_RPC = 'identity.principal';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secretValue } from '@svc/core';
 import { MAX_SECRETS, SECRET_NAME_PATTERN } from '@svc/pack-sdk';
 import { Namespace, PackOrCommandName } from './registry.js';
 
@@ -9,13 +10,15 @@ export const SECRETS_PER_PACK_MAX = MAX_SECRETS;
 
 export const SecretName = z.string().regex(SECRET_NAME_PATTERN, 'must be 1-64 of A-Z, 0-9 and "_", starting with a letter');
 
-/** `PUT /api/v1/secrets/{namespace}/{pack}/{name}`. */
+/** `PUT /api/v1/secrets/{namespace}/{pack}/{name}`; a refused `value` is never echoed in the error (`secretValue`). */
 export const SecretPutBody = z.strictObject({
-  value: z
-    .string()
-    .min(1, 'must not be empty')
-    .refine((value) => Buffer.byteLength(value) <= SECRET_VALUE_MAX_BYTES, `must be at most ${SECRET_VALUE_MAX_BYTES} bytes`)
-    .refine((value) => !value.includes('\u0000'), 'must not contain U+0000'),
+  value: secretValue(
+    z
+      .string()
+      .min(1, 'must not be empty')
+      .refine((value) => Buffer.byteLength(value) <= SECRET_VALUE_MAX_BYTES, `must be at most ${SECRET_VALUE_MAX_BYTES} bytes`)
+      .refine((value) => !value.includes('\u0000'), 'must not contain U+0000'),
+  ),
 });
 
 export const SecretPackParams = z.object({ namespace: Namespace, pack: PackOrCommandName });

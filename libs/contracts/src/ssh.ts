@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secretValue } from '@svc/core';
 import { MAX_SSH_TARGET_NAME_LENGTH, SSH_TARGET_NAME_PATTERN } from '@svc/pack-sdk';
 
 /** Part 2 "Limits": SSH field sizes. */
@@ -52,12 +53,15 @@ export const SshUsername = z
   .refine((name) => ![...name].some((char) => char <= ' ' || char === '\u007f'), 'must not contain spaces or control characters');
 export const SshAuthMethod = z.enum(['key', 'password'], 'must be "key" or "password"');
 
+/** A credential: write-only, and never echoed in a validation error (`secretValue`). */
 const credential = (what: string) =>
-  z
-    .string()
-    .min(1, 'must not be empty')
-    .refine(bytesAtMost(SSH_CREDENTIAL_MAX_BYTES), `${what} must be at most ${SSH_CREDENTIAL_MAX_BYTES} bytes`)
-    .refine(noNul, 'must not contain U+0000');
+  secretValue(
+    z
+      .string()
+      .min(1, 'must not be empty')
+      .refine(bytesAtMost(SSH_CREDENTIAL_MAX_BYTES), `${what} must be at most ${SSH_CREDENTIAL_MAX_BYTES} bytes`)
+      .refine(noNul, 'must not contain U+0000'),
+  );
 
 export const SshPrivateKey = credential('a private key');
 export const SshPassword = credential('a password');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, envBoolean, parseEnv } from './config.js';
+import { ConfigError, envBoolean, envCidrList, parseEnv } from './config.js';
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8080),
@@ -29,5 +29,18 @@ describe('parseEnv', () => {
     expect(problems).toMatch(/PORT/);
     expect(problems).toMatch(/SECRET/);
     expect(problems).toMatch(/FLAG/);
+  });
+});
+
+describe('envCidrList', () => {
+  const Cidrs = z.object({ CIDRS: envCidrList });
+
+  it('reads comma-separated CIDRs, empty when unset', () => {
+    expect(parseEnv(Cidrs, {}).CIDRS).toEqual([]);
+    expect(parseEnv(Cidrs, { CIDRS: ' 127.0.0.0/8, ::1/128,10.1.2.3 ' }).CIDRS).toEqual(['127.0.0.0/8', '::1/128', '10.1.2.3']);
+  });
+
+  it.each(['localhost', '10.0.0.0/33', '::/129', '10.0.0.0/8/1', '10.0.0.0/x'])('refuses %s', (cidr) => {
+    expect(() => parseEnv(Cidrs, { CIDRS: `127.0.0.0/8,${cidr}` })).toThrow(/CIDRS: must be comma-separated CIDRs/);
   });
 });

@@ -52,4 +52,13 @@ describe('jsonBody and errorHandler', () => {
     expect(away.status).toBe(503);
     expect(away.headers['retry-after']).toBeUndefined();
   });
+
+  it('answers a malformed body without quoting any of it, since it may carry a secret', async () => {
+    for (const body of ['{"value": hunter2-secret}', 'hunter2-secret', '{"password":"hunter2-secret" x}', `{"value":"${'x'.repeat(40)}hunter2-secret`]) {
+      const res = await request(app).post('/echo').set('content-type', 'application/json').send(body);
+      expect(res.status, body).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Malformed JSON body' });
+      expect(JSON.stringify(res.body), body).not.toContain('hunter2');
+    }
+  });
 });

@@ -36,6 +36,15 @@ export function jsonBody(): RequestHandler[] {
   return [requireJson, express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false, verify: refuseDeepJson })];
 }
 
+/**
+ * What JSON.parse found wrong, without the piece of the body V8 quotes in some of its messages
+ * (`Unexpected token 'h', "{"value":hunter2}" is not valid JSON`): that piece may be the
+ * password or secret the body was carrying. The other messages name a position only.
+ */
+function jsonIssue(message: string): string {
+  return message.endsWith(' is not valid JSON') ? 'Unexpected token in JSON' : message;
+}
+
 /** Turns body-parser and path-decoding failures into AppErrors; passes anything else through. */
 function fromBodyParser(err: unknown): AppError | undefined {
   // The router throws a URIError for a path parameter with malformed percent-encoding.
@@ -43,7 +52,7 @@ function fromBodyParser(err: unknown): AppError | undefined {
   const type = (err as { type?: string } | null)?.type;
   switch (type) {
     case 'entity.parse.failed':
-      return new ValidationError('Malformed JSON body', { issue: (err as Error).message });
+      return new ValidationError('Malformed JSON body', { issue: jsonIssue((err as Error).message) });
     case 'entity.too.large':
       return new PayloadTooLargeError(`Request body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`, { limit_bytes: JSON_BODY_LIMIT_BYTES });
     case 'encoding.unsupported':

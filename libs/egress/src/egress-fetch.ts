@@ -1,16 +1,8 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, type BlockList, type LookupFunction } from 'node:net';
-import { GatewayTimeoutError, IntegrationError, PermissionError, ValidationError } from '@svc/core';
-import { isPublicAddress } from './address-guard.js';
-
-/** A request refused because of where it would go (403 `EGRESS_REFUSED`). */
-export class EgressRefusedError extends PermissionError {
-  constructor(message: string, details: Record<string, unknown> = {}) {
-    super(message, details, { code: 'EGRESS_REFUSED' });
-  }
-}
+import type { BlockList } from 'node:net';
+import { GatewayTimeoutError, IntegrationError, ValidationError } from '@svc/core';
+import { guardedLookup, refuseLiteral, refusedRemote } from './guarded-connect.js';
 
 /** The answer is larger than the caller accepts (502 `EGRESS_RESPONSE_TOO_LARGE`). */
 export class EgressResponseTooLargeError extends IntegrationError {
@@ -50,27 +42,6 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 /** Headers the platform sets itself: a caller cannot pick the host, the framing or a proxy's view of it. */
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'proxy-authorization', 'forwarded', 'x-forwarded-for']);
 
-/**
- * Resolves a host name and keeps only the addresses a request may reach; fails when none is
- * left. Used as the connection's own `lookup`, so the address checked is the address connected
- * to: a name that resolves to a public address once and to 127.0.0.1 the next time (DNS
- * rebinding) gains nothing.
- */
-function guardedLookup(allowed: BlockList | undefined): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, found: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
-      const usable = found.filter((entry) => isPublicAddress(entry.address, allowed));
-      if (usable.length === 0) {
-        return callback(new EgressRefusedError(`${hostname} resolves to no public address`, { host: hostname, addresses: found.map((entry) => entry.address) }), '', 0);
-      }
-      if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, usable);
-      const [first] = usable as [LookupAddress];
-      callback(null, first.address, first.family);
-    });
-  };
-}
-
 function target(raw: string, allowed: BlockList | undefined): URL {
   let url: URL;
   try {
@@ -80,8 +51,7 @@ function target(raw: string, allowed: BlockList | undefined): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError('Only http and https URLs can be fetched', { field: 'url' });
   if (url.username || url.password) throw new ValidationError('URLs with credentials in them are not fetched; send an Authorization header', { field: 'url' });
-  const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(literal) && !isPublicAddress(literal, allowed)) throw new EgressRefusedError(`${literal} is not a public address`, { host: literal });
+  refuseLiteral(url.hostname, allowed);
   return url;
 }
 
@@ -132,8 +102,8 @@ export async function egressFetch(raw: string, options: EgressOptions = {}): Pro
     });
     outgoing.on('socket', (socket) => {
       socket.once('connect', () => {
-        const remote = socket.remoteAddress ?? '';
-        if (!isPublicAddress(remote, options.allowed)) outgoing.destroy(new EgressRefusedError(`${remote} is not a public address`, { host: url.hostname }));
+        const refused = refusedRemote(socket, options.allowed);
+        if (refused) outgoing.destroy(refused);
       });
     });
     outgoing.on('timeout', () => outgoing.destroy(new EgressTimeoutError(url.host)));

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowList, egressFetch, EgressRefusedError, isPublicAddress } from './index.js';
+import { allowList, egressFetch, EgressRefusedError, guardedConnect, hostAddresses, isPublicAddress, type Resolver } from './index.js';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -65,5 +65,79 @@ describe('egressFetch', () => {
     await expect(egressFetch('file:///etc/passwd')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     await expect(egressFetch('http://user:pw@example.com/')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     await expect(egressFetch('http://example.com/', { method: 'CONNECT' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+});
+
+describe('hostAddresses', () => {
+  it('judges a literal address as itself, and a name by every address it resolves to', async () => {
+    expect(await hostAddresses('93.184.215.14')).toEqual({ addresses: ['93.184.215.14'], refused: [] });
+    expect(await hostAddresses('[::1]')).toEqual({ addresses: ['::1'], refused: ['::1'] });
+    const twoWays: Resolver = async () => [{ address: '93.184.215.14', family: 4 }, { address: '10.0.0.7', family: 4 }];
+    expect(await hostAddresses('mixed.example', undefined, twoWays)).toEqual({ addresses: ['93.184.215.14', '10.0.0.7'], refused: ['10.0.0.7'] });
+    expect(await hostAddresses('mixed.example', allowList(['10.0.0.0/8']), twoWays)).toMatchObject({ refused: [] });
+    const local = await hostAddresses('localhost');
+    expect(local.addresses.length).toBeGreaterThan(0);
+    expect(local.refused).toEqual(local.addresses);
+  });
+
+  it('answers no address for a name that does not resolve', async () => {
+    expect(await hostAddresses('nowhere.invalid')).toEqual({ addresses: [], refused: [] });
+  });
+});
+
+describe('guardedConnect', () => {
+  let server: TcpServer;
+  let port: number;
+  let connections = 0;
+
+  beforeAll(async () => {
+    server = createTcpServer((socket) => {
+      connections += 1;
+      // The client may hang up first: a reset here is not the test's failure.
+      socket.on('error', () => {});
+      socket.end('hello\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.unreachable('the connection should have been refused'),
+      (err: Error) => err,
+    );
+
+  it('refuses loopback, private, metadata and IPv6 loopback addresses, and names that resolve to them, without connecting', async () => {
+    const before = connections;
+    for (const host of ['127.0.0.1', '10.1.2.3', '169.254.169.254', '::1', '[::ffff:127.0.0.1]', 'localhost']) {
+      expect(await refusal(guardedConnect(host, port)), host).toBeInstanceOf(EgressRefusedError);
+    }
+    expect(connections).toBe(before);
+  });
+
+  it('answers the same refusal whether something listens on the port or not', async () => {
+    const open = await refusal(guardedConnect('127.0.0.1', port));
+    const closed = await refusal(guardedConnect('127.0.0.1', 1));
+    expect([closed.constructor, closed.message]).toEqual([open.constructor, open.message]);
+  });
+
+  it('connects to the address it checked: a name that resolved to a public address at registration and to loopback now (DNS rebinding) gains nothing', async () => {
+    const answers = [[{ address: '93.184.215.14', family: 4 }], [{ address: '127.0.0.1', family: 4 }]];
+    const rebinding: Resolver = async () => answers.shift() ?? [];
+    expect((await hostAddresses('rebind.example', undefined, rebinding)).refused).toEqual([]);
+    const before = connections;
+    expect(await refusal(guardedConnect('rebind.example', port, { resolve: rebinding }))).toBeInstanceOf(EgressRefusedError);
+    expect(connections).toBe(before);
+  });
+
+  it('connects where the operator allowed it, by address or by name', async () => {
+    const allowed = allowList(['127.0.0.0/8']);
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const socket = await guardedConnect(host, port, { allowed, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+      expect(socket.remoteAddress).toBe('127.0.0.1');
+      socket.destroy();
+    }
+    expect(await refusal(guardedConnect('127.0.0.1', 1, { allowed }))).toMatchObject({ code: 'ECONNREFUSED' });
   });
 });

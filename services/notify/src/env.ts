@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import { envBoolean, parseEnv } from '@svc/core';
+import { envBoolean, envCidrList, parseEnv } from '@svc/core';
 import { infrastructureEnv, secretsEnv } from '@svc/platform';
-
-const cidrList = z
-  .string()
-  .default('')
-  .transform((list) => list.split(',').map((cidr) => cidr.trim()).filter(Boolean));
 
 /** The notify service's own variables, which the standalone launcher reads too. */
 export const notifyEnv = {
@@ -13,7 +8,7 @@ export const notifyEnv = {
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   SVC_MAIL_FROM: z.string().min(3).default('svc <no-reply@localhost>'),
   /** Private ranges webhook endpoints may be in besides public addresses (CIDRs, comma-separated). */
-  SVC_WEBHOOK_ALLOWED_CIDRS: cidrList,
+  SVC_WEBHOOK_ALLOWED_CIDRS: envCidrList,
   /** Plain `http` endpoint URLs too; otherwise only `https`. */
   SVC_WEBHOOK_ALLOW_HTTP: envBoolean.default(false),
   SVC_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),

@@ -3,6 +3,7 @@ import type { Router } from 'express';
 import type { Bus, Subscription } from '@svc/bus';
 import type { Logger } from '@svc/core';
 import type { Database } from '@svc/db';
+import { allowList } from '@svc/egress';
 import { respondToExecRequests } from './events/target.responder.js';
 import { targetRoutes } from './http/target.routes.js';
 import { ConnectionPool } from './services/connection-pool.js';
@@ -19,6 +20,8 @@ export interface SshConfig {
   previousKeys?: string[];
   /** How long a target's pooled connection stays open without a command. */
   idleSeconds: number;
+  /** `SVC_SSH_ALLOWED_CIDRS`: private ranges targets may be in besides public addresses (none by default). */
+  allowedCidrs?: string[];
   /** Where the SQL migrations are; defaults to this package's `drizzle/`. */
   migrationsFolder?: string;
 }
@@ -42,7 +45,8 @@ export interface SshServiceHandle {
 export function createSshService({ database, bus, log, config }: SshDeps): SshServiceHandle {
   const box = new CredentialBox(decodeKey(config.encryptionKey), (config.previousKeys ?? []).map(decodeKey));
   const pool = new ConnectionPool(config.idleSeconds * 1000);
-  const targets = new TargetService(database.db, box, pool, log);
+  const allowed = config.allowedCidrs?.length ? allowList(config.allowedCidrs) : undefined;
+  const targets = new TargetService(database.db, box, pool, log, { allowed });
   const subscriptions: Subscription[] = [];
   return {
     routes: [targetRoutes(targets)],
@@ -61,8 +65,8 @@ export function createSshService({ database, bus, log, config }: SshDeps): SshSe
   };
 }
 
-export function sshConfigFromEnv(env: { SVC_SSH_ENCRYPTION_KEY: string; SVC_SSH_PREVIOUS_KEYS: string[]; SVC_SSH_IDLE_SECONDS: number }): SshConfig {
-  return { encryptionKey: env.SVC_SSH_ENCRYPTION_KEY, previousKeys: env.SVC_SSH_PREVIOUS_KEYS, idleSeconds: env.SVC_SSH_IDLE_SECONDS };
+export function sshConfigFromEnv(env: { SVC_SSH_ENCRYPTION_KEY: string; SVC_SSH_PREVIOUS_KEYS: string[]; SVC_SSH_IDLE_SECONDS: number; SVC_SSH_ALLOWED_CIDRS: string[] }): SshConfig {
+  return { encryptionKey: env.SVC_SSH_ENCRYPTION_KEY, previousKeys: env.SVC_SSH_PREVIOUS_KEYS, idleSeconds: env.SVC_SSH_IDLE_SECONDS, allowedCidrs: env.SVC_SSH_ALLOWED_CIDRS };
 }
 
 export { SshEnv, loadSshEnv, sshEnv } from './env.js';

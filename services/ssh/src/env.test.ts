@@ -18,4 +18,10 @@ describe('the ssh service environment', () => {
     expect(loadSshEnv({ ...base, SVC_SSH_ENCRYPTION_KEY: key(1) }).SVC_SSH_PREVIOUS_KEYS).toEqual([]);
     expect(() => loadSshEnv({ ...base, SVC_SSH_ENCRYPTION_KEY: key(1), SVC_SSH_PREVIOUS_KEYS: 'short' })).toThrow(/SVC_SSH_PREVIOUS_KEYS/);
   });
+
+  it('allows no private range by default, and the CIDRs an operator lists', () => {
+    expect(loadSshEnv({ ...base, SVC_SSH_ENCRYPTION_KEY: key(1) }).SVC_SSH_ALLOWED_CIDRS).toEqual([]);
+    expect(loadSshEnv({ ...base, SVC_SSH_ENCRYPTION_KEY: key(1), SVC_SSH_ALLOWED_CIDRS: '10.20.0.0/16, fd12::/48' }).SVC_SSH_ALLOWED_CIDRS).toEqual(['10.20.0.0/16', 'fd12::/48']);
+    expect(() => loadSshEnv({ ...base, SVC_SSH_ENCRYPTION_KEY: key(1), SVC_SSH_ALLOWED_CIDRS: 'internal-net' })).toThrow(/SVC_SSH_ALLOWED_CIDRS: must be comma-separated CIDRs/);
+  });
 });

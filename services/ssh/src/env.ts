@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseEnv } from '@svc/core';
+import { envCidrList, parseEnv } from '@svc/core';
 import { infrastructureEnv, secretsEnv } from '@svc/platform';
 import { decodeKey } from './services/credential-box.js';
 
@@ -22,6 +22,8 @@ export const sshEnv = {
     .pipe(z.array(sshKey)),
   /** How long a target's connection stays open without a command. */
   SVC_SSH_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Private ranges targets may be in besides public addresses (CIDRs, comma-separated; tests: loopback). */
+  SVC_SSH_ALLOWED_CIDRS: envCidrList,
 };
 
 export const SshEnv = z.object({

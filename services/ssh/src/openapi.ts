@@ -4,9 +4,11 @@ import { arrayOf, boolean, dateTime, enumOf, errorResponse, fromZod, integer, js
 const id = pathParameter('id', fromZod(SshTargetParams.shape.id), 'The target\'s id.');
 const badId = errorResponse('`VALIDATION_FAILED`: the id is not a uuid.');
 const missing = errorResponse('`NOT_FOUND` ("SSH target not found"): no such target in the caller\'s tenant (another tenant\'s targets are not found either).');
-const connectionFailed = errorResponse('`SSH_CONNECTION_FAILED` ("connection failed"): the host did not answer as an SSH server (`details.reason`: refused, unreachable, timeout, protocol).');
+const connectionFailed = errorResponse(
+  '`SSH_CONNECTION_FAILED` ("connection failed"): the host did not answer as an SSH server (`details.reason`: refused, unreachable, timeout, protocol), or it is, or now resolves to, an address targets may not use (`address_refused`: nothing was connected to).',
+);
 const badBody = errorResponse(
-  `\`VALIDATION_FAILED\` naming \`details.field\`: a malformed field, a missing credential for \`auth_method\`, a private key ssh cannot read or one encrypted with a passphrase (\`details.reason: encrypted_key\`), a credential over ${SSH_CREDENTIAL_MAX_BYTES} bytes, a \`known_hosts\` that is not one valid line.`,
+  `\`VALIDATION_FAILED\` naming \`details.field\`: a malformed field, a missing credential for \`auth_method\`, a private key ssh cannot read or one encrypted with a passphrase (\`details.reason: encrypted_key\`), a credential over ${SSH_CREDENTIAL_MAX_BYTES} bytes, a \`known_hosts\` that is not one valid line. \`SSH_HOST_REFUSED\` (\`details.field: host\`): the host is, or resolves to, a loopback, private, shared, link-local (cloud metadata), multicast or reserved address; targets must be on public addresses unless the operator allows a range.`,
 );
 const nameTaken = errorResponse('`CONFLICT`: the tenant has a target of that name already.');
 
@@ -44,7 +46,7 @@ export const sshOpenApi: OpenApiFragment = {
       post: {
         operationId: 'createSshTarget',
         summary: 'Register a target',
-        description: '`private_key` (RSA, Ed25519 or ECDSA; OpenSSH or PEM; no passphrase) with `auth_method: key`, `password` with `auth_method: password`. Without `known_hosts`, verify the target and store the line before packs can use it.',
+        description: '`private_key` (RSA, Ed25519 or ECDSA; OpenSSH, PEM or PKCS#8 PEM; no passphrase) with `auth_method: key`, `password` with `auth_method: password`. Without `known_hosts`, verify the target and store the line before packs can use it.',
         tags: ['SSH targets'],
         requestBody: jsonBody(fromZod(SshTargetCreateBody), 'The target and its credential.'),
         responses: { 201: jsonResponse('Created (bare).', ref('SshTarget')), 400: badBody, 409: nameTaken },

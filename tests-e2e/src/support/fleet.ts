@@ -77,6 +77,11 @@ export interface TestFleetOptions {
   rateLimitEnabled?: boolean;
   /** Execution settings that tests shorten (sync wait, result retention, retry backoff). */
   execution?: Partial<ExecutionTestSettings>;
+  /**
+   * `SVC_SSH_ALLOWED_CIDRS` of the fleet: none by default, as in production, so SSH targets on
+   * loopback are refused; a test whose SSH server listens there allows it explicitly.
+   */
+  sshAllowedCidrs?: string[];
   /** Billing's settings (a local processor, webhook secrets, a short scheduler interval). */
   billing?: Partial<BillingConfig>;
   /** Billing's clock, which a test moves to play out a grace period. */
@@ -157,7 +162,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       maxRunners: options.execution?.maxRunners ?? 16,
       prefetch: { fast: 64, medium: 8, long: 2 },
     },
-    ssh: { encryptionKey: TEST_SSH_ENCRYPTION_KEY, idleSeconds: 60 },
+    ssh: { encryptionKey: TEST_SSH_ENCRYPTION_KEY, idleSeconds: 60, allowedCidrs: options.sshAllowedCidrs },
     apiKeyUsageFlushMs: 200,
     // Simulated people come from addresses of their own (`clientAddress()`), through this
     // process on loopback, which the fleet therefore trusts as a proxy. The default trusts none.

@@ -7,8 +7,23 @@ import { webhookVerifier } from '../stripe/processor.js';
 import type { Clock } from './clock.js';
 import { billingNotConfigured } from './not-configured.js';
 
-/** Part 2: a signature older than this (seconds) is refused, so that a captured delivery cannot be replayed later. */
+/**
+ * How far (seconds) a signature's time may be from ours, either way: older, so that a captured
+ * delivery cannot be replayed later; newer, so that one signed ahead of time (a clock set
+ * forward, a forged timestamp under a leaked secret) cannot be kept for later either. The SDK
+ * checks only the first.
+ */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** The `t=` of a `Payment-Signature` header (seconds), read as the SDK reads it: the last one given. */
+function signedAtSeconds(header: string): number | undefined {
+  let seconds: number | undefined;
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') seconds = parseInt(value ?? '', 10);
+  }
+  return seconds;
+}
 
 /** The processor's event of type `T`, its `data.object` typed by it (a checkout session, an invoice, …). */
 export type ProcessorEvent<T extends Stripe.Event.Type> = Extract<Stripe.Event, { type: T }>;
@@ -77,10 +92,17 @@ export class WebhookService {
   }
 
   private verify(secret: string, rawBody: Buffer, signature: string): Stripe.Event {
+    const now = this.clock().getTime();
+    let event: Stripe.Event;
     try {
-      return webhookVerifier.constructEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, undefined, this.clock().getTime());
+      event = webhookVerifier.constructEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, undefined, now);
     } catch (err) {
       throw new AuthenticationError('The Payment-Signature header does not verify', { header: 'Payment-Signature', reason: (err as Error).message.split('\n')[0] });
     }
+    const ahead = (signedAtSeconds(signature) ?? 0) - Math.floor(now / 1000);
+    if (ahead > SIGNATURE_TOLERANCE_SECONDS) {
+      throw new AuthenticationError('The Payment-Signature header does not verify', { header: 'Payment-Signature', reason: 'Timestamp is in the future, outside the tolerance zone' });
+    }
+    return event;
   }
 }

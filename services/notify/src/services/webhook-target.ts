@@ -1,7 +1,6 @@
-import { lookup } from 'node:dns/promises';
-import { isIP, type BlockList } from 'node:net';
+import type { BlockList } from 'node:net';
 import { ValidationError } from '@svc/core';
-import { isPublicAddress } from '@svc/egress';
+import { hostAddresses } from '@svc/egress';
 
 export interface TargetPolicy {
   /** Private ranges an operator allows besides public addresses (`allowList` of `@svc/egress`). */
@@ -29,16 +28,8 @@ export async function checkWebhookTarget(raw: string, policy: TargetPolicy): Pro
   if (!schemes.includes(url.protocol)) throw refuse(policy.allowHttp ? 'must be http or https' : 'must be https');
   if (url.username || url.password) throw refuse('must not carry credentials');
   if (url.hash) throw refuse('must not have a fragment');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : await resolve(host);
-  if (addresses.some((address) => !isPublicAddress(address, policy.allowed))) throw refuse('must resolve to public addresses only');
+  const { addresses, refused } = await hostAddresses(url.hostname, policy.allowed);
+  if (addresses.length === 0) throw refuse(`host ${url.hostname} does not resolve`);
+  if (refused.length > 0) throw refuse('must resolve to public addresses only');
   return url;
-}
-
-async function resolve(host: string): Promise<string[]> {
-  try {
-    return (await lookup(host, { all: true })).map((entry) => entry.address);
-  } catch {
-    throw refuse(`host ${host} does not resolve`);
-  }
 }

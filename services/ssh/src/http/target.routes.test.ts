@@ -1,3 +1,4 @@
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,9 @@ import { targets } from '../db/schema.js';
 import { generateKeyPair, type KeyPair } from '../testing/openssh-server.js';
 import { secretsInLog } from '../testing/secret-scan.js';
 import { caller, SshTestService, type Reply } from '../testing/ssh-test-service.js';
+
+/** A key pair's private key in PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`). */
+const pkcs8 = (pair: { privateKey: KeyObject }) => pair.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
 const RESPONSE_FIELDS = ['auth_method', 'created_at', 'has_credentials', 'host', 'id', 'known_hosts', 'name', 'port', 'updated_at', 'username'];
 
@@ -130,6 +134,53 @@ describe('ssh target routes', () => {
     expect(reply.body.error.message).toMatch(/encrypted with a passphrase/);
     expect(reply.body.error.details.reason).toBe('encrypted_key');
     expectError(await create({ ...valid(), name: 'public', private_key: key.publicKey }), 400, 'VALIDATION_FAILED', 'private_key');
+  });
+
+  it('accepts PKCS#8 keys (BEGIN PRIVATE KEY, as openssl genpkey writes them) of each type ssh uses', async () => {
+    const keys = { ed25519: pkcs8(generateKeyPairSync('ed25519')), rsa: pkcs8(generateKeyPairSync('rsa', { modulusLength: 2048 })), ecdsa: pkcs8(generateKeyPairSync('ec', { namedCurve: 'P-384' })) };
+    for (const [type, privateKey] of Object.entries(keys)) {
+      expect(privateKey).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
+      const reply = await create({ ...valid(), name: `pkcs8-${type}`, private_key: privateKey });
+      expect(reply.status, `${type}: ${JSON.stringify(reply.body)}`).toBe(201);
+      expect(reply.body.has_credentials).toBe(true);
+    }
+  });
+
+  it('refuses a PKCS#8 key that is encrypted, or of a type or curve SSH does not use', async () => {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const encrypted = privateKey.export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: 'a passphrase' }).toString();
+    const reply = await create({ ...valid(), name: 'pkcs8-encrypted', private_key: encrypted });
+    expectError(reply, 400, 'VALIDATION_FAILED', 'private_key');
+    expect(reply.body.error.details.reason).toBe('encrypted_key');
+    for (const other of [generateKeyPairSync('ed448'), generateKeyPairSync('ec', { namedCurve: 'secp256k1' })]) {
+      const refused = await create({ ...valid(), name: 'pkcs8-other', private_key: pkcs8(other) });
+      expectError(refused, 400, 'VALIDATION_FAILED', 'private_key');
+      expect(refused.body.error.details.reason).toBe('unsupported_key_type');
+    }
+    expectError(await create({ ...valid(), name: 'pkcs8-broken', private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n' }), 400, 'VALIDATION_FAILED', 'private_key');
+  });
+
+  it('never sends a refused credential back: no error body of a refused write carries any of it', async () => {
+    const secret = `hunter2-${Date.now()}`;
+    const keyLike = `-----BEGIN OPENSSH PRIVATE KEY-----\n${secret}\n-----END OPENSSH PRIVATE KEY-----\n`;
+    const target = await create({ ...valid(), name: 'credential-echo' });
+    const put = (body: unknown) => test.call(`/ssh/targets/${target.body.id}`, { method: 'PUT', as: me, body });
+    const refusals = [
+      await create({ ...valid(), name: 'echo-1', auth_method: 'password', private_key: undefined, password: `${secret}\u0000` }),
+      await create({ ...valid(), name: 'echo-2', private_key: keyLike }),
+      await create({ ...valid(), name: 'echo-3', private_key: secret }),
+      await create({ ...valid(), name: 'Echo_4', auth_method: 'password', private_key: undefined, password: secret }),
+      await create({ ...valid(), name: 'echo-5', private_key: [secret] }),
+      await test.call('/ssh/targets', { method: 'POST', as: me, raw: `{"name":"echo-6","auth_method":"password","password":${secret}}` }),
+      await test.call('/ssh/targets', { method: 'POST', as: me, body: secret }),
+      await put({ password: `${secret}\u0000`, auth_method: 'password' }),
+      await put({ private_key: keyLike }),
+      await put({ password: secret, extra: true }),
+    ];
+    for (const reply of refusals) {
+      expect(reply.status, JSON.stringify(reply.body)).toBe(400);
+      expect(JSON.stringify(reply.body)).not.toContain('hunter2');
+    }
   });
 
   it('answers 400 for a malformed id and 401 without an identity', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import ssh2 from 'ssh2';
 import { ValidationError } from '@svc/core';
+import { fromPkcs8, unsupportedKey } from './pkcs8-key.js';
 
 // ssh2 is CommonJS: in the bundles, Node's ESM loader gives its exports only as the default one.
 const { utils } = ssh2;
@@ -28,22 +29,33 @@ export function fingerprintOf(blob: Buffer): string {
   return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
 }
 
-/**
- * Checks a private key as ssh2 reads it: RSA, Ed25519 or ECDSA, OpenSSH or PEM. Encrypted keys
- * are refused (no passphrase is kept). Messages never quote the key.
- */
-export function checkPrivateKey(text: string): void {
+const unreadable = () =>
+  new ValidationError('private_key is not a private key ssh can read (RSA, Ed25519 or ECDSA, in OpenSSH, PEM or PKCS#8 format)', { field: 'private_key', reason: 'unreadable_key' });
+const encrypted = () =>
+  new ValidationError('private_key is encrypted with a passphrase; store a key without one (ssh-keygen -p -N "" -f KEY removes it from a copy)', { field: 'private_key', reason: 'encrypted_key' });
+
+/** Checks a key as ssh2 reads it (OpenSSH; PEM: PKCS#1, SEC1). Messages never quote the key. */
+function checkSsh2Key(text: string): void {
   const parsed = utils.parseKey(text);
   const key = Array.isArray(parsed) ? parsed[0] : parsed;
-  if (key instanceof Error || !key) {
-    const encrypted = key instanceof Error && /encrypted|passphrase/i.test(key.message);
-    throw new ValidationError(
-      encrypted ? 'private_key is encrypted with a passphrase; store a key without one (ssh-keygen -p -N "" -f KEY removes it from a copy)' : 'private_key is not a private key ssh can read (RSA, Ed25519 or ECDSA, in OpenSSH or PEM format)',
-      { field: 'private_key', reason: encrypted ? 'encrypted_key' : 'unreadable_key' },
-    );
-  }
+  if (key instanceof Error || !key) throw /encrypted|passphrase/i.test(key?.message ?? '') ? encrypted() : unreadable();
   if (!key.isPrivateKey()) throw new ValidationError('private_key is a public key; the private key is needed', { field: 'private_key', reason: 'public_key' });
-  if (!(key.type in HOST_KEY_ALGORITHMS)) throw new ValidationError(`private_key of type ${key.type} is not supported (RSA, Ed25519 or ECDSA)`, { field: 'private_key', reason: 'unsupported_key_type' });
+  if (!(key.type in HOST_KEY_ALGORITHMS)) throw unsupportedKey(key.type);
+}
+
+/**
+ * The private key as the service keeps it: RSA, Ed25519 or ECDSA, in a form ssh2 reads. OpenSSH
+ * and PEM (PKCS#1, SEC1) keys are kept as given; a PKCS#8 key (`BEGIN PRIVATE KEY`, what
+ * `openssl genpkey` and `ssh-keygen -m PKCS8` write), which ssh2 does not read, is converted
+ * with node:crypto into one it does (`pkcs8-key.ts`). Encrypted keys are refused (no
+ * passphrase is kept). Messages never quote the key.
+ */
+export function readablePrivateKey(text: string): string {
+  if (text.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----')) throw encrypted();
+  const readable = text.includes('-----BEGIN PRIVATE KEY-----') ? fromPkcs8(text) : text;
+  if (readable === undefined) throw unreadable();
+  checkSsh2Key(readable);
+  return readable;
 }
 
 /**

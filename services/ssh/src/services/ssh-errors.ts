@@ -1,8 +1,12 @@
 import { SSH_MESSAGES } from '@svc/contracts';
-import { ConflictError, IntegrationError } from '@svc/core';
+import { ConflictError, IntegrationError, ValidationError } from '@svc/core';
 
-/** Why a connection failed, in `details.reason`; never a credential. */
-export type ConnectionFailure = 'refused' | 'unreachable' | 'timeout' | 'host_key_mismatch' | 'authentication_failed' | 'closed' | 'protocol';
+/**
+ * Why a connection failed, in `details.reason`; never a credential. `address_refused`: the host
+ * is, or resolves to, an address no target may be at; nothing was connected to, so the answer is
+ * the same whatever listens on the port.
+ */
+export type ConnectionFailure = 'address_refused' | 'refused' | 'unreachable' | 'timeout' | 'host_key_mismatch' | 'authentication_failed' | 'closed' | 'protocol';
 
 /** The target did not let us in (502 `SSH_CONNECTION_FAILED`, "connection failed"). */
 export class SshConnectionError extends IntegrationError {
@@ -15,5 +19,21 @@ export class SshConnectionError extends IntegrationError {
 export class SshHostKeyMissingError extends ConflictError {
   constructor(target: string) {
     super(SSH_MESSAGES.noHostKey, { target }, { code: 'SSH_HOST_KEY_MISSING' });
+  }
+}
+
+/**
+ * A target's host that is, or resolves to, a loopback, private, shared, link-local (cloud
+ * metadata), multicast or reserved address outside `SVC_SSH_ALLOWED_CIDRS`, refused when the
+ * target is registered or changed (400 `SSH_HOST_REFUSED`). The message never names what a
+ * name resolved to: that would show the platform's own DNS.
+ */
+export class SshHostRefusedError extends ValidationError {
+  constructor(host: string) {
+    super(
+      `host ${host} is, or resolves to, an address SSH targets may not use (loopback, private, link-local or reserved); targets must be on public addresses`,
+      { field: 'host', reason: 'address_refused' },
+      { code: 'SSH_HOST_REFUSED' },
+    );
   }
 }

@@ -12,7 +12,7 @@ import { targets } from '../db/schema.js';
 import { generateKeyPair, KEY_KINDS, OpenSshServer, SSHD, type KeyPair } from '../testing/openssh-server.js';
 import { secretsInLog } from '../testing/secret-scan.js';
 import { Ssh2TestServer } from '../testing/ssh2-server.js';
-import { caller, newSshKey, SshTestService } from '../testing/ssh-test-service.js';
+import { caller, LOOPBACK_CIDRS, newSshKey, SshTestService } from '../testing/ssh-test-service.js';
 
 const run = promisify(execFile);
 
@@ -56,7 +56,7 @@ describe.skipIf(!existsSync(SSHD))('ssh targets running commands', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-ssh-test-'));
-    test = await SshTestService.start({ idleSeconds: 60 });
+    test = await SshTestService.start({ idleSeconds: 60, allowedCidrs: LOOPBACK_CIDRS });
     sshd = await OpenSshServer.start();
   });
 
@@ -67,8 +67,9 @@ describe.skipIf(!existsSync(SSHD))('ssh targets running commands', () => {
   });
 
   describe('on OpenSSH', () => {
-    it.each(KEY_KINDS.map((kind, index) => ({ ...kind, index })))('logs in with an $label key, after trust on first use', async ({ args, index }) => {
-      const key = await generateKeyPair(dir, args);
+    it.each(KEY_KINDS.map((kind, index) => ({ ...kind, index })))('logs in with an $label key, after trust on first use', async ({ label, generate, index }) => {
+      const key = await generate(dir);
+      if (label.includes('PKCS#8')) expect(key.privateKey).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
       secrets.push(key.privateKey);
       await sshd.authorize(key.publicKey);
       const target = await createTarget({ name: `openssh-${index}`, host: '127.0.0.1', port: sshd.port, username: sshd.username, auth_method: 'key', private_key: key.privateKey });
@@ -194,7 +195,7 @@ describe.skipIf(!existsSync(SSHD))('ssh targets running commands', () => {
     });
 
     it('closes an idle connection after the idle timeout', async () => {
-      const quick = await SshTestService.start({ idleSeconds: 1 });
+      const quick = await SshTestService.start({ idleSeconds: 1, allowedCidrs: LOOPBACK_CIDRS });
       try {
         const target = (await quick.call('/ssh/targets', { method: 'POST', as: tenant, body: { name: 'idle', host: '127.0.0.1', port: server.port, username: 'deploy', auth_method: 'password', password, known_hosts: `127.0.0.1 ${hostKey.publicKey}` } })).body;
         const before = server.connections;
@@ -213,7 +214,7 @@ describe.skipIf(!existsSync(SSHD))('ssh targets running commands', () => {
     it('opens targets sealed under the previous key, re-seals them at start, and then needs only the new key', async () => {
       const oldKey = newSshKey();
       const newKey = newSshKey();
-      const rotating = await SshTestService.start({ encryptionKey: oldKey });
+      const rotating = await SshTestService.start({ encryptionKey: oldKey, allowedCidrs: LOOPBACK_CIDRS });
       try {
         const key = await generateKeyPair(dir, ['-t', 'ed25519']);
         secrets.push(key.privateKey);
@@ -222,17 +223,17 @@ describe.skipIf(!existsSync(SSHD))('ssh targets running commands', () => {
         const keyIds = async () => (await rotating.database.db.select({ keyId: targets.keyId }).from(targets)).map((row) => row.keyId);
         const [underOld] = await keyIds();
 
-        await rotating.restart({ encryptionKey: newKey, previousKeys: [oldKey] });
+        await rotating.restart({ encryptionKey: newKey, previousKeys: [oldKey], allowedCidrs: LOOPBACK_CIDRS });
         const [underNew] = await keyIds();
         expect(underNew).not.toBe(underOld);
         expect(rotating.entries.some((entry) => entry.message === 'ssh credentials re-sealed under the current key' && entry.resealed === 1)).toBe(true);
 
-        await rotating.restart({ encryptionKey: newKey });
+        await rotating.restart({ encryptionKey: newKey, allowedCidrs: LOOPBACK_CIDRS });
         const result = await rotating.bus.request(SSH_EXEC_RPC, { tenantId: tenant.tenantId, target: 'rotated', command: 'echo rotated', timeoutMs: 10_000 }, { timeoutMs: 30_000 });
         expect(result.stdout).toBe('rotated\n');
 
         // A key that is given up too early: its targets fail, logged by key id, and nothing else does.
-        await rotating.restart({ encryptionKey: newSshKey() });
+        await rotating.restart({ encryptionKey: newSshKey(), allowedCidrs: LOOPBACK_CIDRS });
         const lost = await failureOf(rotating.bus.request(SSH_EXEC_RPC, { tenantId: tenant.tenantId, target: 'rotated', command: 'echo lost', timeoutMs: 10_000 }, { timeoutMs: 30_000 }));
         expect(lost).toMatchObject({ code: 'INTERNAL_ERROR', details: { key_id: underNew } });
         expect(secretsInLog(rotating.entries, secrets)).toEqual([]);

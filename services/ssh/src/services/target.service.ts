@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import type { BlockList } from 'node:net';
 import { SSH_MESSAGES, type SshExecReply, type SshTargetCreateBody, type SshTargetUpdateBody } from '@svc/contracts';
 import { ConflictError, InternalError, NotFoundError, ValidationError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
+import { hostAddresses } from '@svc/egress';
 import { TargetRepository, type TargetChange, type TargetRow } from '../repositories/target.repository.js';
 import type { ConnectionPool } from './connection-pool.js';
 import type { CredentialBox } from './credential-box.js';
-import { checkPrivateKey, fingerprintOf, normalizeKnownHosts, parseKnownHosts } from './key-material.js';
-import { connectSsh, type SshEndpoint } from './ssh-connect.js';
-import { SshConnectionError, SshHostKeyMissingError } from './ssh-errors.js';
+import { fingerprintOf, normalizeKnownHosts, parseKnownHosts, readablePrivateKey } from './key-material.js';
+import { connectSsh, type AddressPolicy, type SshEndpoint } from './ssh-connect.js';
+import { SshConnectionError, SshHostKeyMissingError, SshHostRefusedError } from './ssh-errors.js';
 import { execOn } from './ssh-exec.js';
 
 /** A target as the API shows it: no credential, sealed or not. */
@@ -45,16 +47,17 @@ const view = (row: TargetRow): TargetView => ({
 const contextOf = (row: Pick<TargetRow, 'tenantId' | 'id'>, field: 'private_key' | 'password') => `${row.tenantId}/${row.id}/${field}`;
 const notFound = (details: Record<string, unknown>) => new NotFoundError(SSH_MESSAGES.notFound, details);
 
-/** The credential `auth_method` needs must be sent with it; the other one is not kept. */
+/** The credential `auth_method` needs must be sent with it; the other one is not kept. A key is kept in a form ssh2 reads. */
 function credentialOf(authMethod: 'key' | 'password', body: { private_key?: string; password?: string }): { private_key: string } | { password: string } | undefined {
   const value = authMethod === 'key' ? body.private_key : body.password;
   if (value === undefined) return undefined;
-  if (authMethod === 'key') checkPrivateKey(value);
-  return authMethod === 'key' ? { private_key: value } : { password: value };
+  return authMethod === 'key' ? { private_key: readablePrivateKey(value) } : { password: value };
 }
 
 export interface TargetServiceOptions {
   clock?: () => Date;
+  /** Private ranges targets may be in besides public addresses (`SVC_SSH_ALLOWED_CIDRS`). */
+  allowed?: BlockList;
 }
 
 /**
@@ -64,6 +67,7 @@ export interface TargetServiceOptions {
  */
 export class TargetService {
   readonly #clock: () => Date;
+  readonly #policy: AddressPolicy;
 
   constructor(
     private readonly db: Db,
@@ -73,6 +77,7 @@ export class TargetService {
     options: TargetServiceOptions = {},
   ) {
     this.#clock = options.clock ?? (() => new Date());
+    this.#policy = { allowed: options.allowed };
   }
 
   async list(tenantId: string): Promise<TargetView[]> {
@@ -87,6 +92,7 @@ export class TargetService {
     const credential = credentialOf(body.auth_method, body);
     if (!credential) throw new ValidationError(`${body.auth_method === 'key' ? 'private_key' : 'password'} is required when auth_method is ${body.auth_method}`, { field: body.auth_method === 'key' ? 'private_key' : 'password' });
     const knownHosts = body.known_hosts === undefined ? null : this.#knownHosts(body.known_hosts);
+    await this.#checkHost(body.host);
     const now = this.#clock();
     const id = randomUUID();
     const sealed = this.#seal({ tenantId, id }, credential);
@@ -117,6 +123,7 @@ export class TargetService {
     if (!credential && authMethod !== row.authMethod) {
       throw new ValidationError(`${authMethod === 'key' ? 'private_key' : 'password'} is required to switch auth_method to ${authMethod}`, { field: authMethod === 'key' ? 'private_key' : 'password' });
     }
+    if (body.host !== undefined) await this.#checkHost(body.host);
     const change: TargetChange = {
       ...(body.name === undefined ? {} : { name: body.name }),
       ...(body.host === undefined ? {} : { host: body.host }),
@@ -146,7 +153,7 @@ export class TargetService {
     const row = await this.#row(tenantId, id);
     let fingerprint: string | undefined;
     try {
-      const client = await connectSsh(this.#endpoint(row), { onHostKey: (blob) => (fingerprint = fingerprintOf(blob)) });
+      const client = await connectSsh(this.#endpoint(row), { onHostKey: (blob) => (fingerprint = fingerprintOf(blob)) }, this.#policy);
       client.end();
       return { connected: true, fingerprint: fingerprint! };
     } catch (err) {
@@ -165,7 +172,7 @@ export class TargetService {
       return await this.pool.with(
         row.id,
         row.updatedAt.getTime(),
-        () => connectSsh(this.#endpoint(row), { hostKey }),
+        () => connectSsh(this.#endpoint(row), { hostKey }, this.#policy),
         (client) => execOn(client, command, timeoutMs),
       );
     } catch (err) {
@@ -202,6 +209,17 @@ export class TargetService {
     const row = await new TargetRepository(this.db).find(tenantId, id);
     if (!row) throw notFound({ id });
     return row;
+  }
+
+  /**
+   * Refuses a host that is, or resolves to, an address no target may be at, so that the user
+   * hears it when registering. A name that does not resolve is accepted: its DNS may come later,
+   * and nothing can be reached through it meanwhile. Every connection checks again the address
+   * it connects to (`connectSsh`), which is what keeps the platform's network out of reach.
+   */
+  async #checkHost(host: string): Promise<void> {
+    const { refused } = await hostAddresses(host, this.#policy.allowed);
+    if (refused.length > 0) throw new SshHostRefusedError(host);
   }
 
   #knownHosts(line: string): string {

@@ -1,4 +1,5 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -14,21 +15,37 @@ export interface KeyPair {
   publicKey: string;
 }
 
-/** `ssh-keygen` key types and formats the ssh service must read. */
-export const KEY_KINDS = [
-  { label: 'Ed25519 (OpenSSH)', args: ['-t', 'ed25519'] },
-  { label: 'RSA (OpenSSH)', args: ['-t', 'rsa', '-b', '2048'] },
-  { label: 'RSA (PEM)', args: ['-t', 'rsa', '-b', '2048', '-m', 'PEM'] },
-  { label: 'ECDSA P-256 (OpenSSH)', args: ['-t', 'ecdsa', '-b', '256'] },
-  { label: 'ECDSA P-384 (PEM)', args: ['-t', 'ecdsa', '-b', '384', '-m', 'PEM'] },
-] as const;
-
 /** A new key pair from ssh-keygen (`args` choose type and format; `-N` sets a passphrase). */
 export async function generateKeyPair(dir: string, args: readonly string[], passphrase = ''): Promise<KeyPair> {
   const file = join(dir, `key-${Math.random().toString(36).slice(2)}`);
   await run('ssh-keygen', ['-q', ...args, '-N', passphrase, '-C', 'svc-test', '-f', file]);
   return { privateKey: await readFile(file, 'utf8'), publicKey: (await readFile(`${file}.pub`, 'utf8')).trim() };
 }
+
+/**
+ * An Ed25519 key in PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), as `openssl genpkey -algorithm
+ * ed25519` writes it; ssh-keygen writes Ed25519 keys only in its own format. The public key line
+ * is built from the raw key, as OpenSSH writes it.
+ */
+export function generateEd25519Pkcs8(): KeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
+  const string = (bytes: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, bytes.length]), bytes]);
+  const blob = Buffer.concat([string(Buffer.from('ssh-ed25519')), string(raw)]);
+  return { privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), publicKey: `ssh-ed25519 ${blob.toString('base64')} svc-test` };
+}
+
+/** Key types and formats the ssh service must read (Part 2: RSA, Ed25519, ECDSA; OpenSSH or PEM), PKCS#8 PEM among them. */
+export const KEY_KINDS: ReadonlyArray<{ label: string; generate: (dir: string) => Promise<KeyPair> }> = [
+  { label: 'Ed25519 (OpenSSH)', generate: (dir) => generateKeyPair(dir, ['-t', 'ed25519']) },
+  { label: 'Ed25519 (PKCS#8)', generate: async () => generateEd25519Pkcs8() },
+  { label: 'RSA (OpenSSH)', generate: (dir) => generateKeyPair(dir, ['-t', 'rsa', '-b', '2048']) },
+  { label: 'RSA (PEM, PKCS#1)', generate: (dir) => generateKeyPair(dir, ['-t', 'rsa', '-b', '2048', '-m', 'PEM']) },
+  { label: 'RSA (PKCS#8)', generate: (dir) => generateKeyPair(dir, ['-t', 'rsa', '-b', '2048', '-m', 'PKCS8']) },
+  { label: 'ECDSA P-256 (OpenSSH)', generate: (dir) => generateKeyPair(dir, ['-t', 'ecdsa', '-b', '256']) },
+  { label: 'ECDSA P-384 (PEM, SEC1)', generate: (dir) => generateKeyPair(dir, ['-t', 'ecdsa', '-b', '384', '-m', 'PEM']) },
+  { label: 'ECDSA P-521 (PKCS#8)', generate: (dir) => generateKeyPair(dir, ['-t', 'ecdsa', '-b', '521', '-m', 'PKCS8']) },
+];
 
 /**
  * Debian's OpenSSH server on a loopback port, as the current user (root in CI: logins as root

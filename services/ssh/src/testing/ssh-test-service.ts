@@ -13,6 +13,12 @@ const SECRET = 'ssh-routes-test-secret-0123456789abcdef';
 
 export const newSshKey = () => randomBytes(32).toString('base64');
 
+/**
+ * `SVC_SSH_ALLOWED_CIDRS` of tests whose SSH servers listen on loopback, which the service
+ * refuses by default: they allow it explicitly (IPv6 too, where `localhost` resolves to `::1`).
+ */
+export const LOOPBACK_CIDRS = ['127.0.0.0/8', '::1/128'];
+
 export function caller(tenantId = randomUUID()): Identity {
   return personalIdentity({ userId: randomUUID(), tenantId, slug: 'someone' });
 }
@@ -57,11 +63,13 @@ export class SshTestService {
     this.#base = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/api/v1`;
   }
 
-  async call(path: string, options: { method?: string; as?: Identity; body?: unknown } = {}): Promise<Reply> {
+  /** A request to the service as `as`; `raw` is sent as the JSON body as it is (malformed on purpose). */
+  async call(path: string, options: { method?: string; as?: Identity; body?: unknown; raw?: string } = {}): Promise<Reply> {
     const headers: Record<string, string> = {};
     if (options.as) headers[INTERNAL_IDENTITY_HEADER] = signInternalIdentity(options.as, SECRET);
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.#base}${path}`, { method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${this.#base}${path}`, { method: options.method ?? 'GET', headers, body });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   }

@@ -39,11 +39,13 @@ const same = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(
 export class Ssh2TestServer {
   readonly #server: InstanceType<typeof ssh2.Server>;
   readonly #connections = new Set<Connection>();
+  #accepted = 0;
   port = 0;
 
   private constructor(hostKey: string, user: { username: string; password?: string; publicKey?: string }) {
     const allowedKey = user.publicKey ? (ssh2.utils.parseKey(user.publicKey) as ParsedKey) : undefined;
     this.#server = new ssh2.Server({ hostKeys: [hostKey] }, (client) => {
+      this.#accepted += 1;
       this.#connections.add(client);
       client.on('close', () => this.#connections.delete(client));
       client.on('error', () => undefined);
@@ -72,8 +74,14 @@ export class Ssh2TestServer {
     return server;
   }
 
+  /** Connections open now. */
   get connections(): number {
     return this.#connections.size;
+  }
+
+  /** Connections ever accepted: whether anything reached the server at all. */
+  get accepted(): number {
+    return this.#accepted;
   }
 
   async close(): Promise<void> {

@@ -203,5 +203,24 @@ describe('storage routes', () => {
       expect(over.body.error.details.reason).toBe('secrets_limit');
       expect((await call('/secrets/acme/tools/S1', { method: 'PUT', as: me, body: { value: 'replacing is fine' } })).status).toBe(200);
     });
+
+    it('never sends a refused value back: no error body of a refused write carries any of it', async () => {
+      const me = caller();
+      const secret = `hunter2-${randomUUID()}`;
+      const refusals = [
+        await call('/secrets/acme/tools/API_TOKEN', { method: 'PUT', as: me, body: { value: `${secret}\u0000` } }),
+        await call('/secrets/acme/tools/API_TOKEN', { method: 'PUT', as: me, body: { value: secret, note: 'extra' } }),
+        await call('/secrets/acme/tools/API_TOKEN', { method: 'PUT', as: me, body: { value: [secret] } }),
+        await call('/secrets/acme/tools/API_TOKEN', { method: 'PUT', as: me, body: secret }),
+        await call('/secrets/acme/tools/API_TOKEN', { method: 'PUT', as: me, raw: `{"value": ${secret}}` }),
+        await call('/secrets/acme/tools/API_TOKEN', { method: 'PUT', as: me, raw: `{"value": "${secret}" "again"}` }),
+        await call('/secrets/acme/tools/not-a-name', { method: 'PUT', as: me, body: { value: secret } }),
+      ];
+      for (const reply of refusals) {
+        expect(reply.status, JSON.stringify(reply.body)).toBe(400);
+        expect(JSON.stringify(reply.body)).not.toContain('hunter2');
+      }
+      expect((await call('/secrets/acme/tools', { as: me })).body.data.secrets).toEqual([]);
+    });
   });
 });

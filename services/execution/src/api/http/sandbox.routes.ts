@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
-import { requireIdentity } from '@svc/auth';
+import { requireAccessToken, type Identity } from '@svc/auth';
 import { PACKAGE_FIELD } from '@svc/contracts';
 import { ok, parseInput, PayloadTooLargeError, ValidationError } from '@svc/core';
 import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
@@ -30,28 +30,36 @@ function receivePackage(req: Request, res: Response): Promise<Buffer> {
   });
 }
 
+/**
+ * The sandbox runs whatever code its user synced, as that user: an API key (scope
+ * `commands:execute`, made for CI and MCP clients to run published commands) may not drive it,
+ * and is refused with 403 before anything is read, as key management refuses keys.
+ */
+const sandboxUser = (req: Request): Identity => requireAccessToken(req, 'the development sandbox');
+
 /** The caller's development sandbox: its session, the packs synced into it, their runs. */
 export function sandboxRoutes(sandboxes: SandboxService): Router {
   const router = Router();
   router.get('/sandbox', async (req, res) => {
-    res.json(ok(await sandboxes.status(requireIdentity(req))));
+    res.json(ok(await sandboxes.status(sandboxUser(req))));
   });
   router.post('/sandbox', async (req, res) => {
+    const identity = sandboxUser(req);
     const body = parseInput(StartSandboxBody, req.body ?? {});
-    const { sandbox, created, warning } = await sandboxes.start(requireIdentity(req), body.timeout ?? SANDBOX_TIMEOUT.default);
+    const { sandbox, created, warning } = await sandboxes.start(identity, body.timeout ?? SANDBOX_TIMEOUT.default);
     res.status(created ? 201 : 200).json(ok({ ...sandbox, created, ...(warning ? { warning } : {}) }));
   });
   router.delete('/sandbox', async (req, res) => {
-    const { sandbox, stopped } = await sandboxes.stop(requireIdentity(req));
+    const { sandbox, stopped } = await sandboxes.stop(sandboxUser(req));
     res.json(ok({ ...sandbox, stopped }));
   });
   router.put('/sandbox/packs', async (req, res) => {
-    const identity = requireIdentity(req);
+    const identity = sandboxUser(req);
     const synced = await sandboxes.sync(identity, await receivePackage(req, res));
     res.status(synced.created ? 201 : 200).json(ok(synced));
   });
   router.post('/sandbox/commands/:namespace/:name', async (req, res) => {
-    const answer = await sandboxes.run(requireIdentity(req), { namespace: req.params.namespace, name: req.params.name, input: req.body ?? {}, preferAsync: wantsAsync(req) });
+    const answer = await sandboxes.run(sandboxUser(req), { namespace: req.params.namespace, name: req.params.name, input: req.body ?? {}, preferAsync: wantsAsync(req) });
     sendRunAnswer(req, res, answer);
   });
   return router;

@@ -1,0 +1,108 @@
+import { createHash, createHmac, randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, signAccessToken } from '@svc/auth';
+import { personalIdentity } from '@svc/auth/testing';
+import { createBus, type Bus } from '@svc/bus';
+import { createCache, trackedReads } from '@svc/cache';
+import { PRINCIPAL_RPC } from '@svc/contracts';
+import { createLogger, errorHandler } from '@svc/core';
+import { closeServer, listen } from '@svc/platform';
+import { ApiKeyUsage } from './api-key-usage.js';
+import { authenticator, bearerToken, createPassport } from './authenticate.js';
+import { PrincipalResolver } from './principal-resolver.js';
+
+const log = createLogger({ service: 'authenticate-test', silent: true });
+const JWT_SECRET = 'authenticate-test-jwt-secret-0123456789abcdef';
+const INTERNAL_SECRET = 'authenticate-test-internal-secret-0123456789';
+const SESSION = randomUUID();
+const API_KEY = `sk-svc-${'ab'.repeat(32)}`;
+const user = personalIdentity({ userId: randomUUID(), tenantId: randomUUID(), slug: 'ada' });
+
+/** An HS256 JWT made by hand, so that a test can leave out what the platform's signer always sets (`exp`). */
+function hs256(claims: Record<string, unknown>, secret = JWT_SECRET): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+}
+
+describe('the gateway authentication step', () => {
+  let bus: Bus;
+  let usage: ApiKeyUsage;
+  let server: Server;
+  let base: string;
+  const token = () => signAccessToken({ sub: user.userId, sid: SESSION }, JWT_SECRET, 900).token;
+
+  const get = async (path: string, authorization?: string) => {
+    const res = await fetch(`${base}${path}`, { headers: authorization === undefined ? {} : { authorization } });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  beforeAll(async () => {
+    bus = await createBus({ logger: log });
+    const keyHash = createHash('sha256').update(API_KEY).digest('hex');
+    await bus.respond(PRINCIPAL_RPC, async (question) => {
+      if ('sessionId' in question) return { identity: question.sessionId === SESSION ? user : null };
+      return { identity: question.apiKeyHash === keyHash ? { ...user, authKind: 'api_key' as const, sessionId: undefined, apiKeyId: 'key-1', scopes: ['commands:execute'] } : null };
+    });
+    const resolver = new PrincipalResolver(trackedReads(createCache(), { maxEntries: 10, ttlSeconds: 60, name: 'test' }), bus, log, INTERNAL_SECRET);
+    usage = new ApiKeyUsage(bus, log, 3_600_000);
+    const policies = authenticator(createPassport(JWT_SECRET, resolver), usage);
+    const app = express();
+    app.get('/jwt', policies('jwt'), (req, res) => {
+      res.json({ kind: req.identity!.authKind });
+    });
+    app.get('/either', policies('jwt-or-key'), (req, res) => {
+      res.json({ kind: req.identity!.authKind });
+    });
+    app.use(errorHandler(log));
+    server = await listen(app, 0, '127.0.0.1');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    if (server) await closeServer(server);
+    await usage?.stop();
+    await bus?.close();
+  });
+
+  it('accepts an access token that expires, and an API key where keys are taken', async () => {
+    expect(await get('/jwt', `Bearer ${token()}`)).toEqual({ status: 200, body: { kind: 'jwt' } });
+    expect(await get('/either', `bearer ${token()}`)).toEqual({ status: 200, body: { kind: 'jwt' } });
+    expect(await get('/either', `Bearer ${API_KEY}`)).toEqual({ status: 200, body: { kind: 'api_key' } });
+  });
+
+  it('refuses an access token without exp, however well it is signed (401 AUTHENTICATION_FAILED)', async () => {
+    const claims = { sub: user.userId, sid: SESSION, iss: ACCESS_TOKEN_ISSUER, aud: ACCESS_TOKEN_AUDIENCE, iat: Math.floor(Date.now() / 1000) };
+    expect(await get('/jwt', `Bearer ${hs256({ ...claims, exp: claims.iat + 60 })}`)).toMatchObject({ status: 200 });
+    const forever = await get('/jwt', `Bearer ${hs256(claims)}`);
+    expect(forever).toMatchObject({ status: 401, body: { error: { code: 'AUTHENTICATION_FAILED', message: 'Access token without an expiry' } } });
+    expect((await get('/either', `Bearer ${hs256(claims)}`)).status).toBe(401);
+  });
+
+  it.each([
+    ['two access tokens', () => `Bearer ${token()} ${token()}`],
+    ['an access token and something else', () => `Bearer ${token()} x`],
+    ['two tokens joined by a comma', () => `Bearer ${token()},${token()}`],
+    ['two API keys', () => `Bearer ${API_KEY} ${API_KEY}`],
+    ['an API key then an access token', () => `Bearer ${API_KEY} ${token()}`],
+    ['two spaces before the token', () => `Bearer  ${token()}`],
+    ['a second scheme', () => `Bearer ${token()} Basic dXNlcjpwYXNz`],
+    ['no token', () => 'Bearer'],
+    ['another scheme', () => 'Basic dXNlcjpwYXNz'],
+  ])('accepts exactly one bearer token per header: refuses %s (401)', async (_label, header) => {
+    for (const path of ['/jwt', '/either']) {
+      const reply = await get(path, header());
+      expect(reply.status, `${path}: ${JSON.stringify(reply.body)}`).toBe(401);
+      expect(reply.body.error.code).toBe('AUTHENTICATION_FAILED');
+    }
+  });
+
+  it('reads the token of a header as RFC 6750 writes it, and nothing else', () => {
+    expect(bearerToken('Bearer abc.DEF-_~+/=')).toBe('abc.DEF-_~+/=');
+    expect(bearerToken('Bearer a b')).toBeUndefined();
+    expect(bearerToken(undefined)).toBeUndefined();
+  });
+});
