@@ -6,3 +6,4 @@ export * from './principal-entry.js';
 export * from './tenant-access.js';
 export * from './signed-token.js';
 export * from './view-token.js';
+export * from './sealer.js';

@@ -7,7 +7,7 @@ import { allowList } from '@svc/egress';
 import { respondToExecRequests } from './events/target.responder.js';
 import { targetRoutes } from './http/target.routes.js';
 import { ConnectionPool } from './services/connection-pool.js';
-import { CredentialBox, decodeKey } from './services/credential-box.js';
+import { credentialSealer } from './services/credential-sealer.js';
 import { TargetService } from './services/target.service.js';
 
 export const SSH_SCHEMA = 'ssh';
@@ -43,10 +43,10 @@ export interface SshServiceHandle {
 }
 
 export function createSshService({ database, bus, log, config }: SshDeps): SshServiceHandle {
-  const box = new CredentialBox(decodeKey(config.encryptionKey), (config.previousKeys ?? []).map(decodeKey));
+  const sealer = credentialSealer(config.encryptionKey, config.previousKeys);
   const pool = new ConnectionPool(config.idleSeconds * 1000);
   const allowed = config.allowedCidrs?.length ? allowList(config.allowedCidrs) : undefined;
-  const targets = new TargetService(database.db, box, pool, log, { allowed });
+  const targets = new TargetService({ db: database.db, sealer, pool, log, allowed });
   const subscriptions: Subscription[] = [];
   return {
     routes: [targetRoutes(targets)],
@@ -55,7 +55,7 @@ export function createSshService({ database, bus, log, config }: SshDeps): SshSe
     async start() {
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? SSH_MIGRATIONS, schema: SSH_SCHEMA });
       const resealed = await targets.resealPrevious();
-      if (resealed > 0) log.info('ssh credentials re-sealed under the current key', { resealed, key_id: box.currentKeyId });
+      if (resealed > 0) log.info('ssh credentials re-sealed under the current key', { resealed, key_id: sealer.currentKeyId });
       subscriptions.push(await respondToExecRequests(bus, targets));
     },
     async stop() {

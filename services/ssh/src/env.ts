@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envCidrList, parseEnv } from '@svc/core';
 import { infrastructureEnv, secretsEnv } from '@svc/platform';
-import { decodeKey } from './services/credential-box.js';
+import { decodeKey } from './services/credential-sealer.js';
 
 const sshKey = z.string({ error: 'is required: the base64 of 32 bytes (openssl rand -base64 32)' }).refine((value) => {
   try {

@@ -4,11 +4,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { randomUUID } from 'node:crypto';
+import { createCipheriv, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSH_EXEC_RPC, SSH_OUTPUT_MAX_BYTES } from '@svc/contracts';
 import { freePort } from '@svc/testing';
 import { targets } from '../db/schema.js';
+import { readablePrivateKey } from '../services/key-material.js';
 import { generateKeyPair, KEY_KINDS, OpenSshServer, SSHD, type KeyPair } from '../testing/openssh-server.js';
 import { secretsInLog } from '../testing/secret-scan.js';
 import { Ssh2TestServer } from '../testing/ssh2-server.js';
@@ -211,6 +212,34 @@ describe.skipIf(!existsSync(SSHD))('ssh targets running commands', () => {
   });
 
   describe('key rotation', () => {
+    it('opens credentials sealed under the configured key itself (before keys were derived) and re-seals them at start', async () => {
+      const configured = newSshKey();
+      const legacy = await SshTestService.start({ encryptionKey: configured, allowedCidrs: LOOPBACK_CIDRS });
+      try {
+        const key = await generateKeyPair(dir, ['-t', 'ed25519']);
+        secrets.push(key.privateKey);
+        await sshd.authorize(key.publicKey);
+        const created = await legacy.call('/ssh/targets', { method: 'POST', as: tenant, body: { name: 'legacy', host: '127.0.0.1', port: sshd.port, username: sshd.username, auth_method: 'key', private_key: key.privateKey, known_hosts: sshd.knownHostsLine } });
+        // The row as it was written before: AES-256-GCM under the configured key, its id an HMAC of that key.
+        const raw = Buffer.from(configured, 'base64');
+        const nonce = randomBytes(12);
+        const cipher = createCipheriv('aes-256-gcm', raw, nonce);
+        cipher.setAAD(Buffer.from(`${tenant.tenantId}/${created.body.id}/private_key`));
+        const ciphertext = Buffer.concat([cipher.update(readablePrivateKey(key.privateKey), 'utf8'), cipher.final()]);
+        const legacyKeyId = createHmac('sha256', raw).update('svc ssh key id').digest('hex').slice(0, 16);
+        await legacy.database.db.update(targets).set({ keyId: legacyKeyId, privateKeyEncrypted: Buffer.concat([nonce, cipher.getAuthTag(), ciphertext]) });
+
+        await legacy.restart({ encryptionKey: configured, allowedCidrs: LOOPBACK_CIDRS });
+        const [row] = await legacy.database.db.select({ keyId: targets.keyId }).from(targets);
+        expect(row!.keyId).not.toBe(legacyKeyId);
+        expect(legacy.entries.some((entry) => entry.message === 'ssh credentials re-sealed under the current key' && entry.resealed === 1)).toBe(true);
+        const result = await legacy.bus.request(SSH_EXEC_RPC, { tenantId: tenant.tenantId, target: 'legacy', command: 'echo derived', timeoutMs: 10_000 }, { timeoutMs: 30_000 });
+        expect(result.stdout).toBe('derived\n');
+      } finally {
+        await legacy.dispose();
+      }
+    });
+
     it('opens targets sealed under the previous key, re-seals them at start, and then needs only the new key', async () => {
       const oldKey = newSshKey();
       const newKey = newSshKey();

@@ -6,7 +6,7 @@ import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { hostAddresses } from '@svc/egress';
 import { TargetRepository, type TargetChange, type TargetRow } from '../repositories/target.repository.js';
 import type { ConnectionPool } from './connection-pool.js';
-import type { CredentialBox } from './credential-box.js';
+import type { Sealer } from '@svc/auth';
 import { fingerprintOf, normalizeKnownHosts, parseKnownHosts, readablePrivateKey } from './key-material.js';
 import { connectSsh, type AddressPolicy, type SshEndpoint } from './ssh-connect.js';
 import { SshConnectionError, SshHostKeyMissingError, SshHostRefusedError } from './ssh-errors.js';
@@ -55,6 +55,11 @@ function credentialOf(authMethod: 'key' | 'password', body: { private_key?: stri
 }
 
 export interface TargetServiceOptions {
+  db: Db;
+  /** Seals and opens credentials (`credentialSealer`). */
+  sealer: Sealer;
+  pool: ConnectionPool;
+  log: Logger;
   clock?: () => Date;
   /** Private ranges targets may be in besides public addresses (`SVC_SSH_ALLOWED_CIDRS`). */
   allowed?: BlockList;
@@ -69,13 +74,13 @@ export class TargetService {
   readonly #clock: () => Date;
   readonly #policy: AddressPolicy;
 
-  constructor(
-    private readonly db: Db,
-    private readonly box: CredentialBox,
-    private readonly pool: ConnectionPool,
-    private readonly log: Logger,
-    options: TargetServiceOptions = {},
-  ) {
+  private readonly db: Db;
+  private readonly sealer: Sealer;
+  private readonly pool: ConnectionPool;
+  private readonly log: Logger;
+
+  constructor(options: TargetServiceOptions) {
+    ({ db: this.db, sealer: this.sealer, pool: this.pool, log: this.log } = options);
     this.#clock = options.clock ?? (() => new Date());
     this.#policy = { allowed: options.allowed };
   }
@@ -193,7 +198,7 @@ export class TargetService {
   async resealPrevious(): Promise<number> {
     const targets = new TargetRepository(this.db);
     let resealed = 0;
-    for (const row of await targets.sealedUnderOtherKeys(this.box.currentKeyId)) {
+    for (const row of await targets.sealedUnderOtherKeys(this.sealer.currentKeyId)) {
       let credential: SshEndpoint['credential'];
       try {
         credential = this.#open(row);
@@ -238,15 +243,15 @@ export class TargetService {
 
   #seal(row: Pick<TargetRow, 'tenantId' | 'id'>, credential: { private_key: string } | { password: string }): Pick<TargetRow, 'keyId' | 'privateKeyEncrypted' | 'passwordEncrypted'> {
     const field = 'private_key' in credential ? 'private_key' : 'password';
-    const { keyId, sealed } = this.box.seal('private_key' in credential ? credential.private_key : credential.password, contextOf(row, field));
+    const { keyId, sealed } = this.sealer.seal('private_key' in credential ? credential.private_key : credential.password, contextOf(row, field));
     return { keyId, privateKeyEncrypted: field === 'private_key' ? sealed : null, passwordEncrypted: field === 'password' ? sealed : null };
   }
 
   /** The credential, opened; one that does not open (a key no longer configured) is logged by key id and fails the call. */
   #open(row: TargetRow): SshEndpoint['credential'] {
     try {
-      if (row.authMethod === 'key') return { privateKey: this.box.open(row.keyId, row.privateKeyEncrypted!, contextOf(row, 'private_key')) };
-      return { password: this.box.open(row.keyId, row.passwordEncrypted!, contextOf(row, 'password')) };
+      if (row.authMethod === 'key') return { privateKey: this.sealer.open(row.privateKeyEncrypted!, contextOf(row, 'private_key'), row.keyId) };
+      return { password: this.sealer.open(row.passwordEncrypted!, contextOf(row, 'password'), row.keyId) };
     } catch {
       this.log.error('ssh credential does not open (its key is not configured?)', { target_id: row.id, key_id: row.keyId });
       throw new InternalError("The target's credential cannot be opened with the configured keys", { target_id: row.id, key_id: row.keyId });

@@ -1,8 +1,8 @@
 import { SECRETS_PER_PACK_MAX } from '@svc/contracts';
 import { ValidationError, type Logger } from '@svc/core';
+import { Sealer } from '@svc/auth';
 import type { Db } from '@svc/db';
 import { SecretRepository, type SecretRow, type SecretScope } from '../repositories/secret.repository.js';
-import { SecretBox } from './secret-box.js';
 import type { Clock } from './storage.service.js';
 
 export interface SecretView {
@@ -19,7 +19,7 @@ const contextOf = (scope: SecretScope, name: string) => `${scope.tenantId}/${sco
  * opened only for the execution worker (`resolve`). Values are never logged.
  */
 export class SecretService {
-  readonly #box: SecretBox;
+  readonly #sealer: Sealer;
 
   constructor(
     private readonly db: Db,
@@ -27,7 +27,8 @@ export class SecretService {
     private readonly log: Logger,
     private readonly clock: Clock = () => new Date(),
   ) {
-    this.#box = new SecretBox(secretsKey);
+    // One key, derived from the configured secret, for as long as there is no rotation of it.
+    this.#sealer = new Sealer({ purpose: 'pack-secrets/v1', current: secretsKey });
   }
 
   async list(scope: SecretScope): Promise<SecretView[]> {
@@ -42,7 +43,7 @@ export class SecretService {
       if (!existing && (await secrets.count(scope)) >= SECRETS_PER_PACK_MAX) {
         throw new ValidationError(`A pack keeps at most ${SECRETS_PER_PACK_MAX} secrets per tenant; remove one first`, { field: 'name', reason: 'secrets_limit', limit: SECRETS_PER_PACK_MAX });
       }
-      const row = await secrets.write(scope, name, this.#box.seal(value, contextOf(scope, name)), this.clock());
+      const row = await secrets.write(scope, name, this.#sealer.seal(value, contextOf(scope, name)).sealed, this.clock());
       return { ...view(row), created: !existing };
     });
   }
@@ -56,7 +57,7 @@ export class SecretService {
     const values: Record<string, string> = {};
     for (const row of await new SecretRepository(this.db).list(scope)) {
       try {
-        values[row.name] = this.#box.open(row.sealed, contextOf(scope, row.name));
+        values[row.name] = this.#sealer.open(row.sealed, contextOf(scope, row.name));
       } catch {
         this.log.error('pack secret does not open (another key?)', { namespace: scope.namespace, pack: scope.pack, name: row.name });
       }
