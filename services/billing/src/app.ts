@@ -61,7 +61,7 @@ export function createBillingService({ database, bus, log, config, clock = syste
   const events = new EventOutbox({ db, table: outbox, inbox, bus, log, intervalMs: outboxIntervalMs });
   const processor = createProcessor({ secretKey: config.stripeSecretKey, apiBase: config.stripeApiBase });
   const subscriptions = new SubscriptionService(log);
-  const registration = new RegistrationService(db, bus, processor, { price: config.stripePriceRegistration, returnUrl: config.registrationReturnUrl }, clock, log);
+  const registration = new RegistrationService({ db, bus, processor, config: { price: config.stripePriceRegistration, returnUrl: config.registrationReturnUrl }, clock, log });
   const webhooks = new WebhookService(events, clock, log);
   const scheduler = new GraceScheduler(events, subscriptions, clock, log);
   const consumers: Subscription[] = [];
@@ -77,7 +77,7 @@ export function createBillingService({ database, bus, log, config, clock = syste
   };
 
   return {
-    routes: [billingRoutes(new BillingService(db, processor, config.stripePricePro, log, events, clock)), registrationRoutes(registration)],
+    routes: [billingRoutes(new BillingService({ db, processor, pricePro: config.stripePricePro, log, events, clock })), registrationRoutes(registration)],
     rootRoutes: [webhookRoutes(webhooks, endpoints)],
     scheduler,
     events,

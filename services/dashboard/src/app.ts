@@ -60,7 +60,7 @@ export function createDashboardService({ database, bus, log, config }: Dashboard
   const db = database.db;
   const blobs: BlobStore = createFileSystemBlobStore(config.blobDir);
   const events = new EventOutbox({ db, table: outbox, bus, log, intervalMs: config.outboxIntervalMs });
-  const dashboards = new DashboardService(db, blobs, events, bus, log, config.dashboardOrigin);
+  const dashboards = new DashboardService({ db, blobs, events, bus, log, bundleOrigin: config.dashboardOrigin });
   const bundles = new BundleService(db, blobs);
   const shares = new ShareService(db, dashboards, shareTokens(config.tokenSecret));
   const views = new ViewService(dashboards, viewTokens(config.tokenSecret));

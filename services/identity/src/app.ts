@@ -66,7 +66,7 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
   const hasher = bcryptHasher(config.bcryptRounds);
   const principals = new PrincipalService(db, cache, log, config.internalSecret);
   const events = new EventOutbox({ db, table: outbox, inbox, bus, log });
-  const auth = new AuthService(db, events, hasher, principals, config, log);
+  const auth = new AuthService({ db, events, hasher, principals, settings: config, log });
   const codes = new AccessCodeService(db, config.internalSecret);
   const organizations = new OrganizationService(db, principals, events);
   const accounts = new AccountService(db, organizations, principals, events);

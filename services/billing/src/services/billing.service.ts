@@ -16,16 +16,29 @@ export function processorFailure(action: string, err: unknown, log: Logger): App
   return new IntegrationError(`The payment processor refused to ${action}; try again later`, { processor_error: stripeError.type ?? 'unknown' });
 }
 
+export interface BillingServiceOptions {
+  db: Db;
+  /** The payment processor; absent when billing is not configured (checkout and portal answer 503). */
+  processor: Stripe | undefined;
+  /** The processor's price of the Pro plan. */
+  pricePro: string | undefined;
+  log: Logger;
+  events: EventOutbox;
+  clock: Clock;
+}
+
 /** `GET /billing/status`, `POST /billing/checkout`, `POST /billing/portal`. */
 export class BillingService {
-  constructor(
-    private readonly db: Db,
-    private readonly processor: Stripe | undefined,
-    private readonly pricePro: string | undefined,
-    private readonly log: Logger,
-    private readonly events: EventOutbox,
-    private readonly clock: Clock,
-  ) {}
+  private readonly db: Db;
+  private readonly processor: Stripe | undefined;
+  private readonly pricePro: string | undefined;
+  private readonly log: Logger;
+  private readonly events: EventOutbox;
+  private readonly clock: Clock;
+
+  constructor(options: BillingServiceOptions) {
+    ({ db: this.db, processor: this.processor, pricePro: this.pricePro, log: this.log, events: this.events, clock: this.clock } = options);
+  }
 
   /**
    * Billing's own record: the stored subscription's tier while it gives access (active, past_due

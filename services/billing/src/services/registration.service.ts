@@ -24,19 +24,31 @@ export interface RegistrationConfig {
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
 
+export interface RegistrationServiceOptions {
+  db: Db;
+  bus: Bus;
+  /** The payment processor; absent when billing is not configured. */
+  processor: Stripe | undefined;
+  config: RegistrationConfig;
+  clock: Clock;
+  log: Logger;
+}
+
 /**
  * Paid registration: a checkout for an access code, polled until the registration webhook
  * reports the payment; then the code is minted by identity and e-mailed through the outbox.
  */
 export class RegistrationService {
-  constructor(
-    private readonly db: Db,
-    private readonly bus: Bus,
-    private readonly processor: Stripe | undefined,
-    private readonly config: RegistrationConfig,
-    private readonly clock: Clock,
-    private readonly log: Logger,
-  ) {}
+  private readonly db: Db;
+  private readonly bus: Bus;
+  private readonly processor: Stripe | undefined;
+  private readonly config: RegistrationConfig;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+
+  constructor(options: RegistrationServiceOptions) {
+    ({ db: this.db, bus: this.bus, processor: this.processor, config: this.config, clock: this.clock, log: this.log } = options);
+  }
 
   /** Asked of identity before the registration webhook's transaction (a code minted, a code withdrawn). */
   readonly webhookPreparations: EventPreparations = {

@@ -61,7 +61,7 @@ describe.each(testDatabaseKinds())('dashboard rules beside the code, on $name', 
     events = new EventOutbox({ db: db.database.db, table: outbox, bus, log, intervalMs: 50 });
     dir = await mkdtemp(join(tmpdir(), 'svc-dashboard-service-'));
     const blobs = createFileSystemBlobStore(join(dir, 'blobs'));
-    dashboards = new DashboardService(db.database.db, blobs, events, bus, log, ORIGIN);
+    dashboards = new DashboardService({ db: db.database.db, blobs, events, bus, log, bundleOrigin: ORIGIN });
     bundles = new BundleService(db.database.db, blobs);
     now = new Date('2026-01-01T00:00:00Z');
     shares = new ShareService(db.database.db, dashboards, shareTokens(SECRET), () => now);

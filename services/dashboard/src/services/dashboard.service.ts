@@ -32,20 +32,31 @@ export async function canSee(repo: DashboardRepository, identity: Identity, { da
   return dashboard.visibility === 'organization' && (await repo.isGranted(dashboard.id, tenantIdsOf(identity)));
 }
 
+export interface DashboardServiceOptions {
+  db: Db;
+  blobs: BlobStore;
+  events: EventOutbox;
+  bus: Bus;
+  log: Logger;
+  /** The dashboard origin bundle URLs point to (`https://dash.example.com`); empty with one origin. */
+  bundleOrigin?: string;
+}
+
 /** Dashboards: create, list, read, upload versions, grant, revoke, delete (Part 2 rules 1-8). */
 export class DashboardService {
   private readonly repo: DashboardRepository;
 
-  constructor(
-    private readonly db: Db,
-    private readonly blobs: BlobStore,
-    private readonly events: EventOutbox,
-    private readonly bus: Bus,
-    private readonly log: Logger,
-    /** The dashboard origin bundle URLs point to (`https://dash.example.com`); empty with one origin. */
-    private readonly bundleOrigin = '',
-  ) {
-    this.repo = new DashboardRepository(db);
+  private readonly db: Db;
+  private readonly blobs: BlobStore;
+  private readonly events: EventOutbox;
+  private readonly bus: Bus;
+  private readonly log: Logger;
+  private readonly bundleOrigin: string;
+
+  constructor(options: DashboardServiceOptions) {
+    ({ db: this.db, blobs: this.blobs, events: this.events, bus: this.bus, log: this.log } = options);
+    this.bundleOrigin = options.bundleOrigin ?? '';
+    this.repo = new DashboardRepository(this.db);
   }
 
   /** Where a version's files are read with `base`: on the dashboard origin when there is one. */

@@ -54,15 +54,26 @@ export function publicUser(user: UserWithTenant): PublicUser {
 const badCredentials = () => new AuthenticationError('Invalid email or password');
 const emailTaken = () => ConflictError.coded('EMAIL_TAKEN', 'An account with this e-mail already exists', { field: 'email' });
 
+export interface AuthServiceOptions {
+  db: Db;
+  events: EventOutbox;
+  hasher: PasswordHasher;
+  principals: PrincipalService;
+  settings: TokenSettings;
+  log: Logger;
+}
+
 export class AuthService {
-  constructor(
-    private readonly db: Db,
-    private readonly events: EventOutbox,
-    private readonly hasher: PasswordHasher,
-    private readonly principals: PrincipalService,
-    private readonly settings: TokenSettings,
-    private readonly log: Logger,
-  ) {}
+  private readonly db: Db;
+  private readonly events: EventOutbox;
+  private readonly hasher: PasswordHasher;
+  private readonly principals: PrincipalService;
+  private readonly settings: TokenSettings;
+  private readonly log: Logger;
+
+  constructor(options: AuthServiceOptions) {
+    ({ db: this.db, events: this.events, hasher: this.hasher, principals: this.principals, settings: this.settings, log: this.log } = options);
+  }
 
   async register(input: { email: string; password: string; slug: string; access_code: string; name?: string }) {
     assertSlugAllowed(input.slug);
