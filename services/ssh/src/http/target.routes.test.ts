@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseKinds } from '@svc/db/testing';
 import { eq } from 'drizzle-orm';
 import { SSH_HOST_MAX, SSH_TARGET_NAME_MAX, SSH_USERNAME_MAX } from '@svc/contracts';
 import { targets } from '../db/schema.js';
@@ -15,7 +16,7 @@ const pkcs8 = (pair: { privateKey: KeyObject }) => pair.privateKey.export({ form
 
 const RESPONSE_FIELDS = ['auth_method', 'created_at', 'has_credentials', 'host', 'id', 'known_hosts', 'name', 'port', 'updated_at', 'username'];
 
-describe('ssh target routes', () => {
+describe.each(testDatabaseKinds())('ssh target routes on $name', (kind) => {
   let dir: string;
   let test: SshTestService;
   let key: KeyPair;
@@ -35,7 +36,7 @@ describe('ssh target routes', () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-ssh-routes-'));
     key = await generateKeyPair(dir, ['-t', 'ed25519']);
     hostKey = await generateKeyPair(dir, ['-t', 'ed25519']);
-    test = await SshTestService.start();
+    test = await SshTestService.start({}, kind);
   });
 
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseKinds } from '@svc/db/testing';
 import { eq } from 'drizzle-orm';
 import { SSH_EXEC_RPC } from '@svc/contracts';
 import { freePort } from '@svc/testing';
@@ -18,7 +19,7 @@ const REFUSED_HOSTS = ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '10
 /** An error body without what differs between any two answers (its correlation id and time). */
 const sameness = (reply: Reply) => ({ status: reply.status, type: reply.body.error.type, code: reply.body.error.code, message: reply.body.error.message, details: reply.body.error.details });
 
-describe.skipIf(!existsSync(SSHD))('where SSH targets may be', () => {
+describe.skipIf(!existsSync(SSHD)).each(testDatabaseKinds())('where SSH targets may be, on $name', (kind) => {
   const encryptionKey = newSshKey();
   const password = `pw-${randomUUID()}`;
   const me = caller();
@@ -37,7 +38,7 @@ describe.skipIf(!existsSync(SSHD))('where SSH targets may be', () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-ssh-address-'));
     hostKey = await generateKeyPair(dir, ['-t', 'ed25519']);
     server = await Ssh2TestServer.start(hostKey.privateKey, { username: 'deploy', password });
-    test = await SshTestService.start({ encryptionKey });
+    test = await SshTestService.start({ encryptionKey }, kind);
   });
 
   afterAll(async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createCipheriv, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseKinds } from '@svc/db/testing';
 import { SSH_EXEC_RPC, SSH_OUTPUT_MAX_BYTES } from '@svc/contracts';
 import { freePort } from '@svc/testing';
 import { targets } from '../db/schema.js';
@@ -25,7 +26,7 @@ async function sshKeygenFingerprint(dir: string, publicKey: string): Promise<str
   return stdout.split(' ')[1]!;
 }
 
-describe.skipIf(!existsSync(SSHD))('ssh targets running commands', () => {
+describe.skipIf(!existsSync(SSHD)).each(testDatabaseKinds())('ssh targets running commands on $name', (kind) => {
   let dir: string;
   let test: SshTestService;
   let sshd: OpenSshServer;
@@ -57,7 +58,7 @@ describe.skipIf(!existsSync(SSHD))('ssh targets running commands', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-ssh-test-'));
-    test = await SshTestService.start({ idleSeconds: 60, allowedCidrs: LOOPBACK_CIDRS });
+    test = await SshTestService.start({ idleSeconds: 60, allowedCidrs: LOOPBACK_CIDRS }, kind);
     sshd = await OpenSshServer.start();
   });
 
@@ -196,7 +197,7 @@ describe.skipIf(!existsSync(SSHD))('ssh targets running commands', () => {
     });
 
     it('closes an idle connection after the idle timeout', async () => {
-      const quick = await SshTestService.start({ idleSeconds: 1, allowedCidrs: LOOPBACK_CIDRS });
+      const quick = await SshTestService.start({ idleSeconds: 1, allowedCidrs: LOOPBACK_CIDRS }, kind);
       try {
         const target = (await quick.call('/ssh/targets', { method: 'POST', as: tenant, body: { name: 'idle', host: '127.0.0.1', port: server.port, username: 'deploy', auth_method: 'password', password, known_hosts: `127.0.0.1 ${hostKey.publicKey}` } })).body;
         const before = server.connections;
@@ -214,7 +215,7 @@ describe.skipIf(!existsSync(SSHD))('ssh targets running commands', () => {
   describe('key rotation', () => {
     it('opens credentials sealed under the configured key itself (before keys were derived) and re-seals them at start', async () => {
       const configured = newSshKey();
-      const legacy = await SshTestService.start({ encryptionKey: configured, allowedCidrs: LOOPBACK_CIDRS });
+      const legacy = await SshTestService.start({ encryptionKey: configured, allowedCidrs: LOOPBACK_CIDRS }, kind);
       try {
         const key = await generateKeyPair(dir, ['-t', 'ed25519']);
         secrets.push(key.privateKey);
@@ -243,7 +244,7 @@ describe.skipIf(!existsSync(SSHD))('ssh targets running commands', () => {
     it('opens targets sealed under the previous key, re-seals them at start, and then needs only the new key', async () => {
       const oldKey = newSshKey();
       const newKey = newSshKey();
-      const rotating = await SshTestService.start({ encryptionKey: oldKey, allowedCidrs: LOOPBACK_CIDRS });
+      const rotating = await SshTestService.start({ encryptionKey: oldKey, allowedCidrs: LOOPBACK_CIDRS }, kind);
       try {
         const key = await generateKeyPair(dir, ['-t', 'ed25519']);
         secrets.push(key.privateKey);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@svc/auth';
 import { personalIdentity } from '@svc/auth/testing';
 import { createBus, type Bus } from '@svc/bus';
-import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
+import { testDatabaseKinds, type TestDatabase, type TestDatabaseKind } from '@svc/db/testing';
 import { closeServer, createServiceApp, listen } from '@svc/platform';
 import { capturingLogger, type LogEntry } from '@svc/testing';
 import { createSshService, type SshConfig, type SshServiceHandle } from '../app.js';
@@ -42,9 +42,10 @@ export class SshTestService {
   #server?: Server;
   #base = '';
 
-  static async start(config: Partial<SshConfig> = {}): Promise<SshTestService> {
+  /** On `kind`'s database (PGlite by default; the tests run on each of `testDatabaseKinds()`). */
+  static async start(config: Partial<SshConfig> = {}, kind: TestDatabaseKind = testDatabaseKinds()[0]!): Promise<SshTestService> {
     const test = new SshTestService();
-    test.#db = await testDatabaseKinds()[0]!.open();
+    test.#db = await kind.open();
     await test.restart(config);
     return test;
   }
