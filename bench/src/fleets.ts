@@ -85,11 +85,11 @@ const PROFILES = process.env.BENCH_CPU_PROF_DIR;
  * Every service in one process (the standalone launcher), embedded or on the real services.
  * `BENCH_NODE_ARGS` adds Node flags to it (Node refuses `--cpu-prof` in NODE_OPTIONS).
  */
-export function startStandalone(real: boolean, reuseDataDir?: string): Promise<RunningFleet> {
+export function startStandalone(real: boolean, options: { reuseDataDir?: string; env?: Record<string, string> } = {}): Promise<RunningFleet> {
   const kind = real ? 'standalone-real' : 'standalone-embedded';
   const flags = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const profiling = PROFILES ? cpuProfileFlags(join(PROFILES, kind)) : [];
-  return started(kind, [...PROCESS_NODE_FLAGS, ...flags, ...profiling, 'deploy/standalone/dist/main.js'], async () => ({}), real, reuseDataDir);
+  return started(kind, [...PROCESS_NODE_FLAGS, ...flags, ...profiling, 'deploy/standalone/dist/main.js'], async () => options.env ?? {}, real, options.reuseDataDir);
 }
 
 /** Every service as its own process (`scripts/fleet.mjs`) on the real services, as deployed. */

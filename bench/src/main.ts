@@ -171,12 +171,24 @@ async function onRealStandalone() {
     const b3 = await mcpRuns('B3', CONNECTIONS);
     const b3NodeFetch = await mcpRuns('B3 (Node fetch)');
     const b5 = await repeat('B5', (run) => coldStarts(fleet.url, developer, String(run), COLD_PACKS), (t) => t.map(fmt).join(', ') + ' ms');
-    const b4 = await repeat(
-      'B4',
-      () => runTasks(fleet.url, developer.apiKey, `/api/v1/commands/${developer.slug}/echo`, TASKS, CONNECTIONS),
-      (r) => `${fmt(r.tasksPerSecond)} tasks/s (${fmt(r.seconds)} s, submitted in ${fmt(r.submitSeconds)} s), ${r.succeeded} success, ${r.failed} failed, ${r.lost} lost`,
-    );
+    const b4 = await repeat('B4', () => runTasks(fleet.url, developer.apiKey, `/api/v1/commands/${developer.slug}/echo`, TASKS, CONNECTIONS), showTasks);
     return { b1, b3, b3NodeFetch, b4, b5 };
+  } finally {
+    details.push(...(await fleet.stop()).map((l) => `Left behind: ${l}`));
+  }
+}
+
+/**
+ * B1 and B4 again on the real standalone with the bus's frame batching off
+ * (`SVC_BUS_FRAME_BATCHING=off`): the patch of amqplib's internals stays only while this shows its gain.
+ */
+async function onRealStandaloneUnbatched() {
+  const fleet = await startStandalone(true, { env: { SVC_BUS_FRAME_BATCHING: 'off' } });
+  try {
+    const developer = await prepareDeveloper(fleet.url);
+    const b1 = await measure('B1 (frames unbatched)', echoCall(`${fleet.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey, { standalone: fleet.process.pid }));
+    const b4 = await repeat('B4 (frames unbatched)', () => runTasks(fleet.url, developer.apiKey, `/api/v1/commands/${developer.slug}/echo`, TASKS, CONNECTIONS), showTasks);
+    return { b1, b4 };
   } finally {
     details.push(...(await fleet.stop()).map((l) => `Left behind: ${l}`));
   }
@@ -198,7 +210,7 @@ async function onEmbeddedStandalone() {
   } finally {
     await first.stop({ keepData: true });
   }
-  const again = await startStandalone(false, first.dataDir);
+  const again = await startStandalone(false, { reuseDataDir: first.dataDir });
   try {
     await expectCall(200, again.url, `/api/v1/commands/${developer.slug}/echo`, { token: developer.apiKey, body: { text: 'warm' } });
     return { b2, b7First, b7: await idleMemory('B7 standalone, restarted', again) };
@@ -262,10 +274,14 @@ async function onProcessFleet() {
 }
 
 const rps = (results: LoadResult[]) => results.map((r) => r.rps);
+function showTasks(r: TaskRunResult): string {
+  return `${fmt(r.tasksPerSecond)} tasks/s (${fmt(r.seconds)} s, submitted in ${fmt(r.submitSeconds)} s), ${r.succeeded} success, ${r.failed} failed, ${r.lost} lost`;
+}
 const pct = (a: number, b: number) => `${fmt((100 * a) / b)} % of`;
 
 const { bare: b0, express: b0Express } = await baseline();
 const real = await onRealStandalone();
+const unbatched = await onRealStandaloneUnbatched();
 const embedded = await onEmbeddedStandalone();
 const fleet = await onProcessFleet();
 
@@ -301,6 +317,8 @@ rows.push(
   { id: 'B7', what: 'resident memory, idle fleet of separate processes on real infra (all of them, runner and launcher included), after the B6 and B1 runs: sum of resident sets', unit: 'MB', runs: fleet.b7.tree, target: '≤ 900 MB', met: median(fleet.b7.tree) <= 900 },
   { id: 'B7', what: '… the same as the sum of proportional sets (pages the processes share counted once)', unit: 'MB', runs: fleet.b7.treePss, target: '≤ 900 MB', met: median(fleet.b7.treePss) <= 900 },
   { id: '(B3)', what: 'B3 with the transport on Node\'s built-in fetch, for comparison', unit: 'calls/s', runs: rps(real.b3NodeFetch), ratio: `${pct(median(rps(real.b3NodeFetch)), b1)} B1`, target: '' },
+  { id: '(B1)', what: 'B1 with the bus\'s frame batching off (`SVC_BUS_FRAME_BATCHING=off`), same run', unit: 'req/s', runs: rps(unbatched.b1), ratio: `${pct(median(rps(unbatched.b1)), b1)} B1`, target: '' },
+  { id: '(B4)', what: 'B4 with the bus\'s frame batching off, same run', unit: 'tasks/s', runs: unbatched.b4.map((r) => r.tasksPerSecond), ratio: `${pct(median(unbatched.b4.map((r) => r.tasksPerSecond)), median(tasks((r) => r.tasksPerSecond)))} B4`, target: '' },
   { id: '(B1)', what: 'B1 on the fleet of separate processes, for comparison', unit: 'req/s', runs: rps(fleet.b1), ratio: `${pct(median(rps(fleet.b1)), base)} B0`, target: '' },
   { id: '(B1)', what: '… its p99 latency', unit: 'ms', runs: fleet.b1.map((r) => r.p99Ms), target: '' },
 );

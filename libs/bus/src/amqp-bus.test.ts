@@ -173,6 +173,42 @@ describe.runIf(url)('amqp bus', () => {
     }, { waitForConnectionMs: 5_000 });
   });
 
+  it('consumes again, on a new channel, after the broker deletes its queue on a live connection', async () => {
+    const bus = await open();
+    const queue = `deleted-${randomUUID().slice(0, 6)}`;
+    const received: unknown[] = [];
+    await bus.consume(queue, async (message) => {
+      received.push(message.payload);
+    });
+    await withRawChannel((channel) => channel.deleteQueue(prefix + queue));
+
+    // The broker cancels the consumer; a new channel declares the queue again and consumes.
+    await waitFor(async () => {
+      await bus.send(queue, { n: 1 });
+      return received.length > 0;
+    }, 'a message after the queue came back');
+    expect(await bus.healthy()).toBe(true);
+  });
+
+  it('publishes again after the broker closes its publishing channel on a live connection', async () => {
+    const bus = await open();
+    const queue = `exchange-gone-${randomUUID().slice(0, 6)}`;
+    const word = `gone${randomUUID().slice(0, 6)}`;
+    const received: unknown[] = [];
+    await bus.subscribe(queue, [`${word}.*`], async (message) => {
+      received.push(message.payload);
+    });
+    // An event to a missing exchange makes the broker close the channel: the connection is
+    // opened again, its setup declares the exchange, and the consumers bind to it again.
+    await withRawChannel((channel) => channel.deleteExchange(`${prefix}svc.events`));
+    await bus.publish(`${word}.happened`, { n: 0 }).catch(() => undefined);
+
+    await waitFor(async () => {
+      await bus.publish(`${word}.happened`, { n: 1 }).catch(() => undefined);
+      return received.length > 0;
+    }, 'an event after the exchange came back');
+  });
+
   it('rejects with SERVICE_UNAVAILABLE when the broker stays away longer than the bound', async () => {
     await withProxiedBus(async (bus, proxy) => {
       proxy.cut();

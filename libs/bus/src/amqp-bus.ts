@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Channel, ConfirmChannel } from 'amqplib';
-import { AppError, IntegrationError, ServiceUnavailableError, createLogger, withTimeout } from '@svc/core';
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import { IntegrationError, ServiceUnavailableError, createLogger } from '@svc/core';
 import type { Logger } from '@svc/core';
 import type { RawBus, ConsumeOptions, MessageHandler, RequestHandler, RequestOptions, RetryPolicy, SendOptions } from './bus.js';
 import { errorMessage } from './async.js';
-import { AmqpConnection, REPLY_TO, type AmqpSession, type ReconnectOptions } from './amqp-connection.js';
+import { AmqpConnection } from './amqp-connection.js';
 import { AmqpConsumer, type ConsumerSpec } from './amqp-consumer.js';
 import { handleRequest, handleWork } from './amqp-handlers.js';
 import { propertiesOf } from './amqp-message.js';
@@ -24,13 +24,23 @@ import {
 } from './names.js';
 import { PendingRequests } from './rpc.js';
 
+/** The direct reply-to pseudo queue: replies come straight back on the asking channel. */
+const REPLY_TO = 'amq.rabbitmq.reply-to';
+
+export interface ReconnectOptions {
+  /** The pause between attempts to reconnect (the connection manager's, fixed), and the first backoff of a consumer whose channel the broker closed. */
+  initialDelayMs: number;
+  /** Where that consumer's backoff stops doubling. */
+  maxDelayMs: number;
+}
+
 export interface AmqpBusOptions {
   /** `amqp://user:password@host:5672/vhost`; a `heartbeat` query parameter overrides `heartbeatSeconds`. */
   url: string;
   /** Put in front of every exchange and queue name, e.g. `test-1a2b3c4d.` for a test run. Default ''. */
   prefix?: string;
   logger?: Logger;
-  /** Backoff between reconnection attempts, doubling from the first to the cap. Default 500 ms → 30 s. */
+  /** Pause between reconnection attempts, and a closed consumer channel's backoff. Default 500 ms, 30 s. */
   reconnect?: Partial<ReconnectOptions>;
   /** How long publish/send/request/consume wait for a lost connection to come back. Default 5000. */
   waitForConnectionMs?: number;
@@ -42,13 +52,16 @@ export interface AmqpBusOptions {
   retry?: RetryPolicy;
   /** Shown in the RabbitMQ management UI. Default 'svc'. */
   connectionName?: string;
+  /** One socket write per round of frames (frame-batching.ts). Default on, off with `SVC_BUS_FRAME_BATCHING=off`. */
+  frameBatching?: boolean;
 }
 
 /**
  * The RabbitMQ adapter: events on the topic exchange `<prefix>svc.events`, work and RPC on durable
  * queues `<prefix><queue>`, ephemeral queues exclusive to the connection, publisher confirms,
  * manual acks, dead-letter queues, and a connection that comes back by itself after a broker
- * restart (re-declaring every consumer's queue). Rejects when the broker is unreachable at start.
+ * restart (amqp-connection-manager re-runs every channel's setup: the consumers' queues are
+ * declared again). Rejects when the broker cannot be reached within `waitForConnectionMs` at start.
  *
  * @example
  *   const bus = await createAmqpBus({ url: env.AMQP_URL, logger: log });
@@ -72,27 +85,38 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
   const connection = new AmqpConnection({
     url: options.url,
     logger: log,
-    reconnect,
+    reconnectDelayMs: reconnect.initialDelayMs,
     connectTimeoutMs: waitMs,
     heartbeatSeconds: options.heartbeatSeconds ?? 5,
     connectionName: options.connectionName ?? 'svc',
-    prepare: (session) => topology.declareEvents(session.confirm),
-    onReply: (reply) => {
-      const id = reply.properties.correlationId;
-      if (typeof id === 'string') requests.reply(id, reply.content.toString('utf8'));
-    },
-    onOpen: (session) => {
-      for (const consumer of consumers) consumer.restart(session);
-    },
-    // Direct replies are addressed to the lost channel; waiting for them would only end in a timeout.
-    onLost: (session) =>
-      requests.failAll((queue) => new ServiceUnavailableError(`Message bus connection lost before ${queue} answered`), session),
+    frameBatching: options.frameBatching ?? process.env.SVC_BUS_FRAME_BATCHING !== 'off',
+  });
+  // Direct replies are addressed to the lost channel; waiting for them would only end in a timeout.
+  let model: ChannelModel | undefined;
+  connection.manager.on('connect', () => (model = connection.current()));
+  connection.manager.on('disconnect', () => {
+    if (model) requests.failAll((queue) => new ServiceUnavailableError(`Message bus connection lost before ${queue} answered`), model);
+    model = undefined;
   });
   try {
     await connection.start();
   } catch (err) {
     throw new ServiceUnavailableError('Cannot connect to the message bus', { reason: errorMessage(err) }, { cause: err });
   }
+  // Events and work go out on a confirm channel; questions on a plain one, whose direct replies come back to it.
+  const publisher = connection.channel('publish', { confirm: true, setup: (channel) => topology.declareEvents(channel), onLost: () => connection.reconnect() });
+  const asker = connection.channel('rpc', {
+    confirm: false,
+    setup: async (channel) => {
+      await channel.consume(REPLY_TO, (reply) => reply && answered(reply), { noAck: true });
+    },
+    onLost: () => connection.reconnect(),
+  });
+  const answered = (reply: ConsumeMessage) => {
+    const id = reply.properties.correlationId;
+    if (typeof id === 'string') requests.reply(id, reply.content.toString('utf8'));
+  };
+  await Promise.all([publisher.waitForConnect(), asker.waitForConnect()]);
 
   const handling = { logger: log, unprefixed: (name: string) => topology.unprefixed(name), retry: options.retry };
 
@@ -100,66 +124,43 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
     if (closed) throw new ServiceUnavailableError('Message bus is closed');
   };
 
-  /** A short-lived channel: a declaration the broker refuses closes it, not a shared one. */
-  const withChannel = async <T>(session: AmqpSession, use: (channel: Channel) => Promise<T>): Promise<T> => {
-    const channel = await session.model.createChannel();
-    channel.on('error', () => undefined);
-    try {
-      return await use(channel);
-    } finally {
-      channel.close().catch(() => undefined);
-    }
-  };
+  /** Queues declared on each connection, so that `send` declares each once per connection. */
+  const declaredOn = new WeakMap<ChannelModel, Map<string, Promise<void>>>();
 
-  /** Declares `queue` once per connection with `declare`; a refusal is tried again next time. */
-  const ensureDeclared = (session: AmqpSession, queue: string, declare: (channel: Channel) => Promise<void>): Promise<void> => {
-    let declared = session.declared.get(queue);
-    if (!declared) {
-      declared = withChannel(session, declare);
-      declared.catch(() => session.declared.delete(queue));
-      session.declared.set(queue, declared);
+  /** Declares `queue` once per connection with `declare`, on a channel of its own (a refusal closes it, not a shared one); a refusal is tried again next time. */
+  const ensureDeclared = (on: ChannelModel, queue: string, declare: (channel: Channel) => Promise<void>): Promise<void> => {
+    let declared = declaredOn.get(on);
+    if (!declared) declaredOn.set(on, (declared = new Map()));
+    let done = declared.get(queue);
+    if (!done) {
+      done = withChannel(on, declare);
+      done.catch(() => declared.delete(queue));
+      declared.set(queue, done);
     }
-    return declared;
+    return done;
   };
-
-  const ensureWorkQueue = (session: AmqpSession, queue: string): Promise<void> => ensureDeclared(session, queue, (channel) => topology.declareWorkQueue(channel, queue));
 
   /**
    * Publishes and waits for the broker's confirm. When the connection drops first, the broker
-   * may or may not have the message; it is published again on the next connection (at least once).
+   * may or may not have the message; the manager publishes it again on the next connection (at
+   * least once).
    */
-  const publishConfirmed = async (
-    message: OutgoingMessage,
-    route: (session: AmqpSession) => Promise<{ exchange: string; routingKey: string }>,
-  ): Promise<void> => {
-    const deadline = Date.now() + waitMs;
-    const properties = propertiesOf(message, { persistent: true });
-    for (;;) {
-      const session = await connection.ready(deadline);
-      try {
-        const { exchange, routingKey } = await route(session);
-        const confirmed = confirm(session.confirm, exchange, routingKey, Buffer.from(message.body), properties);
-        await withTimeout(confirmed, waitMs, () => new ServiceUnavailableError('Message broker did not confirm in time'));
-        return;
-      } catch (err) {
-        if (err instanceof AppError) throw err;
-        if (session.alive) {
-          throw new IntegrationError('Message broker refused the message', { name: message.name, reason: errorMessage(err) }, { cause: err });
-        }
-        log.warn('bus connection lost before the broker confirmed; publishing again', { name: message.name, message_id: message.messageId });
-      }
+  const publishConfirmed = async (message: OutgoingMessage, exchange: string, routingKey: string): Promise<void> => {
+    try {
+      await publisher.publish(exchange, routingKey, Buffer.from(message.body), { ...propertiesOf(message, { persistent: true }), timeout: waitMs });
+    } catch (err) {
+      if (closed) throw new ServiceUnavailableError('Message bus is closed');
+      if (errorMessage(err) === 'timeout') throw new ServiceUnavailableError('Message broker did not confirm in time', { name: message.name });
+      throw new IntegrationError('Message broker refused the message', { name: message.name, reason: errorMessage(err) }, { cause: err });
     }
   };
 
   const startConsumer = async (spec: ConsumerSpec): Promise<AmqpConsumer> => {
-    const consumer = new AmqpConsumer(spec, { connection, logger: log, reconnect, drainTimeoutMs, onCancel: (c) => consumers.delete(c) });
+    const restart = { baseMs: reconnect.initialDelayMs, capMs: reconnect.maxDelayMs };
+    const consumer = new AmqpConsumer(spec, { connection, logger: log, restart, drainTimeoutMs, onCancel: (c) => consumers.delete(c) });
     consumers.add(consumer);
     try {
-      const session = await connection.ready(Date.now() + waitMs);
-      await consumer.start(session).catch((err: unknown) => {
-        // A connection lost meanwhile is not a refusal: the reconnection starts this consumer.
-        if (session.alive) throw new IntegrationError(`Cannot consume from ${spec.queue}`, { queue: spec.queue, reason: errorMessage(err) }, { cause: err });
-      });
+      await consumer.start(Date.now() + waitMs);
       return consumer;
     } catch (err) {
       await consumer.cancel();
@@ -174,7 +175,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
       checkEventName(event);
       ensureOpen();
       const message = prepareMessage(event, payload, send);
-      await publishConfirmed(message, async () => ({ exchange: topology.events, routingKey: event }));
+      await publishConfirmed(message, topology.events, event);
     },
 
     async subscribe(queue: string, patterns: string[], handler: MessageHandler, consume?: ConsumeOptions) {
@@ -195,16 +196,16 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
       ensureOpen();
       const message = prepareMessage(queue, payload, send);
       const delayMs = send?.delayMs ?? 0;
-      await publishConfirmed(message, async (session) => {
-        // Never declare an ephemeral queue here: once its consumer is gone, the default exchange
-        // drops (and confirms) a message routed to it, which is what a late reply deserves.
-        if (!isEphemeralQueue(queue)) await ensureWorkQueue(session, queue);
-        if (delayMs > 0) {
-          await ensureDeclared(session, topology.delayQueueOf(queue, delayMs), (channel) => topology.declareDelayQueue(channel, queue, delayMs));
-          return { exchange: '', routingKey: topology.queue(topology.delayQueueOf(queue, delayMs)) };
-        }
-        return { exchange: '', routingKey: topology.queue(queue) };
-      });
+      const on = await connection.ready(Date.now() + waitMs);
+      // Never declare an ephemeral queue here: once its consumer is gone, the default exchange
+      // drops (and confirms) a message routed to it, which is what a late reply deserves.
+      if (!isEphemeralQueue(queue)) await ensureDeclared(on, queue, (channel) => topology.declareWorkQueue(channel, queue));
+      if (delayMs > 0) {
+        const delayQueue = topology.delayQueueOf(queue, delayMs);
+        await ensureDeclared(on, delayQueue, (channel) => topology.declareDelayQueue(channel, queue, delayMs));
+        return publishConfirmed(message, '', topology.queue(delayQueue));
+      }
+      await publishConfirmed(message, '', topology.queue(queue));
     },
 
     async consume(queue: string, handler: MessageHandler, consume?: ConsumeOptions) {
@@ -223,16 +224,14 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
       ensureOpen();
       const message = prepareMessage(queue, payload, request);
       const timeoutMs = request?.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-      const session = await connection.ready(Date.now() + waitMs);
+      const on = await connection.ready(Date.now() + waitMs);
       const id = randomUUID();
-      const answer = requests.wait(id, queue, timeoutMs, session);
-      try {
-        // Not persistent and expiring with the timeout: a question nobody took in time is dropped.
-        const properties = propertiesOf(message, { replyTo: REPLY_TO, correlationId: id, expiration: String(timeoutMs), persistent: false });
-        session.rpc.sendToQueue(topology.queue(queue), Buffer.from(message.body), properties);
-      } catch (err) {
+      const answer = requests.wait(id, queue, timeoutMs, on);
+      // Not persistent and expiring with the timeout: a question nobody took in time is dropped.
+      const properties = propertiesOf(message, { replyTo: REPLY_TO, correlationId: id, expiration: String(timeoutMs), persistent: false });
+      asker.sendToQueue(topology.queue(queue), Buffer.from(message.body), { ...properties, timeout: timeoutMs }).catch((err: unknown) => {
         requests.fail(id, new ServiceUnavailableError('Message bus is unavailable', {}, { cause: err }));
-      }
+      });
       return (await answer) as R;
     },
 
@@ -248,7 +247,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
     },
 
     async healthy() {
-      return connection.current()?.alive === true;
+      return connection.current() !== undefined;
     },
 
     async close() {
@@ -262,8 +261,13 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
   return bus;
 }
 
-function confirm(channel: ConfirmChannel, exchange: string, routingKey: string, body: Buffer, properties: object): Promise<void> {
-  return new Promise((resolve, reject) => {
-    channel.publish(exchange, routingKey, body, properties, (err: unknown) => (err ? reject(err) : resolve()));
-  });
+/** A short-lived channel on `model`. */
+async function withChannel<T>(model: ChannelModel, use: (channel: Channel) => Promise<T>): Promise<T> {
+  const channel = await model.createChannel();
+  channel.on('error', () => undefined);
+  try {
+    return await use(channel);
+  } finally {
+    channel.close().catch(() => undefined);
+  }
 }

@@ -1,14 +1,15 @@
+import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { backoffDelayMs, type Logger } from '@svc/core';
+import { IntegrationError, ServiceUnavailableError, backoffDelayMs, withTimeout, type Logger } from '@svc/core';
 import type { Subscription } from './bus.js';
-import type { AmqpConnection, AmqpSession, ReconnectOptions } from './amqp-connection.js';
+import type { AmqpConnection } from './amqp-connection.js';
 import { errorMessage, errorText, settledWithin } from './async.js';
 
 export interface ConsumerSpec {
   /** Broker name of the queue. */
   queue: string;
   prefetch: number;
-  /** Declares the queue (and its bindings) on every (re)start, so a restarted broker gets them back. */
+  /** Declares the queue (and its bindings) on every channel, so a restarted broker gets them back. */
   declare(channel: Channel): Promise<void>;
   /** Handles one delivery and acks or nacks it on `channel`. */
   handle(message: ConsumeMessage, channel: Channel): Promise<void>;
@@ -17,23 +18,25 @@ export interface ConsumerSpec {
 export interface ConsumerContext {
   connection: AmqpConnection;
   logger: Logger;
-  reconnect: ReconnectOptions;
+  /** Backoff of a consumer whose channel the broker closed on a live connection. */
+  restart: { baseMs: number; capMs: number };
   drainTimeoutMs: number;
   onCancel(consumer: AmqpConsumer): void;
 }
 
 /**
- * One consumer on its own channel (so its prefetch is its own). It comes back by itself when its
- * channel fails or the broker cancels it, and the bus restarts it on every new connection.
+ * One consumer on a channel of its own (so its prefetch is its own), kept by the connection
+ * manager across reconnections: declare, prefetch and consume run again on every new channel.
+ * When the broker closes its channel alone (the queue deleted, a refused declaration after a
+ * reconnection), the consumer opens a new one after a backoff.
  */
 export class AmqpConsumer implements Subscription {
   private active = true;
-  private session: AmqpSession | undefined;
-  private channel: Channel | undefined;
-  private consumerTag: string | undefined;
+  private wrapper: ChannelWrapper | undefined;
+  private consuming: { channel: Channel; tag: string } | undefined;
   private retry: NodeJS.Timeout | undefined;
-  // Starts run one after another, so two reconnect paths never open two channels for one consumer.
-  private starting: Promise<void> = Promise.resolve();
+  /** Channels the broker closed since the last one that consumed: the backoff's attempt. */
+  private failures = 0;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
@@ -41,19 +44,24 @@ export class AmqpConsumer implements Subscription {
     private readonly context: ConsumerContext,
   ) {}
 
-  /** Consumes on `session` unless already doing so; rejects when the broker refuses. */
-  start(session: AmqpSession): Promise<void> {
-    const next = this.starting.catch(() => undefined).then(() => this.open(session));
-    this.starting = next;
-    return next;
-  }
-
-  /** `start` for background paths: a failure is logged and retried with backoff. */
-  restart(session: AmqpSession, attempt = 1): void {
-    this.start(session).catch((err: unknown) => {
-      this.context.logger.error('bus consumer could not start; retrying', { queue: this.spec.queue, error: errorMessage(err) });
-      this.scheduleRestart(attempt + 1);
-    });
+  /**
+   * Starts consuming; rejects with SERVICE_UNAVAILABLE when no connection comes by `deadline`
+   * (epoch ms), with INTEGRATION_ERROR when the broker refuses the queue.
+   */
+  async start(deadline: number): Promise<void> {
+    const { connection } = this.context;
+    const model = await connection.ready(deadline);
+    const wrapper = connection.channel(this.spec.queue, { confirm: false, onLost: () => this.lost(wrapper) });
+    this.wrapper = wrapper;
+    await withTimeout(wrapper.waitForConnect(), Math.max(0, deadline - Date.now()), () => new ServiceUnavailableError('Message bus is unavailable'));
+    try {
+      await wrapper.addSetup(this.setup);
+    } catch (err) {
+      // A connection lost meanwhile is not a refusal: the new connection runs the setup again.
+      if (connection.current() === model) {
+        throw new IntegrationError(`Cannot consume from ${this.spec.queue}`, { queue: this.spec.queue, reason: errorMessage(err) }, { cause: err });
+      }
+    }
   }
 
   async cancel(): Promise<void> {
@@ -61,37 +69,27 @@ export class AmqpConsumer implements Subscription {
     this.active = false;
     clearTimeout(this.retry);
     this.context.onCancel(this);
-    await this.starting.catch(() => undefined);
-    const { channel, consumerTag } = this;
-    this.channel = undefined;
-    if (channel && consumerTag) await channel.cancel(consumerTag).catch(() => undefined);
+    const { wrapper, consuming } = this;
+    this.consuming = undefined;
+    if (!wrapper) return;
+    await wrapper.removeSetup(this.setup).catch(() => undefined);
+    if (consuming) await consuming.channel.cancel(consuming.tag).catch(() => undefined);
     await settledWithin(this.inFlight, this.context.drainTimeoutMs);
     // Closing the channel hands any message still unacked back to the broker for redelivery.
-    if (channel) await channel.close().catch(() => undefined);
+    await wrapper.close().catch(() => undefined);
   }
 
-  private async open(session: AmqpSession): Promise<void> {
-    if (!this.active || !session.alive || (this.session === session && this.channel)) return;
-    const channel = await session.model.createChannel();
-    channel.on('error', (err: unknown) => this.context.logger.warn('bus consumer channel error', { queue: this.spec.queue, error: errorMessage(err) }));
-    channel.on('close', () => this.closed(channel));
-    this.session = session;
-    this.channel = channel;
-    try {
-      await this.spec.declare(channel);
-      await channel.prefetch(this.spec.prefetch);
-      const { consumerTag } = await channel.consume(this.spec.queue, (message) => this.deliver(message, channel));
-      this.consumerTag = consumerTag;
-    } catch (err) {
-      if (this.channel === channel) this.channel = undefined;
-      await channel.close().catch(() => undefined);
-      throw err;
-    }
-  }
+  private readonly setup = async (channel: Channel): Promise<void> => {
+    await this.spec.declare(channel);
+    await channel.prefetch(this.spec.prefetch);
+    const { consumerTag } = await channel.consume(this.spec.queue, (message) => this.deliver(message, channel));
+    this.consuming = { channel, tag: consumerTag };
+    this.failures = 0;
+  };
 
   private deliver(message: ConsumeMessage | null, channel: Channel): void {
     if (message === null) {
-      // The broker cancelled us (the queue was deleted): start over, which declares it again.
+      // The broker cancelled us (the queue was deleted): a new channel declares it again.
       this.context.logger.warn('bus consumer cancelled by the broker; re-subscribing', { queue: this.spec.queue });
       channel.close().catch(() => undefined);
       return;
@@ -105,24 +103,19 @@ export class AmqpConsumer implements Subscription {
     this.inFlight.add(handled);
   }
 
-  private closed(channel: Channel): void {
-    if (this.channel !== channel) return;
-    this.channel = undefined;
-    this.consumerTag = undefined;
-    if (this.active) this.scheduleRestart(1);
-  }
-
-  /** A lost connection is restored by the bus; this covers a channel lost on a live connection. */
-  /** The `attempt`-th restart, after its backoff. */
-  private scheduleRestart(attempt: number): void {
-    const { initialDelayMs, maxDelayMs } = this.context.reconnect;
+  /** A new channel, after a backoff, in place of `wrapper`'s that the broker closed. */
+  private lost(wrapper: ChannelWrapper): void {
+    if (!this.active || this.wrapper !== wrapper) return;
+    this.failures += 1;
+    this.context.logger.warn('bus consumer channel closed by the broker; reopening', { queue: this.spec.queue, attempt: this.failures });
     clearTimeout(this.retry);
-    this.retry = setTimeout(
-      () => {
-        const session = this.context.connection.current();
-        if (this.active && session) this.restart(session, attempt);
-      },
-      backoffDelayMs({ baseMs: initialDelayMs, capMs: maxDelayMs }, attempt),
-    );
+    this.retry = setTimeout(() => {
+      if (!this.active) return;
+      void wrapper.close().catch(() => undefined);
+      this.start(Date.now() + this.context.restart.capMs).catch((err: unknown) => {
+        this.context.logger.error('bus consumer could not start; retrying', { queue: this.spec.queue, error: errorMessage(err) });
+        if (this.wrapper) this.lost(this.wrapper);
+      });
+    }, backoffDelayMs(this.context.restart, this.failures));
   }
 }
