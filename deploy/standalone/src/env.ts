@@ -9,7 +9,7 @@ import { IdentityEnv } from '@svc/identity';
 import { notifyEnv } from '@svc/notify';
 import { SshEnv, sshEnv } from '@svc/ssh';
 import { storageEnv } from '@svc/storage';
-import { infrastructureEnv } from '@svc/platform';
+import { blobStoreEnv, infrastructureEnv } from '@svc/platform';
 
 /**
  * The standalone reads every service's variables, the rate limits and the gateway's listeners,
@@ -18,6 +18,7 @@ import { infrastructureEnv } from '@svc/platform';
 export const StandaloneEnv = IdentityEnv.omit({ PORT: true, SVC_JWT_SECRET: true, SVC_INTERNAL_SECRET: true }).extend({
   ...ExecutionEnv.shape,
   ...infrastructureEnv,
+  ...blobStoreEnv,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SVC_JWT_SECRET: z.string().min(32).optional(),
   SVC_INTERNAL_SECRET: z.string().min(32).optional(),

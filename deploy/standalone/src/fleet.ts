@@ -32,6 +32,8 @@ export interface FleetOptions {
   secrets: { jwtSecret: string; internalSecret: string };
   /** Where services keep files of their own (the registry's package files), as SVC_DATA_DIR. */
   dataDir: string;
+  /** Where packages and bundles are kept instead (`BLOB_STORE_URL`, `BLOB_STORE_ENDPOINT`): a bucket or a folder that replicas share. */
+  blobStore?: { url?: string; endpoint?: string };
   identity: Omit<IdentityConfig, 'jwtSecret' | 'internalSecret' | 'migrationsFolder'>;
   execution: Omit<ExecutionConfig, 'dataDir' | 'migrationsFolder' | 'version' | 'rateLimit'>;
   storage?: Partial<Omit<StorageConfig, 'migrationsFolder'>>;
@@ -127,7 +129,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     }),
     registry: createRegistryService({
       ...deps('registry'),
-      config: { ...registryConfigFromEnv({ SVC_DATA_DIR: options.dataDir }), migrationsFolder: migrationsOf('@svc/registry') },
+      config: { ...registryConfigFromEnv({ SVC_DATA_DIR: options.dataDir, ...blobStoreEnvOf(options) }), migrationsFolder: migrationsOf('@svc/registry') },
     }),
     execution: createExecutionService({ ...deps('execution'), config: execution }),
     storage: createStorageService({
@@ -150,7 +152,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     dashboard: createDashboardService({
       ...deps('dashboard'),
       config: {
-        ...dashboardConfigFromEnv({ SVC_DATA_DIR: options.dataDir, SVC_INTERNAL_SECRET: secrets.internalSecret, SVC_DASHBOARD_ORIGIN: dashboardOrigin ?? null }),
+        ...dashboardConfigFromEnv({ SVC_DATA_DIR: options.dataDir, ...blobStoreEnvOf(options), SVC_INTERNAL_SECRET: secrets.internalSecret, SVC_DASHBOARD_ORIGIN: dashboardOrigin ?? null }),
         migrationsFolder: migrationsOf('@svc/dashboard'),
       },
     }),
@@ -209,4 +211,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       for (const service of Object.values(services)) await service.stop();
     },
   };
+}
+
+function blobStoreEnvOf(options: FleetOptions): { BLOB_STORE_URL?: string; BLOB_STORE_ENDPOINT?: string } {
+  return { BLOB_STORE_URL: options.blobStore?.url, BLOB_STORE_ENDPOINT: options.blobStore?.endpoint };
 }

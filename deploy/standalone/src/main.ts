@@ -30,6 +30,7 @@ const fleet = await startFleet({
   port: env.PORT,
   secrets: { jwtSecret, internalSecret },
   dataDir: env.SVC_DATA_DIR,
+  blobStore: { url: env.BLOB_STORE_URL, endpoint: env.BLOB_STORE_ENDPOINT },
   identity,
   execution: executionConfigFromEnv(env),
   storage: storageConfigFromEnv(env),
@@ -43,7 +44,7 @@ const fleet = await startFleet({
   trustProxy: env.SVC_TRUST_PROXY,
   dashboardOrigin,
 });
-log.info('svc is up', { url: fleet.url, dashboard_origin: fleet.dashboard?.origin ?? 'none (one origin)', database: infra.database.kind, cache: infra.cache.kind, bus: infra.bus.kind });
+log.info('svc is up', { url: fleet.url, blobs: env.BLOB_STORE_URL ?? 'SVC_DATA_DIR/blobs', dashboard_origin: fleet.dashboard?.origin ?? 'none (one origin)', database: infra.database.kind, cache: infra.cache.kind, bus: infra.bus.kind });
 releaseMemoryWhenIdle();
 
 onShutdown(async () => {

@@ -15,6 +15,16 @@ export const infrastructureEnv = {
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
 };
 
+/**
+ * Where the services that keep files (registry: packages; dashboard: bundles) keep them:
+ * `s3://bucket/prefix` (an S3-compatible bucket; `BLOB_STORE_ENDPOINT` for MinIO, R2, Ceph) or
+ * `file:///path` (a folder the replicas share); unset, `SVC_DATA_DIR/blobs` of each process.
+ */
+export const blobStoreEnv = {
+  BLOB_STORE_URL: z.string().regex(/^(s3|file):\/\//, 'must be s3://bucket/prefix or file:///path').optional(),
+  BLOB_STORE_ENDPOINT: z.string().url().optional(),
+};
+
 /** Shared secrets: the access-token key and the gateway → service identity key. */
 export const secretsEnv = {
   SVC_JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),

@@ -4,3 +4,4 @@ export * from './smtp-server.js';
 export * from './data-dir.js';
 export * from './fake-stripe.js';
 export * from './capturing-logger.js';
+export * from './s3-server.js';

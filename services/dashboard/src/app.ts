@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Router } from 'express';
 import { viewTokens } from '@svc/auth';
-import { createFileSystemBlobStore, type BlobStore } from '@svc/blobs';
+import { createBlobStore, type BlobStore, type BlobStoreSettings } from '@svc/blobs';
 import { EventOutbox, type Bus, type Subscription } from '@svc/bus';
 import { FLEET_PING_RPC } from '@svc/contracts';
 import type { Logger } from '@svc/core';
@@ -22,8 +22,8 @@ export const DASHBOARD_SCHEMA = 'dashboard';
 export const DASHBOARD_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.meta.url));
 
 export interface DashboardConfig {
-  /** Folder of the filesystem blob store that keeps bundle files (shared with the registry's packages). */
-  blobDir: string;
+  /** Where bundle files are kept (the same store as the registry's packages). */
+  blobStore: BlobStoreSettings;
   /** Where uploads are streamed to while they are checked and unpacked; each is removed after. */
   uploadDir: string;
   /**
@@ -58,7 +58,7 @@ export interface DashboardServiceHandle {
 
 export function createDashboardService({ database, bus, log, config }: DashboardDeps): DashboardServiceHandle {
   const db = database.db;
-  const blobs: BlobStore = createFileSystemBlobStore(config.blobDir);
+  const blobs: BlobStore = createBlobStore(config.blobStore);
   const events = new EventOutbox({ db, table: outbox, bus, log, intervalMs: config.outboxIntervalMs });
   const dashboards = new DashboardService({ db, blobs, events, bus, log, bundleOrigin: config.dashboardOrigin });
   const bundles = new BundleService(db, blobs);
@@ -81,12 +81,18 @@ export function createDashboardService({ database, bus, log, config }: Dashboard
 }
 
 /**
- * Bundle files in the same blob folder as the registry's packages; uploads in flight under
+ * Bundle files in the same blob store as the registry's packages; uploads in flight under
  * `tmp/`. `SVC_DASHBOARD_ORIGIN` unset is the embedded default origin; `none` (null) is one origin.
  */
-export function dashboardConfigFromEnv(env: { SVC_DATA_DIR: string; SVC_INTERNAL_SECRET: string; SVC_DASHBOARD_ORIGIN?: string | null }): DashboardConfig {
+export function dashboardConfigFromEnv(env: {
+  SVC_DATA_DIR: string;
+  SVC_INTERNAL_SECRET: string;
+  SVC_DASHBOARD_ORIGIN?: string | null;
+  BLOB_STORE_URL?: string;
+  BLOB_STORE_ENDPOINT?: string;
+}): DashboardConfig {
   return {
-    blobDir: join(env.SVC_DATA_DIR, 'blobs'),
+    blobStore: { url: env.BLOB_STORE_URL, endpoint: env.BLOB_STORE_ENDPOINT, localDir: join(env.SVC_DATA_DIR, 'blobs') },
     uploadDir: join(env.SVC_DATA_DIR, 'tmp', 'dashboard-uploads'),
     tokenSecret: env.SVC_INTERNAL_SECRET,
     dashboardOrigin: env.SVC_DASHBOARD_ORIGIN === undefined ? DEFAULT_DASHBOARD_ORIGIN : (env.SVC_DASHBOARD_ORIGIN ?? undefined),

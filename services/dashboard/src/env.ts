@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseEnv } from '@svc/core';
-import { infrastructureEnv, secretsEnv } from '@svc/platform';
+import { blobStoreEnv, infrastructureEnv, secretsEnv } from '@svc/platform';
 
 /** The dashboard origin of the embedded default: the gateway's second listener on port 8180. */
 export const DEFAULT_DASHBOARD_ORIGIN = 'http://localhost:8180';
@@ -27,6 +27,7 @@ export const DashboardOrigin = z
 
 export const DashboardEnv = z.object({
   ...infrastructureEnv,
+  ...blobStoreEnv,
   SVC_INTERNAL_SECRET: secretsEnv.SVC_INTERNAL_SECRET,
   PORT: z.coerce.number().int().min(0).max(65535).default(8087),
   SVC_DASHBOARD_ORIGIN: DashboardOrigin,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Router } from 'express';
-import { createFileSystemBlobStore, type BlobStore } from '@svc/blobs';
+import { createBlobStore, type BlobStore, type BlobStoreSettings } from '@svc/blobs';
 import { EventOutbox, type Bus, type Subscription } from '@svc/bus';
 import type { Cache } from '@svc/cache';
 import { FLEET_PING_RPC } from '@svc/contracts';
@@ -24,8 +24,8 @@ export const REGISTRY_SCHEMA = 'registry';
 export const REGISTRY_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.meta.url));
 
 export interface RegistryConfig {
-  /** Folder of the filesystem blob store that keeps package files. */
-  blobDir: string;
+  /** Where package files are kept: a bucket, a shared folder, or this process's own. */
+  blobStore: BlobStoreSettings;
   /** Where the SQL migrations are; defaults to this package's `drizzle/`. */
   migrationsFolder?: string;
   /** How often the outbox relay looks for unsent events (default 5 s). */
@@ -49,7 +49,7 @@ export interface RegistryService {
 
 export function createRegistryService({ database, bus, log, config }: RegistryDeps): RegistryService {
   const db = database.db;
-  const blobs: BlobStore = createFileSystemBlobStore(config.blobDir);
+  const blobs: BlobStore = createBlobStore(config.blobStore);
   const catalog = new CatalogService(db);
   const packages = new PackageService(db, blobs);
   const events = new EventOutbox({ db, table: outbox, bus, log, intervalMs: config.outboxIntervalMs });
@@ -76,9 +76,9 @@ export function createRegistryService({ database, bus, log, config }: RegistryDe
   };
 }
 
-/** The blob folder under the data directory, where the filesystem backend keeps package files. */
-export function registryConfigFromEnv(env: { SVC_DATA_DIR: string }): RegistryConfig {
-  return { blobDir: join(env.SVC_DATA_DIR, 'blobs') };
+/** Package files where `BLOB_STORE_URL` says, else in the blob folder under the data directory. */
+export function registryConfigFromEnv(env: { SVC_DATA_DIR: string; BLOB_STORE_URL?: string; BLOB_STORE_ENDPOINT?: string }): RegistryConfig {
+  return { blobStore: { url: env.BLOB_STORE_URL, endpoint: env.BLOB_STORE_ENDPOINT, localDir: join(env.SVC_DATA_DIR, 'blobs') } };
 }
 
 export { RegistryEnv, loadRegistryEnv } from './env.js';

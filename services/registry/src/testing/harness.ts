@@ -57,7 +57,7 @@ export async function startRegistry(): Promise<RegistryHarness> {
   const log = createLogger({ service: 'registry', level: 'error', silent: !process.env.E2E_LOGS });
   const bus = await createBus({ amqpUrl: process.env.AMQP_URL, prefix: busPrefix, logger: log });
   const blobDir = await mkdtemp(join(tmpdir(), 'svc-registry-'));
-  const registry = createRegistryService({ database, cache: createCache(), bus, log, config: { blobDir } });
+  const registry = createRegistryService({ database, cache: createCache(), bus, log, config: { blobStore: { localDir: blobDir } } });
   await registry.start();
   const app = createServiceApp({ routes: registry.routes, internalSecret: SECRET, log });
 

@@ -1,0 +1,82 @@
+import type { Readable } from 'node:stream';
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { assertBlobKey, type BlobStore } from './blob-store.js';
+
+export interface S3BlobStoreOptions {
+  client: S3Client;
+  bucket: string;
+  /** Put in front of every key, e.g. `svc/` to share a bucket; '' by default. */
+  prefix?: string;
+}
+
+/** Whether an S3 client error says the object is not there (GET's `NoSuchKey`, HEAD's bare 404). */
+const absent = (err: unknown) => {
+  const { name, $metadata } = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return name === 'NoSuchKey' || name === 'NotFound' || $metadata?.httpStatusCode === 404;
+};
+
+/** What S3 takes at most in one DeleteObjects call. */
+const DELETE_BATCH = 1000;
+
+/**
+ * Blobs as objects in an S3-compatible bucket (AWS S3, MinIO, R2, Ceph), so that every replica of
+ * a service reads the same files. An object appears whole or not at all (a failed streamed upload
+ * is aborted, its parts removed), which is the guarantee the filesystem store gets from renaming.
+ *
+ * @example
+ *   const client = new S3Client({ region: 'us-east-1', endpoint: 'http://minio:9000', forcePathStyle: true });
+ *   const blobs = createS3BlobStore({ client, bucket: 'svc', prefix: 'prod/' });
+ */
+export function createS3BlobStore({ client, bucket, prefix = '' }: S3BlobStoreOptions): BlobStore {
+  const keyOf = (key: string) => {
+    assertBlobKey(key);
+    return prefix + key;
+  };
+  const read = async (key: string, range?: { start: number; end: number }) => {
+    try {
+      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+      return answer.Body as (Readable & { transformToByteArray(): Promise<Uint8Array> }) | undefined;
+    } catch (err) {
+      if (absent(err)) return undefined;
+      throw err;
+    }
+  };
+  return {
+    kind: 's3',
+    async put(key, bytes) {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: keyOf(key), Body: bytes }));
+    },
+    async putStream(key, source) {
+      // Multipart above 5 MiB, one PUT below; either way the object appears only once complete.
+      await new Upload({ client, params: { Bucket: bucket, Key: keyOf(key), Body: source } }).done();
+    },
+    async get(key) {
+      const body = await read(key);
+      return body ? Buffer.from(await body.transformToByteArray()) : undefined;
+    },
+    open: (key, range) => read(key, range),
+    async stat(key) {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(key) }));
+        return { size: head.ContentLength ?? 0 };
+      } catch (err) {
+        if (absent(err)) return undefined;
+        throw err;
+      }
+    },
+    async delete(key) {
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(key) }));
+    },
+    async deletePrefix(folder) {
+      const under = `${keyOf(folder)}/`;
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: under, ContinuationToken: token, MaxKeys: DELETE_BATCH }));
+        const objects = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+        if (objects.length > 0) await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects, Quiet: true } }));
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+  };
+}
