@@ -8,7 +8,7 @@ const fleet = fleetProcesses();
 const all = manifests();
 const deployments = all.filter((m) => m.doc.kind === 'Deployment' && m.role === 'resource');
 const deploymentPatches = all.filter((m) => m.doc.kind === 'Deployment' && m.role === 'patch');
-const SECRET_KEYS = ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'REDIS_URL', 'AMQP_URL', 'SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'SVC_SSH_ENCRYPTION_KEY', 'SMTP_URL'];
+const SECRET_KEYS = ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'REDIS_URL', 'AMQP_URL', 'SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'SVC_SSH_ENCRYPTION_KEY', 'SMTP_URL', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'];
 /** Read from the Secret of the process's own Postgres roles, `svc-<owner>-db`; the rest from `svc-secrets`. */
 const DATABASE_KEYS = ['DATABASE_URL', 'DATABASE_MIGRATION_URL'];
 const ROLES_SCRIPT = 'k8s/components/in-cluster-infra/postgres-roles.sh';
@@ -108,13 +108,15 @@ describe('k8s base: one folder per process', () => {
     }
   });
 
-  it('keeps the registry blobs on a PersistentVolumeClaim at SVC_DATA_DIR', () => {
+  it('keeps packages and bundles in the blob store of BLOB_STORE_URL, on no volume of their own, so registry and dashboard scale', () => {
     const config = all.find((m) => m.doc.kind === 'ConfigMap' && m.role === 'resource' && m.file.startsWith(`${K8S}/base/`))!.doc;
-    const registry = inBase('Deployment', 'registry')!.doc;
-    const mount = containerOf(registry).volumeMounts.find((m: any) => m.mountPath === config.data.SVC_DATA_DIR);
-    const claim = registry.spec.template.spec.volumes.find((v: any) => v.name === mount?.name)?.persistentVolumeClaim?.claimName;
-    expect(claim).toBeDefined();
-    expect(all.some((m) => m.file.startsWith(`${K8S}/base/registry/`) && m.doc.kind === 'PersistentVolumeClaim' && m.doc.metadata.name === claim)).toBe(true);
+    expect(config.data.BLOB_STORE_URL).toMatch(/^s3:\/\/[a-z0-9.-]+\//);
+    expect(all.filter((m) => m.file.startsWith(`${K8S}/base/`) && m.doc.kind === 'PersistentVolumeClaim').map((m) => m.file)).toEqual([]);
+    for (const name of ['registry', 'dashboard']) {
+      const deployment = inBase('Deployment', name)!.doc;
+      expect(deployment.spec.strategy?.type, name).not.toBe('Recreate');
+      expect(deployment.spec.template.spec.volumes.filter((v: any) => v.persistentVolumeClaim), name).toEqual([]);
+    }
   });
 
   it('keeps the worker to DNS, Postgres and RabbitMQ, with no Redis URL and nothing coming in but the probes', () => {
@@ -303,6 +305,22 @@ function render(overlay: string): any[] {
   expect(result.status, `kubectl kustomize k8s/overlays/${overlay} (a kubectl whose kustomize reads components: deploy/checks/install-kubectl.sh):\n${result.stderr}`).toBe(0);
   return parseAllDocuments(result.stdout).map((d) => d.toJS()).filter(Boolean);
 }
+
+describe('the blob-volume component as the dev overlay renders it', () => {
+  it('mounts one claim into registry and dashboard at the folder BLOB_STORE_URL names', () => {
+    const objects = render('dev');
+    const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'svc-config');
+    const folder = new URL(config.data.BLOB_STORE_URL).pathname;
+    expect(config.data.BLOB_STORE_URL).toMatch(/^file:\/\/\//);
+    const claims = objects.filter((o) => o.kind === 'PersistentVolumeClaim').map((o) => o.metadata.name);
+    for (const name of ['registry', 'dashboard']) {
+      const deployment = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === name);
+      const mount = containerOf(deployment).volumeMounts.find((m: any) => m.mountPath === folder);
+      const claim = deployment.spec.template.spec.volumes.find((v: any) => v.name === mount?.name)?.persistentVolumeClaim?.claimName;
+      expect(claims, name).toContain(claim);
+    }
+  });
+});
 
 describe.each(['dev', 'prod'])('the %s overlay as kubectl kustomize renders it', (overlay) => {
   it('keeps every process hardened, probed and bounded after its patches, in one namespace', () => {
