@@ -3,6 +3,7 @@ import type { Bus } from '@svc/bus';
 import { trackedReads, type Cache } from '@svc/cache';
 import { SVC_VERSION } from '@svc/contracts';
 import { correlationMiddleware, errorHandler, JSON_BODY_LIMIT_BYTES, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, type Logger } from '@svc/core';
+import { httpMetrics } from '@svc/metrics';
 import { ApiKeyUsage } from './auth/api-key-usage.js';
 import { authenticator, createPassport } from './auth/authenticate.js';
 import { PrincipalResolver } from './auth/principal-resolver.js';
@@ -86,6 +87,8 @@ function gatewayApp(trustProxy: TrustProxy): express.Express {
 /** The public door: routes, authenticates, limits and forwards; owns no business rules. */
 export function createGateway({ cache, bus, log, health, config, inProcess = {} }: GatewayDeps): Gateway {
   const app = gatewayApp(config.trustProxy);
+  // Labelled by the route table's rule (its path prefix), never by the concrete path.
+  app.use(httpMetrics('gateway', (_req, res) => res.locals.route?.path ?? 'unmatched'));
   app.use(apiSecurityHeaders());
   app.use(healthRoutes(health, config.version));
   const document = buildOpenApiDocument();

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@svc/core';
+import { serveMetrics } from '@svc/metrics';
 import { closeServer, listen, onShutdown, openInfrastructure, releaseMemoryWhenIdle } from '@svc/platform';
 import { createGateway, gatewayConfigFromEnv } from './app.js';
 import { fleetHealthChecks } from './http/fleet-health.js';
@@ -15,10 +16,11 @@ log.info('gateway listening', { port: (server.address() as AddressInfo).port });
 const dashboardPort = dashboardListenerPort(env);
 const dashboardServer = dashboardPort === undefined ? undefined : await listen(gateway.dashboardApp, dashboardPort);
 if (dashboardServer) log.info('gateway listening for the dashboard origin', { port: (dashboardServer.address() as AddressInfo).port });
+const metricsServer = env.SVC_METRICS_PORT === undefined ? undefined : await serveMetrics(env.SVC_METRICS_PORT);
 releaseMemoryWhenIdle();
 
 onShutdown(async () => {
-  await Promise.all([closeServer(server), dashboardServer && closeServer(dashboardServer)]);
+  await Promise.all([closeServer(server), dashboardServer && closeServer(dashboardServer), metricsServer && closeServer(metricsServer)]);
   await gateway.stop();
   await infra.close();
 }, log);

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { containerOf, K8S, kustomizations, manifests } from './kustomize.js';
@@ -300,11 +303,53 @@ describe('k8s configuration', () => {
  * without it fails here, saying how to get it, rather than skipping the check.
  */
 function render(overlay: string): any[] {
-  const result = spawnSync('kubectl', ['kustomize', `${K8S}/overlays/${overlay}`], { cwd: ROOT, encoding: 'utf8' });
-  if (result.error) throw new Error(`kubectl is needed to render k8s/overlays/${overlay} (${result.error.message}): run deploy/checks/install-kubectl.sh, as .ci/run does`);
-  expect(result.status, `kubectl kustomize k8s/overlays/${overlay} (a kubectl whose kustomize reads components: deploy/checks/install-kubectl.sh):\n${result.stderr}`).toBe(0);
+  return renderDir(`${K8S}/overlays/${overlay}`);
+}
+
+/** `kubectl kustomize` of a folder (relative to the repository, or absolute). */
+function renderDir(dir: string): any[] {
+  const result = spawnSync('kubectl', ['kustomize', dir], { cwd: ROOT, encoding: 'utf8' });
+  if (result.error) throw new Error(`kubectl is needed to render ${dir} (${result.error.message}): run deploy/checks/install-kubectl.sh, as .ci/run does`);
+  expect(result.status, `kubectl kustomize ${dir} (a kubectl whose kustomize reads components: deploy/checks/install-kubectl.sh):\n${result.stderr}`).toBe(0);
   return parseAllDocuments(result.stdout).map((d) => d.toJS()).filter(Boolean);
 }
+
+describe('the monitoring component on the prod overlay', () => {
+  it('gives every Deployment the metrics port its PodMonitor scrapes, with SVC_METRICS_PORT set to it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-k8s-monitoring-'));
+    try {
+      writeFileSync(
+        join(dir, 'kustomization.yaml'),
+        [
+          'apiVersion: kustomize.config.k8s.io/v1beta1',
+          'kind: Kustomization',
+          'resources:',
+          `  - ${relative(dir, join(ROOT, K8S, 'overlays/prod'))}`,
+          'components:',
+          `  - ${relative(dir, join(ROOT, K8S, 'components/monitoring'))}`,
+          '',
+        ].join('\n'),
+      );
+      const objects = renderDir(dir);
+      const monitor = objects.find((o) => o.kind === 'PodMonitor');
+      const port = monitor.spec.podMetricsEndpoints[0].port;
+      const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'svc-config');
+      const deployments = objects.filter((o) => o.kind === 'Deployment');
+      expect(deployments.map((d) => d.metadata.name).sort()).toEqual(fleet.map((p) => p.name).sort());
+      for (const deployment of deployments) {
+        for (const [label, value] of Object.entries(monitor.spec.selector.matchLabels)) expect(deployment.spec.template.metadata.labels[label], deployment.metadata.name).toBe(value);
+        const declared = containerOf(deployment).ports.find((p: any) => p.name === port);
+        expect(String(declared?.containerPort), deployment.metadata.name).toBe(config.data.SVC_METRICS_PORT);
+      }
+      const dashboard = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.labels?.grafana_dashboard === '1');
+      const panels = JSON.parse(dashboard.data['svc-fleet.json']).panels as { targets: { expr: string }[] }[];
+      const families = new Set(panels.flatMap((p) => p.targets.flatMap((t) => [...t.expr.matchAll(/svc_[a-z_]+/g)].map((m) => m[0]))));
+      expect(families.size).toBeGreaterThanOrEqual(8);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('the blob-volume component as the dev overlay renders it', () => {
   it('mounts one claim into registry and dashboard at the folder BLOB_STORE_URL names', () => {

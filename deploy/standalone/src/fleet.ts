@@ -172,7 +172,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const apps = {} as Record<ServiceName, ReturnType<typeof createServiceApp>>;
   for (const [name, service] of Object.entries(services) as [ServiceName, ServiceModule][]) {
     await service.start();
-    apps[name] = createServiceApp({ routes: service.routes, rootRoutes: service.rootRoutes, internalSecret: secrets.internalSecret, log: logger(name) });
+    apps[name] = createServiceApp({ service: name, routes: service.routes, rootRoutes: service.rootRoutes, internalSecret: secrets.internalSecret, log: logger(name) });
     const server = await listen(apps[name], 0, '127.0.0.1');
     servers.push(server);
     urls[name] = urlOf(server);

@@ -7,7 +7,8 @@ import { identityConfigFromEnv } from '@svc/identity';
 import { notifyConfigFromEnv } from '@svc/notify';
 import { sshConfigFromEnv } from '@svc/ssh';
 import { storageConfigFromEnv } from '@svc/storage';
-import { onShutdown, openInfrastructure, releaseMemoryWhenIdle } from '@svc/platform';
+import { serveMetrics } from '@svc/metrics';
+import { closeServer, onShutdown, openInfrastructure, releaseMemoryWhenIdle } from '@svc/platform';
 import { loadStandaloneEnv } from './env.js';
 import { startFleet } from './fleet.js';
 import { loadOrCreateSecrets } from './secrets.js';
@@ -44,10 +45,13 @@ const fleet = await startFleet({
   trustProxy: env.SVC_TRUST_PROXY,
   dashboardOrigin,
 });
-log.info('svc is up', { url: fleet.url, blobs: env.BLOB_STORE_URL ?? 'SVC_DATA_DIR/blobs', dashboard_origin: fleet.dashboard?.origin ?? 'none (one origin)', database: infra.database.kind, cache: infra.cache.kind, bus: infra.bus.kind });
+// Every service of this process, and its worker, in one set of metrics (the `service` label tells them apart).
+const metricsServer = env.SVC_METRICS_PORT === undefined ? undefined : await serveMetrics(env.SVC_METRICS_PORT);
+log.info('svc is up', { url: fleet.url, metrics_port: env.SVC_METRICS_PORT ?? 'off', blobs: env.BLOB_STORE_URL ?? 'SVC_DATA_DIR/blobs', dashboard_origin: fleet.dashboard?.origin ?? 'none (one origin)', database: infra.database.kind, cache: infra.cache.kind, bus: infra.bus.kind });
 releaseMemoryWhenIdle();
 
 onShutdown(async () => {
+  if (metricsServer) await closeServer(metricsServer);
   await fleet.stop();
   await infra.close();
 }, log);

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { errorBody, RateLimitError, correlationOf } from '@svc/core';
+import { rateLimitRefusals } from '@svc/metrics';
 import { consumeAll, rateLimitHeaders, retryAfterSeconds, type LimitCheck, type LimitResult } from '@svc/rate-limit';
 
 const remaining = (r: LimitResult) => Math.max(0, r.state.remainingPoints);
@@ -29,6 +30,7 @@ export function answerLimits(req: Request, res: Response, results: LimitResult[]
   if (!decisive) return true;
   res.set(rateLimitHeaders(decisive));
   if (!decisive.rejected) return true;
+  rateLimitRefusals.inc({ limit: decisive.name.replace(/^rl:/, '') });
   const retryAfter = retryAfterSeconds(decisive);
   res.setHeader('Retry-After', String(retryAfter));
   res.status(429).json(errorBody(new RateLimitError(`Rate limit exceeded; retry in ${retryAfter} s`, { retry_after: retryAfter }), correlationOf(req)));

@@ -67,7 +67,7 @@ describe('the OpenAPI document against the routes the fleet registers', () => {
     };
     for (const [name, service] of Object.entries(services) as [ServiceName, (typeof services)[ServiceName]][]) {
       // The same app the fleet runs for each service: its routes under /api/v1, root routes at /.
-      routesOf[name] = registeredRoutes(createServiceApp({ routes: service.routes, rootRoutes: service.rootRoutes, internalSecret: SECRET, log }));
+      routesOf[name] = registeredRoutes(createServiceApp({ service: 'test', routes: service.routes, rootRoutes: service.rootRoutes, internalSecret: SECRET, log }));
     }
     const gateway = createGateway({ ...deps, ...testGatewaySettings(SECRET) });
     routesOf.gateway = registeredRoutes(gateway.app);

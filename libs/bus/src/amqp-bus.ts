@@ -246,6 +246,20 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
       });
     },
 
+    async depth(queue: string) {
+      checkQueueName(queue);
+      ensureOpen();
+      const on = await connection.ready(Date.now() + waitMs);
+      // A passive declare: the broker answers with the count, or closes the channel (404) for a queue it does not have.
+      return withChannel(on, (channel) => channel.checkQueue(topology.queue(queue))).then(
+        (ok) => ok.messageCount,
+        (err: { code?: number }) => {
+          if (err.code === 404) return 0;
+          throw new IntegrationError(`Cannot read the depth of ${queue}`, { queue, reason: errorMessage(err) }, { cause: err });
+        },
+      );
+    },
+
     async healthy() {
       return connection.current() !== undefined;
     },

@@ -115,13 +115,17 @@ export function busContract(adapter: string, harness: BusHarness): void {
       it('keeps messages sent before any consumer and delivers them in order', async () => {
         const bus = await openBus();
         const queue = name('exec.medium');
+        expect(await bus.depth(queue)).toBe(0);
         for (let n = 0; n < 3; n++) await bus.send(queue, { n });
+        // Its depth counts what waits; the consumer then takes it all.
+        await waitFor(async () => (await bus.depth(queue)) === 3, 'three messages waiting');
 
         const { received, handler } = recorder();
         await bus.consume(queue, handler);
 
         await waitFor(() => received.length === 3, 'the waiting messages');
         expect(received.map((message) => message.payload)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
+        expect(await bus.depth(queue)).toBe(0);
       });
 
       it('holds a message sent with a delay until the delay has passed, while later ones without go first', async () => {

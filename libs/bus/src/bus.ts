@@ -95,6 +95,8 @@ export interface RawBus {
   consume(queue: string, handler: MessageHandler, options?: ConsumeOptions): Promise<Subscription>;
   request<R = unknown>(queue: string, payload: unknown, options?: RequestOptions): Promise<R>;
   respond(queue: string, handler: RequestHandler, options?: ConsumeOptions): Promise<Subscription>;
+  /** Messages waiting in the work queue `queue` (not yet delivered); 0 for one not declared. */
+  depth(queue: string): Promise<number>;
   /** True when the broker is reachable and the adapter can publish. */
   healthy(): Promise<boolean>;
   /** Cancels every consumer (draining as `cancel()` does), fails pending requests, disconnects. */

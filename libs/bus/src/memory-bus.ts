@@ -200,6 +200,11 @@ export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
       return startConsumer(declare(queue, 'rpc'), responder(queue, handler), prefetchOf(consume));
     },
 
+    async depth(queue: string) {
+      checkQueueName(queue);
+      return queues.get(queue)?.waiting ?? 0;
+    },
+
     async healthy() {
       return !closed;
     },

@@ -34,6 +34,11 @@ export class MemoryQueue {
     private readonly unused?: (queue: MemoryQueue) => void,
   ) {}
 
+  /** Messages no consumer has taken yet. */
+  get waiting(): number {
+    return this.ready.length;
+  }
+
   enqueue(envelope: Envelope): void {
     this.ready.push(envelope);
     this.schedule();

@@ -18,6 +18,7 @@ import {
   type SubscriberName,
 } from '@svc/contracts';
 import { IntegrationError, parseInput, ValidationError } from '@svc/core';
+import { busConsumed, busPublished, rpcDuration } from '@svc/metrics';
 import type { z } from 'zod';
 import type { BusMessage, ConsumeOptions, RawBus, RequestOptions, SendOptions, Subscription } from './bus.js';
 import { EPHEMERAL_QUEUE_MARK, isEphemeralQueue, type EphemeralName } from './names.js';
@@ -51,6 +52,8 @@ export interface Bus {
   consume<Q extends QueueName>(queue: QueueAddress<Q>, handler: WorkHandler<Q>, options?: ConsumeOptions): Promise<Subscription>;
   request<N extends RpcName>(name: N, payload: RpcRequestInput<N>, options?: RequestOptions): Promise<RpcReply<N>>;
   respond<N extends RpcName>(name: N, handler: Responder<N>, options?: ConsumeOptions): Promise<Subscription>;
+  /** Messages waiting in the work queue `queue` (not yet delivered); 0 for one not declared. */
+  depth(queue: QueueName): Promise<number>;
   /** True when the broker is reachable and the adapter can publish. */
   healthy(): Promise<boolean>;
   /** Cancels every consumer (draining as `cancel()` does), fails pending requests, disconnects. */
@@ -78,8 +81,31 @@ function checked(schema: z.ZodType, message: BusMessage, what: string): void {
   message.payload = parseInput(schema, message.payload, what);
 }
 
+/** Counts what `sent` does under `kind` and `name`, ok or failed, and passes its outcome on. */
+async function counted<T>(kind: string, name: string, sent: Promise<T>): Promise<T> {
+  try {
+    const result = await sent;
+    busPublished.inc({ kind, name, outcome: 'ok' });
+    return result;
+  } catch (err) {
+    busPublished.inc({ kind, name, outcome: 'failed' });
+    throw err;
+  }
+}
+
+/** Runs a delivery's handler and counts it under its queue's contract name, ok or failed. */
+async function handled(kind: string, queue: string, handle: () => Promise<unknown>): Promise<void> {
+  try {
+    await handle();
+    busConsumed.inc({ kind, queue, outcome: 'ok' });
+  } catch (err) {
+    busConsumed.inc({ kind, queue, outcome: 'failed' });
+    throw err;
+  }
+}
+
 /**
- * Wraps an adapter in the typed bus.
+ * Wraps an adapter in the typed bus, which also counts what goes through it (`@svc/metrics`).
  *
  * @example
  *   const bus = typedBus(createMemoryBus());
@@ -91,7 +117,7 @@ export function typedBus(raw: RawBus): Bus {
     kind: raw.kind,
     async publish(event, payload, options) {
       contractOf(event, 'event');
-      return raw.publish(event, payload, options);
+      return counted('event', event, raw.publish(event, payload, options));
     },
     async subscribe(queue, patterns, handler, options) {
       // A durable queue outlives its subscriber and is bound to what it listens for: it must be
@@ -102,32 +128,43 @@ export function typedBus(raw: RawBus): Bus {
       return raw.subscribe(
         queue,
         [...patterns],
-        async (message) => {
-          checked(contractOf(message.name, 'event').payload, message, message.name);
-          await handler(message as never);
-        },
+        (message) =>
+          handled('event', baseOf(queue), async () => {
+            checked(contractOf(message.name, 'event').payload, message, message.name);
+            await handler(message as never);
+          }),
         options,
       );
     },
     async send(queue, payload, options) {
       contractOf(queue, 'queue');
-      return raw.send(queue, payload, options);
+      return counted('work', baseOf(queue), raw.send(queue, payload, options));
     },
     async consume(queue, handler, options) {
       const { payload: schema } = contractOf(queue, 'queue');
       const what = baseOf(queue);
       return raw.consume(
         queue,
-        async (message) => {
-          checked(schema, message, what);
-          await handler(message as never);
-        },
+        (message) =>
+          handled('work', what, async () => {
+            checked(schema, message, what);
+            await handler(message as never);
+          }),
         options,
       );
     },
     async request(name, payload, options) {
       const { reply } = contractOf(name, 'rpc');
-      const answer = reply.safeParse(await raw.request(name, payload, options));
+      const stopTimer = rpcDuration.startTimer({ name });
+      let answered: unknown;
+      try {
+        answered = await raw.request(name, payload, options);
+        stopTimer({ outcome: 'ok' });
+      } catch (err) {
+        stopTimer({ outcome: 'error' });
+        throw err;
+      }
+      const answer = reply.safeParse(answered);
       if (answer.success) return answer.data as never;
       const issue = answer.error.issues[0]!;
       throw new IntegrationError(`Invalid ${name} reply: ${issue.path.join('.') || 'reply'}: ${issue.message}`, { rpc: name, field: issue.path.join('.'), issue: issue.message });
@@ -136,12 +173,20 @@ export function typedBus(raw: RawBus): Bus {
       const { request } = contractOf(name, 'rpc');
       return raw.respond(
         name,
-        (_payload, message) => {
-          checked(request, message, name);
-          return handler(message.payload as never, message as never);
+        async (_payload, message) => {
+          let answer: unknown;
+          await handled('rpc', name, async () => {
+            checked(request, message, name);
+            answer = await handler(message.payload as never, message as never);
+          });
+          return answer;
         },
         options,
       );
+    },
+    async depth(queue) {
+      contractOf(queue, 'queue');
+      return raw.depth(queue);
     },
     healthy: () => raw.healthy(),
     close: () => raw.close(),

@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { withTimeout } from '@svc/core';
+import { dbPool } from '@svc/metrics';
 import { initPgliteDataDir, PGLITE_CONF } from './pglite-init.js';
 
 /** Drizzle over either driver; repositories are written against this one type. */
@@ -137,6 +138,11 @@ async function createPostgres(options: DatabaseOptions & { url: string }): Promi
   pool.on('connect', (client) => client.on('error', (err) => options.onError?.(err)));
   pool.on('error', () => undefined); // already reported by the client's own listener above
   const db = withReleasingTransactions(drizzlePg(pool) as unknown as Db, pool);
+  const unwatch = dbPool.readFrom(() => [
+    [{ state: 'total' }, pool.totalCount],
+    [{ state: 'idle' }, pool.idleCount],
+    [{ state: 'waiting' }, pool.waitingCount],
+  ]);
   return {
     kind: 'postgres',
     db,
@@ -150,7 +156,10 @@ async function createPostgres(options: DatabaseOptions & { url: string }): Promi
       }
     },
     healthy: () => answers(() => pool.query('select 1')),
-    close: () => pool.end(),
+    close: () => {
+      unwatch();
+      return pool.end();
+    },
   };
 }
 

@@ -13,6 +13,8 @@ export const infrastructureEnv = {
   /** Prefix of cache keys, so several fleets can share one Redis. */
   SVC_CACHE_PREFIX: z.string().default('svc:'),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
+  /** Where this process serves Prometheus metrics (`GET /metrics`), a port of its own; unset: not served. */
+  SVC_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 };
 
 /**

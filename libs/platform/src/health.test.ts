@@ -31,7 +31,7 @@ describe.each(testDatabaseKinds())('the probes of a service app on $name', (kind
     db = await kind.open();
     bus = typedBus(createMemoryBus());
     const routes = Router().get('/things', (_req, res) => void res.json({ data: [] }));
-    const app = createServiceApp({ routes: [routes], internalSecret: SECRET, log, readiness: infrastructureReadiness({ database: db.database, bus }) });
+    const app = createServiceApp({ service: 'test', routes: [routes], internalSecret: SECRET, log, readiness: infrastructureReadiness({ database: db.database, bus }) });
     server = await listen(app, 0, '127.0.0.1');
     base = baseOf(server);
   });
@@ -85,7 +85,7 @@ describe('readiness checks', () => {
   it('answers 503 naming the database when it does not answer select 1', async () => {
     const unreachable = await createDatabase({ url: 'postgres://svc@127.0.0.1:1/nowhere' });
     const bus = typedBus(createMemoryBus());
-    const app = await listen(createServiceApp({ routes: [], internalSecret: SECRET, log, readiness: infrastructureReadiness({ database: unreachable, bus }) }), 0, '127.0.0.1');
+    const app = await listen(createServiceApp({ service: 'test', routes: [], internalSecret: SECRET, log, readiness: infrastructureReadiness({ database: unreachable, bus }) }), 0, '127.0.0.1');
     try {
       expect(await get(`${baseOf(app)}/readyz`)).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'failing', bus: 'ok' } } });
       expect(await get(`${baseOf(app)}/healthz`)).toEqual({ status: 200, body: { status: 'ok' } });
@@ -97,7 +97,7 @@ describe('readiness checks', () => {
   });
 
   it('counts a check that throws or never answers as failing, and answers within the bound', async () => {
-    const app = createServiceApp({
+    const app = createServiceApp({ service: 'test',
       routes: [],
       internalSecret: SECRET,
       log,
@@ -111,7 +111,7 @@ describe('readiness checks', () => {
   });
 
   it('is ready while serving when the app was given no checks', async () => {
-    const bare = await listen(createServiceApp({ routes: [], internalSecret: SECRET, log }), 0, '127.0.0.1');
+    const bare = await listen(createServiceApp({ service: 'test', routes: [], internalSecret: SECRET, log }), 0, '127.0.0.1');
     try {
       expect(await get(`${baseOf(bare)}/readyz`)).toEqual({ status: 200, body: { status: 'ok', checks: {} } });
     } finally {

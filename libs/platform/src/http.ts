@@ -5,6 +5,7 @@ import express, { type ErrorRequestHandler, type RequestHandler, type Router } f
 import { internalIdentity } from '@svc/auth';
 import { correlationMiddleware, errorBody, errorHandler, HeadersTooLargeError, jsonBody, notFoundHandler, refuseNulInUrl, ServiceUnavailableError, TimeoutError, ValidationError, type AppError, type Logger } from '@svc/core';
 import { isConnectionFailure } from '@svc/db';
+import { httpMetrics } from '@svc/metrics';
 import { healthProbes, type ReadinessChecks } from './health.js';
 
 /** A request that failed because the database was out of reach: a 503 to try again, not a 500. */
@@ -19,6 +20,8 @@ const databaseAway: ErrorRequestHandler = (err, _req, _res, next) => {
  * bodies), JSON 404 and errors (503 when the database could not be reached).
  */
 export function createServiceApp(options: {
+  /** Names the service in its request metrics. */
+  service: string;
   routes: Router[];
   /** Routes outside `/api/v1` that read their own bodies (e.g. `POST /mcp`). */
   rootRoutes?: Router[];
@@ -32,6 +35,7 @@ export function createServiceApp(options: {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(healthProbes(options.readiness));
+  app.use(httpMetrics(options.service));
   app.use(correlationMiddleware());
   app.use(internalIdentity(options.internalSecret));
   app.use(refuseNulInUrl());

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { createLogger, type Logger } from '@svc/core';
+import { serveMetrics } from '@svc/metrics';
 import type { InfrastructureEnv } from './env.js';
 import { infrastructureReadiness } from './health.js';
 import { closeServer, createServiceApp, listen, onShutdown } from './http.js';
@@ -36,6 +37,7 @@ export async function runService(
   const service = create({ ...infra, log });
   await service.start();
   const app = createServiceApp({
+    service: name,
     routes: service.routes,
     rootRoutes: service.rootRoutes,
     internalSecret: env.SVC_INTERNAL_SECRET,
@@ -43,10 +45,12 @@ export async function runService(
     readiness: infrastructureReadiness(infra),
   });
   const server = await listen(app, env.PORT);
-  log.info(`${name} listening`, { port: env.PORT });
+  const metricsServer = env.SVC_METRICS_PORT === undefined ? undefined : await serveMetrics(env.SVC_METRICS_PORT);
+  log.info(`${name} listening`, { port: env.PORT, metrics_port: env.SVC_METRICS_PORT ?? 'off' });
   releaseMemoryWhenIdle();
   onShutdown(async () => {
     await closeServer(server);
+    if (metricsServer) await closeServer(metricsServer);
     await service.stop();
     await infra.close();
   }, log);

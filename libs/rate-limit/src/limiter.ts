@@ -55,6 +55,8 @@ export interface LimitCheck {
 
 /** Where one limiter stands after a request: its size, its state, and whether it refused. */
 export interface LimitResult {
+  /** The limiter's name (`rl:<name>`), for logs and metrics. */
+  name: string;
   limit: number;
   state: RateLimiterRes;
   rejected: boolean;
@@ -65,10 +67,10 @@ export function consumeAll(checks: LimitCheck[]): Promise<LimitResult[]> {
   return Promise.all(
     checks.map(async ({ limiter, key }) => {
       try {
-        return { limit: limiter.points, state: await limiter.consume(key), rejected: false };
+        return { name: limiter.keyPrefix, limit: limiter.points, state: await limiter.consume(key), rejected: false };
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        return { limit: limiter.points, state: rejection, rejected: true };
+        return { name: limiter.keyPrefix, limit: limiter.points, state: rejection, rejected: true };
       }
     }),
   );

@@ -52,7 +52,7 @@ describe.each(testDatabaseKinds())('billing on $name', (kind) => {
 
   async function serve(handle: BillingServiceHandle) {
     await handle.start();
-    const app = createServiceApp({ routes: handle.routes, rootRoutes: handle.rootRoutes, internalSecret: INTERNAL, log });
+    const app = createServiceApp({ service: 'test', routes: handle.routes, rootRoutes: handle.rootRoutes, internalSecret: INTERNAL, log });
     const listening = await listen(app, 0, '127.0.0.1');
     return { listening, url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}/api/v1` };
   }

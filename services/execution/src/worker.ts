@@ -1,4 +1,5 @@
 import { createLogger } from '@svc/core';
+import { serveMetrics } from '@svc/metrics';
 import { closeServer, infrastructureReadiness, listenForProbes, onShutdown, openInfrastructure, releaseMemoryWhenIdle } from '@svc/platform';
 import { createExecutionWorker } from './worker/app.js';
 import { executionConfigFromEnv } from './config.js';
@@ -11,6 +12,7 @@ const worker = createExecutionWorker({ ...infra, log, config: executionConfigFro
 await worker.start();
 // No HTTP of its own: a small listener answers /healthz and /readyz for the orchestrator.
 const probes = await listenForProbes(env.SVC_HEALTH_PORT, infrastructureReadiness(infra), log);
+const metricsServer = env.SVC_METRICS_PORT === undefined ? undefined : await serveMetrics(env.SVC_METRICS_PORT);
 log.info('execution worker taking jobs');
 releaseMemoryWhenIdle();
 
@@ -19,5 +21,6 @@ releaseMemoryWhenIdle();
 onShutdown(async () => {
   await worker.stop();
   if (probes) await closeServer(probes);
+  if (metricsServer) await closeServer(metricsServer);
   await infra.close();
 }, log, 30_000);

@@ -43,7 +43,7 @@ describe.each(testDatabaseKinds())('admin endpoints on $name', (kind) => {
     bus = await createBus({ logger: log });
     admin = createAdminService({ database: db.database, bus, log, config: { auditKey: 'admin-routes-test-audit-key-0123456789ab' }, now: () => new Date((clock += 1000)) });
     await admin.start();
-    server = await listen(createServiceApp({ routes: admin.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
+    server = await listen(createServiceApp({ service: 'test', routes: admin.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
     for (let i = 0; i < 7; i++) {
       const user = { id: randomUUID(), email: `person${i}@example.test`, code: randomUUID() };

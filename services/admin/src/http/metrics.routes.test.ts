@@ -38,7 +38,7 @@ describe.each(testDatabaseKinds())('metrics on $name', (kind) => {
     bus = await createBus({ logger: log });
     admin = createAdminService({ database: db.database, bus, log, config: { auditKey: 'admin-metrics-test-audit-key-0123456789ab' }, now: () => new Date((clock += 60_000)) });
     await admin.start();
-    server = await listen(createServiceApp({ routes: admin.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
+    server = await listen(createServiceApp({ service: 'test', routes: admin.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
     for (const p of people) {
       await bus.publish('user.registered', { user_id: p.id, tenant_id: p.tenant, email: p.email, tier: 'free', access_code_id: randomUUID(), cohort: 'friends' });

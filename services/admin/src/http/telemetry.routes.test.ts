@@ -27,7 +27,7 @@ describe.each(testDatabaseKinds())('POST /api/v1/telemetry on $name', (kind) => 
     bus = await createBus({ logger: log });
     admin = createAdminService({ database: db.database, bus, log, config: { auditKey: 'admin-telemetry-test-audit-key-0123456789' } });
     await admin.start();
-    server = await listen(createServiceApp({ routes: admin.routes, internalSecret: 'admin-routes-test-secret-0123456789abcdef', log }), 0, '127.0.0.1');
+    server = await listen(createServiceApp({ service: 'test', routes: admin.routes, internalSecret: 'admin-routes-test-secret-0123456789abcdef', log }), 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
 

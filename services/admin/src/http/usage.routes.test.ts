@@ -67,11 +67,11 @@ describe.each(testDatabaseKinds())('usage on $name', (kind) => {
     }, { ephemeral: true });
     admin = createAdminService({ database: db.database, cache, bus, log, config: { auditKey: 'admin-usage-test-audit-key-0123456789abc' }, now: () => now });
     await admin.start();
-    server = await listen(createServiceApp({ routes: admin.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
+    server = await listen(createServiceApp({ service: 'test', routes: admin.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
     // The same read model served with limits turned off, as a self-hosted deployment runs it.
     unlimited = createAdminService({ database: db.database, bus: (otherBus = await createBus({ logger: log })), log, config: { usageLimits: false, auditKey: 'admin-usage-test-audit-key-0123456789abc' }, now: () => now });
-    server2 = await listen(createServiceApp({ routes: unlimited.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
+    server2 = await listen(createServiceApp({ service: 'test', routes: unlimited.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
     base2 = `http://127.0.0.1:${(server2.address() as AddressInfo).port}/api/v1`;
   });
 

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { Subscription } from '@svc/bus';
+import { execQueueDepth, runnerPool, type Sample } from '@svc/metrics';
 import { FLEET_PING_RPC, WORKER_PING_RPC } from '@svc/contracts';
 import { eventOutbox, migrate, type ExecutionDeps } from '../config.js';
 import { IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '../core/repositories/idempotency.repository.js';
 import { SandboxPackageRepository } from '../core/repositories/sandbox-package.repository.js';
 import { TaskRepository } from '../core/repositories/task.repository.js';
 import { consumeBroadcasts } from './events/broadcast.consumer.js';
-import { consumeJobs } from './events/task.consumer.js';
+import { consumeJobs, EXEC_QUEUES } from './events/task.consumer.js';
 import { RunnerPool } from './runners/runner-pool.js';
 import { egressHooks } from './services/egress-hooks.js';
 import { PackCache } from './services/pack-cache.js';
@@ -52,6 +53,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
   const worker = new TaskWorker({ db: database.db, bus, events, pool, packs, shares, manifests, settings: config, log });
   const subscriptions: Subscription[] = [];
   let purge: NodeJS.Timeout | undefined;
+  const unwatch: (() => void)[] = [];
   return {
     async start() {
       await migrate(deps);
@@ -63,6 +65,17 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'execution-worker' })));
       subscriptions.push(await bus.respond(WORKER_PING_RPC, async () => ({ service: 'execution-worker' })));
       events.start();
+      unwatch.push(
+        runnerPool.readFrom(() => {
+          const { live, load } = pool.stats();
+          return [
+            [{ what: 'runners' }, live],
+            [{ what: 'calls' }, load],
+          ];
+        }),
+        // Read at scrape time from the broker: the figure a queue-depth autoscaler acts on.
+        execQueueDepth.readFrom(() => Promise.all(EXEC_QUEUES.map(async (queue) => [{ queue }, await bus.depth(queue)] as Sample<'queue'>))),
+      );
       purge = setInterval(() => {
         void purgeExpired(deps).catch((err: Error) => log.warn('task purge failed', { error: err.message }));
       }, PURGE_EVERY_MS);
@@ -70,6 +83,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
     },
     async stop() {
       clearInterval(purge);
+      for (const stopWatching of unwatch.splice(0)) stopWatching();
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
       await packs.settle();
       await pool.close();

@@ -47,7 +47,7 @@ describe('webhook routes', () => {
     db = await testDatabaseKinds()[0]!.open();
     bus = await createBus({ logger: log });
     notify = await startNotify({ database: db.database, bus, log });
-    server = await listen(createServiceApp({ routes: notify.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
+    server = await listen(createServiceApp({ service: 'test', routes: notify.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
     receiver = await startReceiver();
   });

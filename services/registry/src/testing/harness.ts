@@ -59,7 +59,7 @@ export async function startRegistry(): Promise<RegistryHarness> {
   const blobDir = await mkdtemp(join(tmpdir(), 'svc-registry-'));
   const registry = createRegistryService({ database, cache: createCache(), bus, log, config: { blobStore: { localDir: blobDir } } });
   await registry.start();
-  const app = createServiceApp({ routes: registry.routes, internalSecret: SECRET, log });
+  const app = createServiceApp({ service: 'registry', routes: registry.routes, internalSecret: SECRET, log });
 
   return {
     registry,

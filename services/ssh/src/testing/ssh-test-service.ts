@@ -60,7 +60,7 @@ export class SshTestService {
     this.bus = await createBus({ logger });
     this.service = createSshService({ database: this.#db.database, bus: this.bus, log: logger, config: { encryptionKey: newSshKey(), idleSeconds: 60, ...config } });
     await this.service.start();
-    this.#server = await listen(createServiceApp({ routes: this.service.routes, internalSecret: SECRET, log: logger }), 0, '127.0.0.1');
+    this.#server = await listen(createServiceApp({ service: 'ssh', routes: this.service.routes, internalSecret: SECRET, log: logger }), 0, '127.0.0.1');
     this.#base = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/api/v1`;
   }
 

@@ -47,7 +47,7 @@ describe('storage routes', () => {
     bus = await createBus({ logger: log });
     service = createStorageService({ database: db.database, bus, log, config: { sweepIntervalSeconds: 3600, secretsKey: 'storage-test-secrets-key-0123456789abcdef' } });
     await service.start();
-    server = await listen(createServiceApp({ routes: service.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
+    server = await listen(createServiceApp({ service: 'test', routes: service.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
   });
 

@@ -10,6 +10,9 @@ export type WorkerPrefetch = Readonly<Record<Queue, number>>;
  * task could not be read or written because the database was out of reach goes back on its
  * queue (the fleet's bus retry policy) and runs again once it is back: at least once.
  */
+/** The work queues of the worker, one per command speed. */
+export const EXEC_QUEUES = ['exec.fast', 'exec.medium', 'exec.long'] as const;
+
 export async function consumeJobs(bus: Bus, worker: TaskWorker, prefetch: WorkerPrefetch): Promise<Subscription[]> {
   return Promise.all(
     (['fast', 'medium', 'long'] as const).map((queue) =>

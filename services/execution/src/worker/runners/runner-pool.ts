@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { ServiceUnavailableError, type Logger } from '@svc/core';
+import { runnerStarts } from '@svc/metrics';
 import { RunnersBusyError } from './runner-errors.js';
 import { defaultRunnerScript } from './runner-launch.js';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './runner-output.js';
@@ -222,7 +223,10 @@ export class RunnerPool {
     const tenant = request.context.tenant;
     const key = runnerKey(request.packKey, tenant);
     const active = this.#active.get(key);
-    if (active) return active;
+    if (active) {
+      runnerStarts.inc({ start: 'warm' });
+      return active;
+    }
     const own = this.#byTenant.get(tenant) ?? new Set<RunnerProcess>();
     if (request.tenantRunners !== undefined && running(own) >= request.tenantRunners && !this.#evictLeastRecentlyUsed(own)) {
       throw new RunnersBusyError('tenant_runners', request.tenantRunners);
@@ -259,6 +263,7 @@ export class RunnerPool {
       },
     });
     this.#starts += 1;
+    runnerStarts.inc({ start: 'cold' });
     this.#active.set(key, runner);
     this.#live.add(runner);
     own.add(runner);

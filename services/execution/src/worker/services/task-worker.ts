@@ -3,6 +3,7 @@ import type { ExecJob, RunOutcome, TaskError } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
 import { AppError, backoffDelayMs, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
+import { tasksFinished } from '@svc/metrics';
 import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnersBusyError } from '../runners/runner-errors.js';
 import type { RunnerPool } from '../runners/runner-pool.js';
@@ -145,6 +146,7 @@ export class TaskWorker {
     const rowless = endsRowless(job, ended);
     const finished = rowless ? { ...task, ...endingColumns(ended) } : await this.end(job, task, ended);
     if (!finished) return this.reply(job, await new TaskRepository(this.db).find(task.id));
+    tasksFinished.inc({ mode: job.sync ? 'sync' : 'task', status: finished.status });
     // The caller first, then the events: their confirmations need not hold the answer up. A
     // caller whose answer is lost is handed the task when its wait ends, so the task keeps it.
     await this.reply(job, finished, rowless ? () => this.end(job, task, ended) : undefined);
