@@ -1,0 +1,93 @@
+import type { Db } from '@svc/db';
+import type { Logger } from '@svc/core';
+import { ScheduleRepository, type ScheduleRow } from '../../core/repositories/schedule.repository.js';
+import { planDue } from './schedule-timetable.js';
+import type { Clock, ScheduleService } from './schedule.service.js';
+
+/** How often a scheduler looks for due ticks (ms), unless told otherwise. */
+export const SCHEDULE_POLL_MS = 1000;
+/** Due schedules claimed in one transaction; more wait for the next look, which comes at once. */
+const CLAIM_BATCH = 50;
+
+export interface ScheduleClaimerOptions {
+  db: Db;
+  schedules: ScheduleService;
+  clock: Clock;
+  log: Logger;
+  pollMs?: number;
+}
+
+/**
+ * The scheduler of one API process. Every replica runs one, and a tick fires once whatever their
+ * number: due schedules are claimed in a transaction that locks them (`FOR UPDATE SKIP LOCKED`:
+ * a replica passes over rows another holds) and moves `next_run_at` past now before it commits,
+ * so the next claim finds them not due; the run is then started outside the transaction. A tick
+ * can also be made only once (`tasks_schedule_tick_idx`). State lives in the database only, so a
+ * restart loses nothing: ticks that came due meanwhile meet `catch_up`.
+ */
+export class ScheduleClaimer {
+  private readonly db: Db;
+  private readonly schedules: ScheduleService;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly pollMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(options: ScheduleClaimerOptions) {
+    ({ db: this.db, schedules: this.schedules, clock: this.clock, log: this.log } = options);
+    this.pollMs = options.pollMs ?? SCHEDULE_POLL_MS;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops looking, after the look under way (and the runs it fires) ends. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /**
+   * Claims the ticks due now and fires their runs; how many schedules it claimed. Exposed for
+   * tests, which call it with a clock of their own.
+   */
+  async claimAndFire(): Promise<number> {
+    const now = this.clock();
+    const firings: Array<{ schedule: ScheduleRow; tick: Date }> = [];
+    const claimed = await this.db.transaction(async (tx) => {
+      const repository = new ScheduleRepository(tx);
+      const due = await repository.lockDue(now, CLAIM_BATCH);
+      for (const schedule of due) {
+        const plan = planDue(schedule, schedule.nextRunAt!, now);
+        // `overlap: skip`: a tick that comes while the last run is unfinished fires nothing.
+        const skip = plan.fire !== null && schedule.overlap === 'skip' && (await repository.hasLiveRun(schedule.id));
+        await repository.advance(schedule.id, { nextRunAt: plan.next, lastRunAt: skip ? undefined : (plan.fire ?? undefined), missed: plan.missed, skipped: skip ? 1 : 0 });
+        if (plan.fire && !skip) firings.push({ schedule, tick: plan.fire });
+      }
+      return due.length;
+    });
+    for (const { schedule, tick } of firings) {
+      await this.schedules.fire(schedule, tick).catch((err: unknown) => this.log.error('scheduled run failed to fire', { schedule_id: schedule.id, error: (err as Error).message }));
+    }
+    return claimed;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.claimAndFire()
+        .then((claimed) => this.schedule(claimed === CLAIM_BATCH ? 0 : this.pollMs))
+        .catch((err: unknown) => {
+          // The database away: look again later; the ticks wait in their rows.
+          this.log.warn('schedule claim failed', { error: (err as Error).message });
+          this.schedule(this.pollMs);
+        });
+    }, delayMs);
+    this.timer.unref?.();
+  }
+}
