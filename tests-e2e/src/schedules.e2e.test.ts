@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svc as runSvc } from '@svc/cli/testing';
-import { adminToken, signUp, type TestUser } from './support/accounts.js';
+import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
@@ -68,6 +68,8 @@ describe.runIf(MODES.includes('real'))('schedules with two scheduler replicas (r
     const admin = await adminToken(call);
     [dev, stranger, other] = [await signUp(call, admin, { tier: 'pro' }), await signUp(call, admin, { tier: 'pro' }), await signUp(call, admin, { tier: 'pro' })];
     ns = dev.slug;
+    // Developer mode, which publishing needs, comes with an organization.
+    await createOrganization(call, dev);
     await installPack(fleet.url, call, dev, {
       namespace: ns,
       name: 'clockwork',

@@ -23,7 +23,8 @@ export const scheduleSchemas: Record<string, SchemaObject> = {
     overlap: enumOf(SCHEDULE_OVERLAPS, { description: '`skip`: a tick while the last run is unfinished fires nothing; `queue`: it fires anyway.' }),
     catch_up: enumOf(SCHEDULE_CATCH_UPS, { description: 'Ticks missed while no scheduler ran: `none` fires none of them, `latest` fires the latest once.' }),
     description: string(),
-    paused_reason: nullable(enumOf(SCHEDULE_PAUSE_REASONS, { description: 'Why it is paused: by a person, proposed by a pack, or by itself (its creator or its command out of reach).' })),
+    // An enum that allows null lists it (OpenAPI 3.0: `nullable` does not add null to `enum`).
+    paused_reason: { ...nullable(enumOf(SCHEDULE_PAUSE_REASONS)), enum: [...SCHEDULE_PAUSE_REASONS, null], description: 'Why it is paused: by a person, proposed by a pack, or by itself (its creator or its command out of reach); null while enabled.' },
     next_run_at: nullable(dateTime),
     last_run_at: nullable(dateTime),
     last_task_id: nullable(uuid),
