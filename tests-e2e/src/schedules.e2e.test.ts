@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ephemeralQueueName } from '@svc/bus';
 import { svc as runSvc } from '@svc/cli/testing';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
@@ -48,6 +49,8 @@ describe.runIf(MODES.includes('real'))('schedules with two scheduler replicas (r
   let stranger: TestUser;
   let other: TestUser;
   let ns: string;
+  /** The ids of the tasks whose end was announced (`task.completed`, what webhooks carry). */
+  const completed = new Set<string>();
 
   const create = async (body: Record<string, unknown>) => {
     const reply = await call('/api/v1/schedules', { token: dev.token, body: { cron: '* * * * *', ...body } });
@@ -64,6 +67,7 @@ describe.runIf(MODES.includes('real'))('schedules with two scheduler replicas (r
   beforeAll(async () => {
     fleet = await startTestFleet('real', { execution: { schedules: { clock, pollMs: 100 } } });
     replica = await startExecutionReplica(fleet, { clock, pollMs: 100 });
+    await fleet.infra.bus.subscribe(ephemeralQueueName('e2e.schedule-runs'), ['task.completed'], async (message) => void completed.add(message.payload.task_id), { ephemeral: true });
     call = client(fleet.url);
     const admin = await adminToken(call);
     [dev, stranger, other] = [await signUp(call, admin, { tier: 'pro' }), await signUp(call, admin, { tier: 'pro' }), await signUp(call, admin, { tier: 'pro' })];
@@ -101,8 +105,13 @@ describe.runIf(MODES.includes('real'))('schedules with two scheduler replicas (r
       const task = await pollTask(call, dev.token, run.task_id);
       expect(task.body.data).toMatchObject({ status: 'success', result: { echoed: { text: 'tick' } } });
     }
-    // The runs are the creator's tasks, nobody else's.
+    // The runs are the creator's tasks, nobody else's, announced and counted in usage as any task.
     expect((await call(`/api/v1/tasks/${runs[0]!.task_id}`, { token: stranger.token })).status).toBe(403);
+    for (let i = 0; i < 100 && !runs.every((run) => completed.has(run.task_id)); i += 1) await sleep(50);
+    expect(runs.filter((run) => !completed.has(run.task_id))).toEqual([]);
+    const counted = async () => (await call('/api/v1/usage/by-pack', { token: dev.token })).body.data.packs.find((p: { pack: string }) => p.pack === `@${ns}/clockwork`)?.commands_executed ?? 0;
+    for (let i = 0; i < 100 && (await counted()) < runs.length; i += 1) await sleep(50);
+    expect(await counted()).toBeGreaterThanOrEqual(runs.length);
   });
 
   it('overlap skip: a slow command is never run twice at once, and the ticks it overlaps are skipped', async () => {
