@@ -85,7 +85,7 @@ describe.each(testDatabaseKinds())('schedules on $name, two scheduler replicas',
     await new Promise((resolve) => setTimeout(resolve, 120));
   };
   async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-    for (let i = 0; i < 100; i += 1) {
+    for (let i = 0; i < 200; i += 1) {
       const value = await read();
       if (done(value)) return value;
       await new Promise((resolve) => setTimeout(resolve, 30));
@@ -271,6 +271,21 @@ describe.each(testDatabaseKinds())('schedules on $name, two scheduler replicas',
     await commandChanged();
     expect((await call(`/schedules/${a}/resume`, lost, { method: 'POST' })).body.data).toMatchObject({ enabled: true, paused_reason: null });
     await call(`/schedules/${a}`, lost, { method: 'DELETE' });
+  });
+
+  it('counts a tick missed, and stays on, when identity cannot be asked who its creator is', async () => {
+    const me = person();
+    const { id } = (await create(me, { overlap: 'queue' })).body.data;
+    const identity = responders.splice(1, 1)[0]!;
+    await identity.cancel();
+    try {
+      await advance(60_000);
+      expect(await until(() => rowOf(id), (row) => row.missedTicks === 1)).toMatchObject({ enabled: true, pausedReason: null });
+      expect(await runsOf(me, id)).toEqual([]);
+    } finally {
+      responders.push(await bus.respond(USER_PRINCIPAL_RPC, async ({ user_id }) => ({ identity: users.get(user_id) ?? null })));
+    }
+    await call(`/schedules/${id}`, me, { method: 'DELETE' });
   });
 
   it('survives both schedulers stopping: catch_up none fires none of the missed ticks, latest fires the latest once', async () => {

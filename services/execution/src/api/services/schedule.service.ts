@@ -147,13 +147,13 @@ export class ScheduleService {
   /**
    * A tick a scheduler claimed: the run, as the schedule's creator as they stand now. A creator
    * who is gone, no longer in the tenant, or who can no longer reach the command pauses the
-   * schedule with the reason; a run the platform could not start (the registry or the queue
-   * away) is logged and the tick counted missed.
+   * schedule with the reason; a run the platform could not start (identity, the registry or
+   * the queue away) is logged and the tick counted missed.
    */
   async fire(schedule: ScheduleRow, tick: Date): Promise<void> {
-    const creator = await this.creatorOf(schedule);
-    if (!creator) return this.pauseItself(schedule, 'creator_unavailable');
     try {
+      const creator = await this.creatorOf(schedule);
+      if (!creator) return await this.pauseItself(schedule, 'creator_unavailable');
       const task = await this.tasks.runScheduled(creator, { ...schedule, name: schedule.command, scheduleId: schedule.id, scheduledFor: tick });
       if (task) await new ScheduleRepository(this.db).recordRun(schedule.id, task.id);
     } catch (err) {
