@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ephemeralQueueName } from '@svc/bus';
 import { svc as runSvc } from '@svc/cli/testing';
-import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
+import { adminToken, createApiKey, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
@@ -169,8 +169,10 @@ describe.runIf(MODES.includes('real'))('schedules with two scheduler replicas (r
       expect([reply.status, reply.body.error?.code], `${method} ${path}`).toEqual([404, 'NOT_FOUND']);
     }
     expect((await call(`/api/v1/schedules/${id}`, { token: dev.token })).body.data.description).toBe('');
-    // An API key is not enough: schedules are managed with a signed-in session.
-    expect((await call('/api/v1/schedules', { token: 'sk-svc-' + '0'.repeat(64) })).status).toBe(401);
+    // An API key, even the owner's, is not enough: schedules are managed with a signed-in session.
+    const key = await createApiKey(call, dev, 'schedules');
+    expect((await call('/api/v1/schedules', { token: key.key })).status).toBe(401);
+    expect((await call(`/api/v1/schedules/${id}`, { token: key.key })).status).toBe(401);
   });
 
   it('svc schedule create, list, get, pause, resume, trigger, runs and delete, with --output json', async () => {
