@@ -19,6 +19,8 @@ CREATE TABLE "execution"."schedules" (
 	"description" text DEFAULT '' NOT NULL,
 	"paused_reason" text,
 	"next_run_at" timestamp with time zone,
+	"pending_tick" timestamp with time zone,
+	"pending_since" timestamp with time zone,
 	"last_run_at" timestamp with time zone,
 	"last_task_id" uuid,
 	"missed_ticks" integer DEFAULT 0 NOT NULL,
@@ -34,6 +36,7 @@ ALTER TABLE "execution"."tasks" ADD COLUMN "scheduled_for" timestamp with time z
 CREATE INDEX "inbox_received_idx" ON "execution"."inbox" USING btree ("received_at");--> statement-breakpoint
 CREATE INDEX "schedules_tenant_idx" ON "execution"."schedules" USING btree ("tenant_id","created_at");--> statement-breakpoint
 CREATE INDEX "schedules_due_idx" ON "execution"."schedules" USING btree ("next_run_at") WHERE "execution"."schedules"."enabled";--> statement-breakpoint
+CREATE INDEX "schedules_pending_idx" ON "execution"."schedules" USING btree ("pending_since") WHERE "execution"."schedules"."pending_tick" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "schedules_proposal_idx" ON "execution"."schedules" USING btree ("tenant_id","proposal_key");--> statement-breakpoint
 CREATE INDEX "tasks_schedule_idx" ON "execution"."tasks" USING btree ("schedule_id","created_at") WHERE "execution"."tasks"."schedule_id" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "tasks_schedule_tick_idx" ON "execution"."tasks" USING btree ("schedule_id","scheduled_for");

@@ -101,6 +101,13 @@ export const schedules = execution.table(
     description: text('description').notNull().default(''),
     pausedReason: text('paused_reason', { enum: SCHEDULE_PAUSE_REASONS }),
     nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+    /**
+     * A tick claimed whose run is not made yet, and since when (the scheduler's clock): a
+     * scheduler that died between its claim and the run leaves it, and the next claim fires it
+     * (the run is made once: `tasks_schedule_tick_idx`).
+     */
+    pendingTick: timestamp('pending_tick', { withTimezone: true }),
+    pendingSince: timestamp('pending_since', { withTimezone: true }),
     /** The tick of the last run fired (or the time of the last trigger). */
     lastRunAt: timestamp('last_run_at', { withTimezone: true }),
     lastTaskId: uuid('last_task_id'),
@@ -117,6 +124,7 @@ export const schedules = execution.table(
   (t) => [
     index('schedules_tenant_idx').on(t.tenantId, t.createdAt),
     index('schedules_due_idx').on(t.nextRunAt).where(sql`${t.enabled}`),
+    index('schedules_pending_idx').on(t.pendingSince).where(sql`${t.pendingTick} is not null`),
     uniqueIndex('schedules_proposal_idx').on(t.tenantId, t.proposalKey),
   ],
 );

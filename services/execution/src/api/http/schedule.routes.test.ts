@@ -273,6 +273,23 @@ describe.each(testDatabaseKinds())('schedules on $name, two scheduler replicas',
     await call(`/schedules/${a}`, lost, { method: 'DELETE' });
   });
 
+  it('fires a tick whose scheduler died after claiming it, once, even when its run was already made', async () => {
+    const me = person();
+    const { id } = (await create(me, { cron: '0 * * * *', overlap: 'queue' })).body.data;
+    const tick = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
+    // As a scheduler leaves it that claimed the tick and died before making its run.
+    const leave = () => db.database.db.update(scheduleTable).set({ pendingTick: tick, pendingSince: new Date(now.getTime() - 3 * 60_000) }).where(eq(scheduleTable.id, id));
+    await leave();
+    const runs = await until(() => runsOf(me, id), (found) => found.length === 1);
+    expect(runs[0]!.scheduled_for).toBe(tick.toISOString());
+    expect(await until(() => rowOf(id), (row) => row.pendingTick === null)).toMatchObject({ pendingSince: null, lastTaskId: runs[0]!.task_id });
+    // Died after making the run, before saying so: fired again, nothing is run twice.
+    await leave();
+    await until(() => rowOf(id), (row) => row.pendingTick === null);
+    expect(await runsOf(me, id)).toHaveLength(1);
+    await call(`/schedules/${id}`, me, { method: 'DELETE' });
+  });
+
   it('counts a tick missed, and stays on, when identity cannot be asked who its creator is', async () => {
     const me = person();
     const { id } = (await create(me, { overlap: 'queue' })).body.data;

@@ -157,9 +157,12 @@ export class ScheduleService {
       const task = await this.tasks.runScheduled(creator, { ...schedule, name: schedule.command, scheduleId: schedule.id, scheduledFor: tick });
       if (task) await new ScheduleRepository(this.db).recordRun(schedule.id, task.id);
     } catch (err) {
-      if (err instanceof NotFoundError) return this.pauseItself(schedule, 'command_unavailable');
+      if (err instanceof NotFoundError) return await this.pauseItself(schedule, 'command_unavailable');
       this.log.warn('scheduled run not started', { schedule_id: schedule.id, tick: tick.toISOString(), error: (err as Error).message });
       await new ScheduleRepository(this.db).countMissed(schedule.id).catch(() => undefined);
+    } finally {
+      // Made, refused, paused or missed: the tick is no longer pending. A scheduler that dies before this leaves it for another.
+      await new ScheduleRepository(this.db).settle(schedule.id, tick);
     }
   }
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '@svc/db';
 import { LIVE_STATUSES, schedules, tasks } from '../../db/schema.js';
 import type { TaskRow } from './task.repository.js';
@@ -6,7 +6,7 @@ import type { TaskRow } from './task.repository.js';
 export type ScheduleRow = typeof schedules.$inferSelect;
 export type NewSchedule = Omit<typeof schedules.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
 /** The columns a change may write. */
-export type ScheduleChange = Partial<Omit<NewSchedule, 'tenantId' | 'userId' | 'proposedBy' | 'proposalKey' | 'missedTicks' | 'skippedTicks'>>;
+export type ScheduleChange = Partial<Omit<NewSchedule, 'tenantId' | 'userId' | 'proposedBy' | 'proposalKey' | 'missedTicks' | 'skippedTicks' | 'pendingTick' | 'pendingSince'>>;
 
 export interface Page {
   page: number;
@@ -79,29 +79,39 @@ export class ScheduleRepository {
 
   /**
    * Due schedules, locked for the caller's transaction: another scheduler's claim skips them
-   * (`SKIP LOCKED`) rather than waiting, and finds them moved on once this one commits.
+   * (`SKIP LOCKED`) rather than waiting, and finds them moved on once this one commits. Due: the
+   * next tick has come, or a tick claimed before `staleBefore` still has no run (its scheduler died).
    */
-  lockDue(now: Date, limit: number): Promise<ScheduleRow[]> {
+  lockDue(now: Date, staleBefore: Date, limit: number): Promise<ScheduleRow[]> {
     return this.db
       .select()
       .from(schedules)
-      .where(and(eq(schedules.enabled, true), lte(schedules.nextRunAt, now)))
+      .where(and(eq(schedules.enabled, true), or(lte(schedules.nextRunAt, now), and(isNotNull(schedules.pendingTick), lte(schedules.pendingSince, staleBefore)))))
       .orderBy(schedules.nextRunAt)
       .limit(limit)
       .for('update', { skipLocked: true });
   }
 
-  /** Moves a claimed schedule on (in the claim's transaction). */
-  async advance(id: string, change: { nextRunAt: Date | null; lastRunAt?: Date; missed: number; skipped: number }): Promise<void> {
+  /** Moves a claimed schedule on (in the claim's transaction); `pendingTick` is the tick it fires, until its run is made. */
+  async advance(id: string, change: { nextRunAt: Date | null; lastRunAt?: Date; missed: number; skipped: number; pending?: { tick: Date; since: Date } }): Promise<void> {
     await this.db
       .update(schedules)
       .set({
         nextRunAt: change.nextRunAt,
         ...(change.lastRunAt ? { lastRunAt: change.lastRunAt } : {}),
+        ...(change.pending ? { pendingTick: change.pending.tick, pendingSince: change.pending.since } : {}),
         missedTicks: sql`${schedules.missedTicks} + ${change.missed}`,
         skippedTicks: sql`${schedules.skippedTicks} + ${change.skipped}`,
       })
       .where(eq(schedules.id, id));
+  }
+
+  /** The run of a claimed tick was made (or will never be): the tick is no longer pending. */
+  async settle(id: string, tick: Date): Promise<void> {
+    await this.db
+      .update(schedules)
+      .set({ pendingTick: null, pendingSince: null })
+      .where(and(eq(schedules.id, id), eq(schedules.pendingTick, tick)));
   }
 
   /** A claimed tick whose run could not be started. */
