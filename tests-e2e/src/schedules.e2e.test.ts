@@ -49,6 +49,8 @@ describe.runIf(MODES.includes('real'))('schedules with two scheduler replicas (r
   let stranger: TestUser;
   let other: TestUser;
   let ns: string;
+  /** dev's organization's namespace, where a pack only its members and grantees see lives. */
+  let orgNs: string;
   /** The ids of the tasks whose end was announced (`task.completed`, what webhooks carry). */
   const completed = new Set<string>();
 
@@ -73,7 +75,7 @@ describe.runIf(MODES.includes('real'))('schedules with two scheduler replicas (r
     [dev, stranger, other] = [await signUp(call, admin, { tier: 'pro' }), await signUp(call, admin, { tier: 'pro' }), await signUp(call, admin, { tier: 'pro' })];
     ns = dev.slug;
     // Developer mode, which publishing needs, comes with an organization.
-    await createOrganization(call, dev);
+    orgNs = (await createOrganization(call, dev)).slug;
     await installPack(fleet.url, call, dev, {
       namespace: ns,
       name: 'clockwork',
@@ -159,6 +161,27 @@ describe.runIf(MODES.includes('real'))('schedules with two scheduler replicas (r
     expect(theirs[0]!.id).not.toBe(mine.id);
     // One command turns it on.
     expect((await post(`/api/v1/schedules/${theirs[0]!.id}/resume`, other.token)).body.data).toMatchObject({ enabled: true, paused_reason: null });
+  });
+
+  it('pauses itself, saying why, when its creator can no longer reach the command', async () => {
+    await installPack(fleet.url, call, dev, { namespace: orgNs, name: 'vault', visibility: 'organization', commands: [{ name: 'peek' }] });
+    const grant = { pack_namespace: orgNs, pack_name: 'vault', grantee_tenant_id: other.tenantId };
+    expect((await call('/api/v1/registry/grants', { token: dev.token, body: grant })).status).toBe(200);
+    const made = await call('/api/v1/schedules', { token: other.token, body: { command: `${orgNs}.peek`, input: { text: 'granted' }, cron: '* * * * *', overlap: 'queue' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const { id } = made.body.data;
+    for (let i = 0; i < 100 && (await runsOf(id, other.token)).length === 0; i += 1) await sleep(50);
+    expect((await runsOf(id, other.token)).length).toBeGreaterThanOrEqual(1);
+    expect((await call('/api/v1/registry/grants', { method: 'DELETE', token: dev.token, body: grant })).status).toBe(200);
+    let schedule = (await call(`/api/v1/schedules/${id}`, { token: other.token })).body.data;
+    for (let i = 0; i < 100 && schedule.enabled; i += 1) {
+      await sleep(50);
+      schedule = (await call(`/api/v1/schedules/${id}`, { token: other.token })).body.data;
+    }
+    expect(schedule).toMatchObject({ enabled: false, paused_reason: 'command_unavailable', next_run_at: null });
+    // Turning it on again checks the command: still out of reach.
+    const refused = await post(`/api/v1/schedules/${id}/resume`, other.token);
+    expect([refused.status, refused.body.error.details.field]).toEqual([400, 'command']);
   });
 
   it("shows another tenant none of it: the list is empty, each schedule and its runs 404", async () => {
