@@ -49,7 +49,7 @@ export class ScheduleClaimer {
 
   start(): void {
     this.stopped = false;
-    this.schedule(0);
+    this.lookIn(0);
   }
 
   /** Stops looking, after the look under way (and the runs it fires) ends. */
@@ -68,8 +68,9 @@ export class ScheduleClaimer {
     const firings: Array<{ schedule: ScheduleRow; tick: Date }> = [];
     const claimed = await this.db.transaction(async (tx) => {
       const repository = new ScheduleRepository(tx);
-      const due = await repository.lockDue(now, new Date(now.getTime() - PENDING_STALE_MS), CLAIM_BATCH);
-      for (const schedule of due) firings.push(...(await this.claim(repository, schedule, now)));
+      const staleBefore = new Date(now.getTime() - PENDING_STALE_MS);
+      const due = await repository.lockDue(now, staleBefore, CLAIM_BATCH);
+      for (const schedule of due) firings.push(...(await this.claim(repository, schedule, now, staleBefore)));
       return due.length;
     });
     for (const { schedule, tick } of firings) {
@@ -79,8 +80,10 @@ export class ScheduleClaimer {
   }
 
   /** What a locked schedule fires now (in the claim's transaction): a tick its last scheduler left unfired, and its due tick. */
-  private async claim(repository: ScheduleRepository, schedule: ScheduleRow, now: Date): Promise<Array<{ schedule: ScheduleRow; tick: Date }>> {
-    const firings = schedule.pendingTick ? [{ schedule, tick: schedule.pendingTick }] : [];
+  private async claim(repository: ScheduleRepository, schedule: ScheduleRow, now: Date, staleBefore: Date): Promise<Array<{ schedule: ScheduleRow; tick: Date }>> {
+    // A pending tick that is not stale is being fired by another scheduler right now.
+    const left = schedule.pendingTick && schedule.pendingSince && schedule.pendingSince.getTime() <= staleBefore.getTime() ? schedule.pendingTick : null;
+    const firings = left ? [{ schedule, tick: left }] : [];
     if (!schedule.nextRunAt || schedule.nextRunAt.getTime() > now.getTime()) {
       // Only the left tick: taken over from now, so that no other scheduler takes it meanwhile.
       await repository.advance(schedule.id, { nextRunAt: schedule.nextRunAt, missed: 0, skipped: 0, pending: firings[0] && { tick: firings[0].tick, since: now } });
@@ -94,15 +97,15 @@ export class ScheduleClaimer {
     return fire ? [...firings, { schedule, tick: fire }] : firings;
   }
 
-  private schedule(delayMs: number): void {
+  private lookIn(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.claimAndFire()
-        .then((claimed) => this.schedule(claimed === CLAIM_BATCH ? 0 : this.pollMs))
+        .then((claimed) => this.lookIn(claimed === CLAIM_BATCH ? 0 : this.pollMs))
         .catch((err: unknown) => {
           // The database away: look again later; the ticks wait in their rows.
           this.log.warn('schedule claim failed', { error: (err as Error).message });
-          this.schedule(this.pollMs);
+          this.lookIn(this.pollMs);
         });
     }, delayMs);
     this.timer.unref?.();
