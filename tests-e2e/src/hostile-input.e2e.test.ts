@@ -88,6 +88,8 @@ describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
       'POST /api/v1/commands/{namespace}/{name}': { text: 'hello', nested: { list: ['a'] } },
       'POST /mcp': { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: `${dev.slug}__tools__echo`, arguments: { text: 'hello' } } },
       'PUT /api/v1/storage/{key}': { data: { text: 'hello', nested: { list: ['a'] } }, ttl: 60 },
+      'POST /api/v1/schedules': { command: `${dev.slug}.echo`, input: { text: 'hello' }, cron: '0 * * * *', timezone: 'Europe/Berlin', overlap: 'skip', catch_up: 'latest', description: 'sweep' },
+      'PATCH /api/v1/schedules/{id}': { cron: '30 6 * * 1-5', timezone: 'UTC', description: 'sweep' },
       'POST /api/v1/telemetry': { command: 'run', duration_ms: 1, success: true, os: 'linux', cli_version: '0.1.0' },
       'POST /api/v1/billing/checkout': { success_url: 'https://svc.example/ok', cancel_url: 'https://svc.example/no' },
       'POST /api/v1/billing/portal': { return_url: 'https://svc.example/account' },

@@ -32,8 +32,9 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
   let bobKey: string;
   /** Ada's ids, by the name of the path parameter that takes them. */
   let adas: Record<string, string>;
-  /** `{id}` names an SSH target, except under `/webhooks`: Ada's webhook there. */
+  /** `{id}` names an SSH target, except under `/webhooks` (Ada's webhook) and `/schedules` (her schedule). */
   let adaWebhookId: string;
+  let adaScheduleId: string;
 
   beforeAll(async () => {
     fleet = await startTestFleet(mode, { rateLimitEnabled: false });
@@ -64,6 +65,9 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
     adaWebhookId = hook.body.data.id;
     expect((await call(`/api/v1/webhooks/${adaWebhookId}/ping`, { method: 'POST', token: ada.token })).status).toBeLessThan(300);
     const delivery = (await call(`/api/v1/webhooks/${adaWebhookId}/deliveries`, { token: ada.token })).body.data[0];
+    const schedule = await call('/api/v1/schedules', { token: ada.token, body: { command: `${ada.slug}.reveal`, input: { text: SECRET }, cron: '0 0 1 1 *', description: SECRET } });
+    expect(schedule.status, JSON.stringify(schedule.body)).toBe(201);
+    adaScheduleId = schedule.body.data.id;
     const board = await createDashboard(call, ada.token, `@${ada.slug}`, `board-${ada.slug}`);
     const bundle = await bundleOf([{ name: 'main.js', content: `export function mount(el) { el.textContent = "${SECRET}"; }\nexport function unmount() {}\n` }]);
     expect((await uploadBundle(fleet.url, ada.token, board.id, bundle, { version: '1.0.0' })).status).toBe(201);
@@ -101,6 +105,7 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
       'PUT /api/v1/storage/{key}': { data: { text: 'overwritten' } },
       'PUT /api/v1/secrets/{namespace}/{pack}/{name}': { value: 'overwritten' },
       'PUT /api/v1/ssh/targets/{id}': { port: 2222, password: 'overwritten' },
+      'PATCH /api/v1/schedules/{id}': { description: 'overwritten', enabled: false },
       'POST /api/v1/registry/grants': { pack_namespace: ada.slug, pack_name: 'vault', grantee_tenant_id: bob.tenantId },
       'DELETE /api/v1/registry/grants': { pack_namespace: ada.slug, pack_name: 'vault', grantee_tenant_id: bob.tenantId },
       'POST /api/v1/packs/install': { name: `@${ada.slug}/vault`, version: '1.0.0' },
@@ -117,6 +122,7 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
       if (!touchesAda && method !== 'GET') continue;
       const idOf = (name: string) => {
         if (name === 'id' && template.startsWith('/api/v1/webhooks')) return adaWebhookId;
+        if (name === 'id' && template.startsWith('/api/v1/schedules')) return adaScheduleId;
         // A dashboard is read by its slug and deleted by its id.
         if (name === 'dashboard') return method === 'GET' ? adas.slug : adas.dashboard_id;
         return adas[name];
@@ -148,5 +154,6 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
     expect((await call(`/api/v1/webhooks/${adaWebhookId}`, { token: ada.token })).body.data).toMatchObject({ id: adaWebhookId, status: 'active', description: SECRET });
     expect((await call(`/api/v1/dashboards/${adas.slug}`, { token: ada.token })).body.data).toMatchObject({ id: adas.dashboard_id, visibility: 'private' });
     expect((await call(`/api/v1/dashboards/${adas.dashboard_id}/shares`, { token: ada.token })).body.data).toEqual([expect.objectContaining({ id: adas.share_id })]);
+    expect((await call(`/api/v1/schedules/${adaScheduleId}`, { token: ada.token })).body.data).toMatchObject({ description: SECRET, enabled: true, last_task_id: null });
   });
 });

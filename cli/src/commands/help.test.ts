@@ -52,6 +52,15 @@ const SPEC: Record<string, { args?: string[]; options?: string[]; defaults?: Rec
   'dashboard revoke': { args: ['dashboard', 'organization'] },
   'dashboard delete': { args: ['dashboard'], options: ['--force', '-f', '--output'] },
   'dashboard share': { args: ['dashboard'], options: ['--expires'], defaults: { expires: 'never' } },
+  // Beyond the spec's table: schedules (issue 38).
+  'schedule create': { args: ['command'], options: ['--cron', '--timezone', '--input', '--overlap', '--catch-up', '--description', '--paused'] },
+  'schedule list': { options: ['--page', '--limit'] },
+  'schedule get': { args: ['id'] },
+  'schedule pause': { args: ['id'] },
+  'schedule resume': { args: ['id'] },
+  'schedule trigger': { args: ['id'] },
+  'schedule runs': { args: ['id'], options: ['--page', '--limit'] },
+  'schedule delete': { args: ['id'] },
 };
 
 /** Global options every command takes (`-V` only the program itself). */

@@ -11,6 +11,7 @@ import { registerPackCommands } from './packs.js';
 import { registerProjectCommands } from './project.js';
 import { registerRun } from './run.js';
 import { registerPackSync, registerSandboxCommands } from './sandbox.js';
+import { registerScheduleCommands } from './schedule.js';
 import { registerSecretsCommands } from './secrets.js';
 import { registerStats } from './stats.js';
 
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerSecretsCommands(program);
   registerMcpCommands(program);
   registerSandboxCommands(program);
+  registerScheduleCommands(program);
   registerDashboardPublishing(registerDashboardCommands(program));
 
   for (const leaf of leaves(program)) addGlobalOptions(leaf);

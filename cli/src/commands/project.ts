@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Context } from '../context.js';
@@ -23,14 +23,24 @@ interface ProjectFile {
 }
 
 /** The pack each project template starts with, and the guide written into docs/. */
-const PROJECT_KINDS: Record<ProjectTemplate, { pack: PackTemplate; doc: [string, string] }> = {
+const PROJECT_KINDS: Record<ProjectTemplate, { pack: PackTemplate; doc: [string, string]; manifest?: string }> = {
   default: { pack: 'basic', doc: ['docs/README.md', '# Docs\n\nThe pack is in `pack/`; `svc pack dev` there serves it locally.\n'] },
   scheduled: {
     pack: 'advanced',
     doc: [
       'docs/SCHEDULING.md',
-      '# Running on a schedule\n\nThe platform has no scheduler yet. Run a command on a schedule from cron or CI with an API key:\n\n```sh\nSVC_TOKEN=sk-svc-… svc run NAMESPACE.report --text="…" --async --output json\n```\n\nCommands whose timeout is over 30 s run as tasks (medium or long queue); `--async` waits for them.\n',
+      '# Running on a schedule\n\nThe pack proposes a schedule in `pack/pack.yaml` (`schedules:`): every tenant that installs it gets it, paused. Turn it on with one command:\n\n```sh\nsvc schedule list                 # the proposal, paused (proposed_by_pack)\nsvc schedule resume SCHEDULE_ID\nsvc schedule runs SCHEDULE_ID     # its runs, newest first: tasks like any other\n```\n\nOr make one of your own: `svc schedule create NAMESPACE.report --cron "0 7 * * 1-5" --timezone Europe/Berlin --input \'{"text":"…"}\'`. Cron has five fields or a name such as @hourly; each tick fires once, as a task of yours.\n',
     ],
+    manifest: [
+      '# Schedules proposed to every tenant that installs the pack, created paused: `svc schedule resume ID` turns one on.',
+      'schedules:',
+      '  - command: report',
+      '    cron: "0 7 * * 1-5"      # weekdays at 07:00',
+      '    timezone: Europe/Berlin',
+      '    input: { text: the week ahead, top: 5 }',
+      '    description: Weekday morning word count',
+      '',
+    ].join('\n'),
   },
   mcp: {
     pack: 'basic',
@@ -65,6 +75,7 @@ async function init(ctx: Context, name: string, options: { dashboard: boolean; t
   await requireEmptyFolder(dir);
   const kind = PROJECT_KINDS[options.template];
   const pack = await scaffoldPack(ctx, join(dir, 'pack'), name, { template: kind.pack, namespace: options.namespace });
+  if (kind.manifest) await appendFile(join(dir, 'pack', 'pack.yaml'), kind.manifest);
   const dashboard = options.dashboard ? await scaffoldDashboard(ctx, join(dir, 'dashboard'), `${name}-dashboard`.slice(0, 50), { template: 'basic', namespace: pack.namespace }) : null;
   await writeFiles(dir, { [kind.doc[0]]: kind.doc[1] });
   const project: ProjectFile = { name, template: options.template, pack: 'pack', dashboard: dashboard ? 'dashboard' : null };

@@ -51,6 +51,7 @@ export const ROUTES: RouteRule[] = [
   { service: 'execution', path: '/api/v1/commands', methods: ['POST'], auth: 'jwt-or-key' },
   { service: 'execution', path: '/api/v1/tasks', auth: 'jwt-or-key' },
   { service: 'execution', path: '/mcp', exact: true, auth: 'key' },
+  { service: 'execution', path: '/api/v1/schedules', auth: 'jwt' },
   { service: 'storage', path: '/api/v1/storage', auth: 'jwt' },
   { service: 'storage', path: '/api/v1/secrets', auth: 'jwt' },
   { service: 'admin', path: '/api/v1/telemetry', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'telemetry' },

@@ -44,6 +44,8 @@ import {
   PRINCIPAL_RPC,
   PrincipalReply,
   PrincipalRequest,
+  USER_PRINCIPAL_RPC,
+  UserPrincipalRequest,
   REVOKE_SESSIONS_RPC,
   LIST_ACCESS_CODES_RPC,
   ListAccessCodesRequest,
@@ -127,6 +129,7 @@ export const BUS_CONTRACTS = {
   'user.tier.changed': event(UserTierChanged),
   'user.developer-mode.enabled': event(DeveloperModeEnabled),
   [PRINCIPAL_RPC]: rpc(PrincipalRequest, PrincipalReply),
+  [USER_PRINCIPAL_RPC]: rpc(UserPrincipalRequest, PrincipalReply),
   [MINT_ACCESS_CODE_RPC]: rpc(MintAccessCodeRequest, MintedAccessCode),
   [DEACTIVATE_ACCESS_CODE_RPC]: rpc(DeactivateAccessCodeRequest, DeactivatedAccessCode),
   [SET_USER_TIER_RPC]: rpc(SetUserTierRequest, SetUserTierReply),
@@ -189,6 +192,7 @@ export const BUS_CONTRACTS = {
   'notify.webhooks': subscriber(),
   'execution.broadcasts': ephemeralSubscriber(),
   'execution.pack-changes': ephemeralSubscriber(),
+  'execution.schedules': subscriber(),
 } as const satisfies Record<string, BusContract>;
 
 type Contracts = typeof BUS_CONTRACTS;

@@ -44,6 +44,15 @@ export const PackPublished = z.object({
  * Emitted by the registry when a pack version becomes active (first install, upgrade or
  * rollback); `tenant_id` owns the pack. Workers drop what they hold of `previous_version`.
  */
+/** A schedule the installed version proposes in its `pack.yaml` (execution creates it paused for the tenant). */
+export const ProposedScheduleEvent = z.object({
+  command: z.string(),
+  cron: z.string(),
+  timezone: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  description: z.string(),
+});
+
 export const PackInstalled = z.object({
   pack_id: z.string(),
   tenant_id: z.string(),
@@ -55,6 +64,8 @@ export const PackInstalled = z.object({
   user_id: z.string(),
   previous_version: z.string().nullable(),
   visibility: z.string(),
+  /** The schedules the version proposes; absent from events of publishers that predate them. */
+  schedules: z.array(ProposedScheduleEvent).optional(),
 });
 
 /** A tenant removed its installation of a pack it does not own; the pack stays published. */
@@ -79,6 +90,8 @@ export const PackInstallationChanged = PackInstallationRemoved.extend({
   pinned: z.boolean(),
   /** The version the installation ran before, null when it is new. */
   previous_version: z.string().nullable(),
+  /** The schedules the version it now runs proposes. */
+  schedules: z.array(ProposedScheduleEvent).optional(),
 });
 
 /** The pack and all its versions are gone; workers stop offering `commands` at once. */

@@ -70,6 +70,13 @@ export const PrincipalRequest = z.union([z.strictObject({ sessionId: z.string() 
 /** Null when the session or key is unknown, revoked or expired. */
 export const PrincipalReply = z.object({ identity: IdentitySchema.nullable() });
 
+/**
+ * Who a user is now, by id, for work done on their behalf without a request (a schedule firing):
+ * their tier and memberships as they stand. Null when there is no such user.
+ */
+export const USER_PRINCIPAL_RPC = 'identity.principal.user';
+export const UserPrincipalRequest = z.strictObject({ user_id: z.uuid() });
+
 /** Cache key under which identity publishes a session's Identity for the gateway. */
 export function principalCacheKey(sessionId: string): string {
   return `principal:session:${sessionId}`;

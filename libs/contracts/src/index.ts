@@ -16,3 +16,4 @@ export * from './notify.js';
 export * from './ssh.js';
 export * from './usage.js';
 export * from './admin.js';
+export * from './schedules.js';

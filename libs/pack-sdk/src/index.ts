@@ -7,6 +7,7 @@ export * from './manifest-schema.js';
 export * from './input-schema.js';
 export { InputValidationTimeoutError, isLinearSchema, VALIDATION_TIME_LIMIT_MS } from './bounded-validation.js';
 export * from './manifest.js';
+export * from './schedule.js';
 export * from './archive.js';
 export * from './package.js';
 export * from './signature.js';

@@ -11,6 +11,7 @@ import {
   MIN_TIMEOUT_SECONDS,
   QUEUES,
 } from './limits.js';
+import { MAX_CRON_LENGTH, MAX_PROPOSED_SCHEDULES, MAX_TIMEZONE_LENGTH } from './schedule.js';
 import { EGRESS_HOST_PATTERN, MAX_NAME_LENGTH, MAX_SECRETS, MAX_SSH_TARGET_NAME_LENGTH, MAX_SSH_TARGETS, NAME_PATTERN, NAMESPACE_PATTERN, SECRET_NAME_PATTERN, SSH_TARGET_NAME_PATTERN, VISIBILITIES } from './names.js';
 
 const description = { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH } as const;
@@ -53,6 +54,7 @@ export const PACK_MANIFEST_SCHEMA = {
         hosts: { type: 'array', maxItems: MAX_EGRESS_HOSTS, items: { type: 'string', maxLength: 253, pattern: EGRESS_HOST_PATTERN } },
       },
     },
+    schedules: { type: 'array', maxItems: MAX_PROPOSED_SCHEDULES, items: { $ref: '#/$defs/schedule' } },
     ssh_targets: {
       type: 'object',
       additionalProperties: false,
@@ -68,6 +70,18 @@ export const PACK_MANIFEST_SCHEMA = {
     },
   },
   $defs: {
+    schedule: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['command', 'cron'],
+      properties: {
+        command: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH, pattern: NAME_PATTERN.source },
+        cron: { type: 'string', minLength: 1, maxLength: MAX_CRON_LENGTH },
+        timezone: { type: 'string', minLength: 1, maxLength: MAX_TIMEZONE_LENGTH },
+        input: { type: 'object' },
+        description,
+      },
+    },
     command: {
       type: 'object',
       additionalProperties: false,

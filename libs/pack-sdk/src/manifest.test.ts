@@ -108,6 +108,26 @@ commands:
     expect(error.message).toContain(field);
   });
 
+  it('reads proposed schedules with their defaults (UTC, empty input and description)', () => {
+    const parsed = parseManifest(manifest({ extra: { schedules: [{ command: 'echo', cron: '0 7 * * 1-5', timezone: 'Europe/Berlin', input: { text: 'hi' }, description: 'Weekdays' }, { command: 'echo', cron: '@daily', input: { text: 'x' } }] } }));
+    expect(parsed.schedules).toEqual([
+      { command: 'echo', cron: '0 7 * * 1-5', timezone: 'Europe/Berlin', input: { text: 'hi' }, description: 'Weekdays' },
+      { command: 'echo', cron: '@daily', timezone: 'UTC', input: { text: 'x' }, description: '' },
+    ]);
+    expect(parseManifest(manifest()).schedules).toEqual([]);
+  });
+
+  it.each([
+    [{ command: 'shout', cron: '@daily' }, 'schedules.0.command'],
+    [{ command: 'echo', cron: '0 0 7 * * *', input: { text: 'x' } }, 'schedules.0.cron'],
+    [{ command: 'echo', cron: 'daily', input: { text: 'x' } }, 'schedules.0.cron'],
+    [{ command: 'echo', cron: '@daily', timezone: 'Mars/Base', input: { text: 'x' } }, 'schedules.0.timezone'],
+    [{ command: 'echo', cron: '@daily', input: { text: 3 } }, 'schedules.0.input'],
+    [{ command: 'echo', cron: '@daily' }, 'schedules.0.input'],
+  ])('refuses the proposed schedule %j at %s', (schedule, field) => {
+    expect(failure(manifest({ extra: { schedules: [schedule] } })).details).toMatchObject({ field });
+  });
+
   it('refuses YAML whose aliases expand exponentially', () => {
     const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
     for (let n = 1; n < 9; n++) levels.push(`${String.fromCharCode(97 + n)}: &${String.fromCharCode(97 + n)} [${Array(9).fill(`*${String.fromCharCode(96 + n)}`).join(', ')}]`);

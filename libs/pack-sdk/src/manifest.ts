@@ -9,6 +9,7 @@ import { DEFAULT_TIMEOUT_SECONDS, MAX_MANIFEST_BYTES, MAX_TOOL_NAME_LENGTH, QUEU
 import { PACK_MANIFEST_SCHEMA } from './manifest-schema.js';
 import { toolName, type Visibility } from './names.js';
 import { checkPackagePath } from './paths.js';
+import { cronProblem, timezoneProblem, type ProposedSchedule } from './schedule.js';
 
 export const MANIFEST_FILE = 'pack.yaml';
 
@@ -55,6 +56,8 @@ export interface PackManifest {
   secrets: string[];
   network: PackNetwork;
   ssh_targets: PackSshTargets;
+  /** Schedules the pack proposes; each tenant that installs it gets them, paused. */
+  schedules: ProposedSchedule[];
 }
 
 /** The `pack.yaml` fields as written, before defaults. */
@@ -76,6 +79,7 @@ interface RawManifest {
   secrets?: string[];
   network?: { egress: boolean; hosts?: string[] };
   ssh_targets?: { allowed: string[] };
+  schedules?: Array<{ command: string; cron: string; timezone?: string; input?: Record<string, unknown>; description?: string }>;
 }
 
 /** Weighted count of alias expansions allowed in a pack.yaml (yaml's own measure). */
@@ -226,6 +230,11 @@ export function parseManifest(text: string): PackManifest {
     issues.push(...checked.issues);
     return checked.command;
   });
+  const schedules = (raw.schedules ?? []).map((proposed, index) => {
+    const schedule = { command: proposed.command, cron: proposed.cron, timezone: proposed.timezone ?? 'UTC', input: proposed.input ?? {}, description: proposed.description ?? '' };
+    issues.push(...checkSchedule(schedule, `schedules.${index}`, commands));
+    return schedule;
+  });
   if (issues.length > 0) fail(issues);
 
   return {
@@ -241,5 +250,27 @@ export function parseManifest(text: string): PackManifest {
     secrets: raw.secrets ?? [],
     network: { egress: raw.network?.egress ?? false, hosts: raw.network?.hosts ?? [] },
     ssh_targets: { allowed: raw.ssh_targets?.allowed ?? [] },
+    schedules,
   };
+}
+
+/** A proposed schedule names a command of this pack, a usable time zone and cron, and an input its command takes. */
+function checkSchedule(schedule: ProposedSchedule, at: string, commands: CommandManifest[]): Issue[] {
+  const command = commands.find((c) => c.name === schedule.command);
+  if (!command) return [{ code: 'MANIFEST_INVALID', field: `${at}.command`, message: `"${schedule.command}" is not a command of this pack` }];
+  const zone = timezoneProblem(schedule.timezone);
+  if (zone) return [{ code: 'MANIFEST_INVALID', field: `${at}.timezone`, message: zone }];
+  const cron = cronProblem(schedule.cron, schedule.timezone);
+  if (cron) return [{ code: 'MANIFEST_INVALID', field: `${at}.cron`, message: cron }];
+  let problems: SchemaIssue[];
+  try {
+    problems = compileInputSchema(command.input_schema)(schedule.input);
+  } catch (err) {
+    // A schema that does not compile is the command's own issue; one too slow for this input is this input's.
+    if (err instanceof InputSchemaError) return [];
+    if (!(err instanceof InputValidationTimeoutError)) throw err;
+    problems = [{ field: '(root)', message: err.message }];
+  }
+  const [problem] = problems;
+  return problem ? [{ code: 'MANIFEST_INVALID', field: `${at}.input`, message: `does not match the input_schema of ${command.name}: ${problem.field}: ${problem.message}` }] : [];
 }

@@ -47,6 +47,8 @@ export interface ExecutionConfig {
   egress?: EgressSettings;
   /** How much of a worker one tenant may hold, by tier (`TenantShares`); defaults where absent. */
   tenantShares?: TenantShareFractions;
+  /** The API's scheduler: how often it looks for due ticks (default 1 s), and its clock (tests run a faster one). */
+  schedules?: { pollMs?: number; clock?: () => Date };
 }
 
 export interface RunnerSandboxConfig {

@@ -29,6 +29,7 @@ import { IDEMPOTENCY_KEY_MAX } from './api/http/task.routes.js';
 import { McpQuery } from './api/mcp/mcp-options.js';
 import { StartSandboxBody } from './api/http/sandbox.routes.js';
 import { ALREADY_RUNNING, SANDBOX_QUOTAS } from './api/services/sandbox.service.js';
+import { schedulePaths, scheduleSchemas } from './schedule.openapi.js';
 
 /** The path, query and header parameters of a command run, installed or in the sandbox. */
 /** A synchronous run that never started (the tenant's share of the workers, or every runner, was taken), or the queue or database away. */
@@ -133,9 +134,11 @@ export const executionOpenApi: OpenApiFragment = {
     { name: 'Tasks', description: 'Asynchronous runs: poll and cancel.' },
     { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents.' },
     { name: 'Sandbox', description: 'A development sandbox per user, with the spec\'s quotas.' },
+    { name: 'Schedules', description: 'Commands run on a cron, as tasks, once per tick.' },
   ],
-  schemas,
+  schemas: { ...schemas, ...scheduleSchemas },
   paths: {
+    ...schedulePaths,
     '/api/v1/commands/{namespace}/{name}': {
       post: {
         operationId: 'runCommand',

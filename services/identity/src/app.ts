@@ -10,7 +10,7 @@ import { consumeApiKeyUse } from './events/api-key.consumer.js';
 import { respondToAccessCodeRequests } from './events/access-code.responder.js';
 import { consumePackEvents } from './events/pack.consumer.js';
 import { respondToOperatorRequests } from './events/operator.responder.js';
-import { respondToPrincipalRequests } from './events/principal.responder.js';
+import { respondToPrincipalRequests, respondToUserPrincipalRequests } from './events/principal.responder.js';
 import { consumeSubscriptionChanges } from './events/subscription.consumer.js';
 import { respondToTenantRequests } from './events/tenant.responder.js';
 import { accountRoutes } from './http/account.routes.js';
@@ -87,6 +87,7 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? IDENTITY_MIGRATIONS, schema: IDENTITY_SCHEMA });
       if (config.admin) await ensureAdmin(db, events, hasher, principals, config.admin, log);
       subscriptions.push(await respondToPrincipalRequests(bus, principals));
+      subscriptions.push(await respondToUserPrincipalRequests(bus, principals));
       subscriptions.push(await respondToTenantRequests(bus, db));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'identity' })));
       subscriptions.push(await consumePackEvents(bus, db));

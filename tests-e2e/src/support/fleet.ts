@@ -103,6 +103,8 @@ interface ExecutionTestSettings {
   retryBaseMs: number;
   /** The worker's runner pool (16 by default here); a tenant's share is a part of it. */
   maxRunners: number;
+  /** The schedulers' poll and clock (a test runs a faster one). */
+  schedules: { pollMs?: number; clock?: () => Date };
 }
 
 /**
@@ -161,6 +163,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       runnerIdleMs: 60_000,
       maxRunners: options.execution?.maxRunners ?? 16,
       prefetch: { fast: 64, medium: 8, long: 2 },
+      schedules: options.execution?.schedules,
     },
     ssh: { encryptionKey: TEST_SSH_ENCRYPTION_KEY, idleSeconds: 60, allowedCidrs: options.sshAllowedCidrs },
     apiKeyUsageFlushMs: 200,

@@ -40,6 +40,8 @@ function endedTask(overrides: Partial<TaskRow> = {}): TaskRow {
     completedAt: now,
     resultExpiresAt: now,
     resultPurged: false,
+    scheduleId: null,
+    scheduledFor: null,
     ...overrides,
   };
 }

@@ -1,7 +1,8 @@
-import { boolean, customType, index, integer, json, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, customType, index, integer, json, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { PackManifest } from '@svc/pack-sdk';
-import { TASK_STATUSES, type TaskError } from '@svc/contracts';
-import { outboxTable } from '@svc/db';
+import { SCHEDULE_CATCH_UPS, SCHEDULE_OVERLAPS, SCHEDULE_PAUSE_REASONS, TASK_STATUSES, type TaskError } from '@svc/contracts';
+import { inboxTable, outboxTable } from '@svc/db';
 
 export const execution = pgSchema('execution');
 
@@ -14,6 +15,9 @@ export const TERMINAL_STATUSES: readonly (typeof TASK_STATUSES)[number][] = ['su
  * and those of the API's changes (a cancel, a detached run): see "The outbox" in `@svc/db`.
  */
 export const outbox = outboxTable(execution);
+
+/** The events handled once (`handleOnce`): the pack installs that propose schedules. */
+export const inbox = inboxTable(execution);
 
 /**
  * Every run a caller can ask about: asynchronous ones, and synchronous ones that failed or
@@ -55,12 +59,75 @@ export const tasks = execution.table(
     /** After this the result is dropped and the task answers 410. */
     resultExpiresAt: timestamp('result_expires_at', { withTimezone: true }),
     resultPurged: boolean('result_purged').notNull().default(false),
+    /** The schedule whose run this is (fired or triggered); null for every other run. */
+    scheduleId: uuid('schedule_id'),
+    /** The tick a schedule fired this run for; null when triggered by hand. One run per tick: unique with the schedule. */
+    scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
   },
-  (t) => [index('tasks_user_idx').on(t.userId), index('tasks_expiry_idx').on(t.resultExpiresAt)],
+  (t) => [
+    index('tasks_user_idx').on(t.userId),
+    index('tasks_expiry_idx').on(t.resultExpiresAt),
+    index('tasks_schedule_idx').on(t.scheduleId, t.createdAt).where(sql`${t.scheduleId} is not null`),
+    uniqueIndex('tasks_schedule_tick_idx').on(t.scheduleId, t.scheduledFor),
+  ],
 );
 
 /** The columns a new task is given; every other one starts at its default. */
 export const NEW_TASK_COLUMNS = ['userId', 'tenantId', 'namespace', 'command', 'packId', 'packName', 'packVersion', 'packVersionId', 'entry', 'queue', 'async', 'input', 'maxRetries', 'timeoutMs', 'correlationId'] as const;
+
+/** The columns only a schedule's runs are given (the other runs leave them null). */
+export const SCHEDULED_TASK_COLUMNS = ['scheduleId', 'scheduledFor'] as const;
+
+/**
+ * Commands that run on a cron, as tasks of the tenant and user that made them (README
+ * "Schedules"). `next_run_at` is the tick a scheduler claims next (null while paused): replicas
+ * take due rows with `FOR UPDATE SKIP LOCKED` and move it on in the same transaction.
+ */
+export const schedules = execution.table(
+  'schedules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull(),
+    /** Who made it (or installed the pack that proposed it): its runs are theirs. */
+    userId: uuid('user_id').notNull(),
+    namespace: text('namespace').notNull(),
+    command: text('command').notNull(),
+    input: json('input').$type<Record<string, unknown>>().notNull(),
+    cron: text('cron').notNull(),
+    timezone: text('timezone').notNull(),
+    enabled: boolean('enabled').notNull(),
+    overlap: text('overlap', { enum: SCHEDULE_OVERLAPS }).notNull(),
+    catchUp: text('catch_up', { enum: SCHEDULE_CATCH_UPS }).notNull(),
+    description: text('description').notNull().default(''),
+    pausedReason: text('paused_reason', { enum: SCHEDULE_PAUSE_REASONS }),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+    /**
+     * A tick claimed whose run is not made yet, and since when (the scheduler's clock): a
+     * scheduler that died between its claim and the run leaves it, and the next claim fires it
+     * (the run is made once: `tasks_schedule_tick_idx`).
+     */
+    pendingTick: timestamp('pending_tick', { withTimezone: true }),
+    pendingSince: timestamp('pending_since', { withTimezone: true }),
+    /** The tick of the last run fired (or the time of the last trigger). */
+    lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+    lastTaskId: uuid('last_task_id'),
+    /** Ticks that fired no run: missed while no scheduler ran (`catch_up`), or skipped while a run was unfinished (`overlap: skip`). */
+    missedTicks: integer('missed_ticks').notNull().default(0),
+    skippedTicks: integer('skipped_ticks').notNull().default(0),
+    /** `@<namespace>/<pack>` of the pack that proposed it, null for one made by a person. */
+    proposedBy: text('proposed_by'),
+    /** What identifies a proposal within its tenant, so that installing again proposes nothing twice. */
+    proposalKey: text('proposal_key'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('schedules_tenant_idx').on(t.tenantId, t.createdAt),
+    index('schedules_due_idx').on(t.nextRunAt).where(sql`${t.enabled}`),
+    index('schedules_pending_idx').on(t.pendingSince).where(sql`${t.pendingTick} is not null`),
+    uniqueIndex('schedules_proposal_idx').on(t.tenantId, t.proposalKey),
+  ],
+);
 
 /** The first task a caller's `Idempotency-Key` led to, for 24 hours. */
 export const idempotencyKeys = execution.table(

@@ -1,5 +1,5 @@
 import type { Bus, Subscription } from '@svc/bus';
-import { PRINCIPAL_RPC } from '@svc/contracts';
+import { PRINCIPAL_RPC, USER_PRINCIPAL_RPC } from '@svc/contracts';
 import type { PrincipalService } from '../services/principal.service.js';
 
 /** Answers the gateway's "who is behind this session or key?" when its cache has no entry. */
@@ -8,4 +8,9 @@ export function respondToPrincipalRequests(bus: Bus, principals: PrincipalServic
     const identity = 'sessionId' in request ? await principals.resolveSession(request.sessionId) : await principals.resolveApiKey(request.apiKeyHash);
     return { identity };
   });
+}
+
+/** Answers "who is this user now?" for work done on a user's behalf without a request (execution's schedules). */
+export function respondToUserPrincipalRequests(bus: Bus, principals: PrincipalService): Promise<Subscription> {
+  return bus.respond(USER_PRINCIPAL_RPC, async ({ user_id: userId }) => ({ identity: await principals.resolveUser(userId) }));
 }

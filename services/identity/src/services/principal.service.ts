@@ -19,7 +19,7 @@ export const PRINCIPAL_CACHE_SECONDS = 300;
  */
 const changeMarkOf = (key: string) => `${key}:changed`;
 
-type Credential = { authKind: 'jwt'; sessionId: string } | { authKind: 'api_key'; apiKeyId: string; scopes: string[] };
+type Credential = { authKind: 'jwt'; sessionId?: string } | { authKind: 'api_key'; apiKeyId: string; scopes: string[] };
 
 /**
  * Turns a session or an API key into the Identity the gateway forwards, and keeps the
@@ -71,6 +71,15 @@ export class PrincipalService {
     const user = await new UserRepository(this.db).findById(key.userId);
     if (!user) return null;
     return this.remember(cacheKey, mark, await this.identityOf(user, { authKind: 'api_key', apiKeyId: key.id, scopes: key.scopes }));
+  }
+
+  /**
+   * A user as they stand, for work done on their behalf without a credential (a schedule's run):
+   * not cached, since nothing presents it again.
+   */
+  async resolveUser(userId: string): Promise<Identity | null> {
+    const user = await new UserRepository(this.db).findById(userId);
+    return user ? this.identityOf(user, { authKind: 'jwt' }) : null;
   }
 
   async forgetSessions(sessionIds: string[]): Promise<void> {

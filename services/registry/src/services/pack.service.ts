@@ -4,7 +4,7 @@ import type { EventOutbox } from '@svc/bus';
 import { PackIdParam } from '@svc/contracts';
 import { NotFoundError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
-import { parsePackRef } from '@svc/pack-sdk';
+import { parsePackRef, type ProposedSchedule } from '@svc/pack-sdk';
 import type { BlobStore } from '@svc/blobs';
 import { CommandRepository } from '../repositories/command.repository.js';
 import { InstallationRepository } from '../repositories/installation.repository.js';
@@ -18,6 +18,9 @@ export function latestOf(versions: string[]): string | undefined {
   const releases = versions.filter((v) => semver.prerelease(v) === null);
   return semver.rsort(releases.length > 0 ? releases : [...versions])[0];
 }
+
+/** The schedules a version proposes (`schedules:` of its `pack.yaml`); none for versions published before they existed. */
+const proposedSchedulesOf = (version: PackVersionRow): ProposedSchedule[] => (version.manifest as { schedules?: ProposedSchedule[] }).schedules ?? [];
 
 const refOf = (pack: { namespace: string; name: string }) => `@${pack.namespace}/${pack.name}`;
 const noSuchVersion = (name: string, version: string) => new NotFoundError(`${name} has no published version ${version}`, { name, version });
@@ -80,6 +83,7 @@ export class PackService {
             previous_version: previous,
             visibility: target.visibility,
             commands: names,
+            schedules: proposedSchedulesOf(target),
           });
         });
       } catch (err) {
@@ -126,6 +130,7 @@ export class PackService {
           version_id: runs.id,
           pinned: pinned !== null,
           previous_version: previous,
+          schedules: proposedSchedulesOf(runs),
         });
       });
     }

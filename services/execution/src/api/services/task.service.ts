@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus, EventOutbox } from '@svc/bus';
-import type { ExecJob, QueueInput, RunOutcome } from '@svc/contracts';
+import type { ExecJob, QueueInput, ResolvedCommand, RunOutcome } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
 import type { Identity, Tier } from '@svc/auth';
-import { assertJsonShape, ConflictError, GoneError, MAX_JSON_DEPTH, NotFoundError, PermissionError, ServiceUnavailableError, currentCorrelationId } from '@svc/core';
+import { AppError, assertJsonShape, ConflictError, GoneError, MAX_JSON_DEPTH, NotFoundError, PermissionError, ServiceUnavailableError, currentCorrelationId } from '@svc/core';
 import { MAX_INPUT_ARRAY_ITEMS } from '@svc/pack-sdk';
 import type { Db } from '@svc/db';
 import { IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '../../core/repositories/idempotency.repository.js';
@@ -61,6 +61,36 @@ export type RunAnswer =
  */
 export const UNSTORED_MARGIN_MS = 5000;
 
+/** A run of a schedule: fired for a tick (`scheduledFor`), or triggered by hand (null). */
+export interface ScheduledRun {
+  namespace: string;
+  name: string;
+  input: unknown;
+  scheduleId: string;
+  scheduledFor: Date | null;
+}
+
+/** The row a run of `command` for `identity` is given. */
+function newTask(identity: Identity, command: ResolvedCommand, input: unknown, async: boolean): NewTask {
+  return {
+    userId: identity.userId,
+    tenantId: identity.tenantId,
+    namespace: command.namespace,
+    command: command.name,
+    packId: command.pack.id,
+    packName: command.pack.name,
+    packVersion: command.pack.version,
+    packVersionId: command.pack.version_id,
+    entry: command.entry,
+    queue: command.queue,
+    async,
+    input: input as object,
+    maxRetries: command.retries,
+    timeoutMs: command.timeout * 1000,
+    correlationId: currentCorrelationId() ?? randomUUID(),
+  };
+}
+
 const idempotencyConflict = (message: string) => ConflictError.coded('IDEMPOTENCY_CONFLICT', message);
 
 /**
@@ -99,11 +129,8 @@ export class TaskService {
   }
 
   async run(identity: Identity, request: RunRequest): Promise<RunAnswer> {
-    const command = await this.catalog.resolve(identity, { namespace: request.namespace, name: request.name, pack: request.pack });
-    if (!command) throw new NotFoundError(`Command ${request.namespace}/${request.name} not found`, { namespace: request.namespace, name: request.name });
-    // The arrays of an input (REST body or MCP arguments) are held to a length before its schema runs.
-    assertJsonShape(request.input, { maxDepth: MAX_JSON_DEPTH, maxArrayItems: MAX_INPUT_ARRAY_ITEMS }, 'input');
-    this.validator.validate(`${command.pack.id}/${command.pack.version_id}/${command.name}`, command.input_schema, request.input);
+    const command = await this.resolve(identity, request);
+    this.checkInput(command, request.input);
     await request.admit?.();
     await this.limits.assertWithin(identity.tenantId);
 
@@ -114,23 +141,7 @@ export class TaskService {
     }
 
     const sync = command.queue === 'fast' && !request.preferAsync;
-    const task: NewTask = {
-      userId: identity.userId,
-      tenantId: identity.tenantId,
-      namespace: command.namespace,
-      command: command.name,
-      packId: command.pack.id,
-      packName: command.pack.name,
-      packVersion: command.pack.version,
-      packVersionId: command.pack.version_id,
-      entry: command.entry,
-      queue: command.queue,
-      async: !sync,
-      input: request.input as object,
-      maxRetries: command.retries,
-      timeoutMs: command.timeout * 1000,
-      correlationId: currentCorrelationId() ?? randomUUID(),
-    };
+    const task = newTask(identity, command, request.input, !sync);
     if (sync && !request.idempotencyKey) return this.runUnstored({ id: randomUUID(), ...task }, identity.tier);
 
     const tasks = new TaskRepository(this.db);
@@ -159,6 +170,55 @@ export class TaskService {
     // Still running past the sync wait: the caller gets a task to poll instead of an error.
     await tasks.markAsync(stored.id);
     return { kind: 'task', task: stored, replayed: false };
+  }
+
+  /**
+   * A schedule's run, as a task of `identity` (the schedule's creator as they stand now): the
+   * command found as for any run (NotFoundError when it is out of their reach), and the input
+   * checked again, since the pack may have changed. A refusal a caller would be told of (the input
+   * no longer fits, the tenant's usage past its hard limit) is recorded as a failed run and
+   * announced (`task.failed`) instead of thrown. Undefined when the tick already has its run.
+   */
+  async runScheduled(identity: Identity, run: ScheduledRun): Promise<TaskRow | undefined> {
+    const command = await this.resolve(identity, run);
+    const task = { ...newTask(identity, command, run.input, true), scheduleId: run.scheduleId, scheduledFor: run.scheduledFor };
+    try {
+      this.checkInput(command, run.input);
+      await this.limits.assertWithin(identity.tenantId);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      return this.events.transaction(async (tx, out) => {
+        const refused = await new TaskRepository(tx).insertEnded(task, { status: 'failure', error: { type: err.type, message: err.message, kind: 'command' }, durationMs: 0, retentionMs: this.settings.retentionMs });
+        if (refused) announceTaskEnd(out, refused);
+        return refused;
+      });
+    }
+    const tasks = new TaskRepository(this.db);
+    const stored = await tasks.tryInsert(task);
+    if (!stored) return undefined;
+    await this.bus.send(`exec.${command.queue}`, { task_id: stored.id, tenant_id: identity.tenantId, tier: identity.tier }).catch(async (err: unknown) => {
+      // Nothing queued: no run is left pending for ever, and the tick is missed (the claimer logs it).
+      await tasks.discard(stored.id);
+      throw err;
+    });
+    return stored;
+  }
+
+  /** Whether `identity` may run the command with this input now, as a run would check it (404 and 400 as a run's). */
+  async check(identity: Identity, request: { namespace: string; name: string; input: unknown }): Promise<void> {
+    this.checkInput(await this.resolve(identity, request), request.input);
+  }
+
+  private async resolve(identity: Identity, request: { namespace: string; name: string; pack?: string }): Promise<ResolvedCommand> {
+    const command = await this.catalog.resolve(identity, { namespace: request.namespace, name: request.name, pack: request.pack });
+    if (!command) throw new NotFoundError(`Command ${request.namespace}/${request.name} not found`, { namespace: request.namespace, name: request.name });
+    return command;
+  }
+
+  private checkInput(command: ResolvedCommand, input: unknown): void {
+    // The arrays of an input (REST body or MCP arguments) are held to a length before its schema runs.
+    assertJsonShape(input, { maxDepth: MAX_JSON_DEPTH, maxArrayItems: MAX_INPUT_ARRAY_ITEMS }, 'input');
+    this.validator.validate(`${command.pack.id}/${command.pack.version_id}/${command.name}`, command.input_schema, input);
   }
 
   /**

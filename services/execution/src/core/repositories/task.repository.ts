@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@svc/db';
-import { LIVE_STATUSES, NEW_TASK_COLUMNS, tasks, type TaskError, type TaskStatus } from '../../db/schema.js';
+import { LIVE_STATUSES, NEW_TASK_COLUMNS, SCHEDULED_TASK_COLUMNS, tasks, type TaskError, type TaskStatus } from '../../db/schema.js';
 import { jsonText, taskStatementsFor } from './task.statements.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
 
 /** What a new task is given; every other column starts at its default. */
-export type NewTask = Required<Pick<typeof tasks.$inferInsert, (typeof NEW_TASK_COLUMNS)[number]>>;
+export type NewTask = Required<Pick<typeof tasks.$inferInsert, (typeof NEW_TASK_COLUMNS)[number]>> & Pick<typeof tasks.$inferInsert, (typeof SCHEDULED_TASK_COLUMNS)[number]>;
 
 /** A task that may have no row yet (a synchronous run): what a row would be made of. */
 export type UnstoredTask = NewTask & { id: string };
@@ -45,7 +45,22 @@ export class TaskRepository {
   constructor(private readonly db: Db) {}
 
   async insert(task: NewTask): Promise<TaskRow> {
-    return (await taskStatementsFor(this.db).insert({ task: { id: randomUUID(), ...task }, input: JSON.stringify(task.input) }))!;
+    return (await this.tryInsert(task))!;
+  }
+
+  /** Inserts a task; undefined when it is a schedule's run for a tick that has one already. */
+  tryInsert(task: NewTask): Promise<TaskRow | undefined> {
+    return taskStatementsFor(this.db).insert({ task: { id: randomUUID(), ...task }, input: JSON.stringify(task.input) });
+  }
+
+  /** A run refused before it was queued, recorded as ended; undefined when its tick has a run already. */
+  async insertEnded(task: NewTask, ending: TaskEnding): Promise<TaskRow | undefined> {
+    const [row] = await this.db
+      .insert(tasks)
+      .values({ ...task, ...endingColumns(ending) })
+      .onConflictDoNothing()
+      .returning();
+    return row;
   }
 
   find(id: string): Promise<TaskRow | undefined> {

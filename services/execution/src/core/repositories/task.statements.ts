@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, inArray, is, SQL, sql, type Column } from 'drizzle-orm';
 import { statementBatcher, type Db } from '@svc/db';
-import { LIVE_STATUSES, NEW_TASK_COLUMNS, tasks } from '../../db/schema.js';
+import { LIVE_STATUSES, NEW_TASK_COLUMNS, SCHEDULED_TASK_COLUMNS, tasks } from '../../db/schema.js';
 import type { endingColumns, TaskRow, UnstoredTask } from './task.repository.js';
 
 /** A new task, its input already as the text it is stored as. */
@@ -30,7 +30,7 @@ export interface TaskStatements {
 }
 
 /** The columns a batch of new tasks is given, one array each: the id is made here, to match rows to callers. */
-const BATCH_COLUMNS = ['id', ...NEW_TASK_COLUMNS] as const;
+const BATCH_COLUMNS = ['id', ...NEW_TASK_COLUMNS, ...SCHEDULED_TASK_COLUMNS] as const;
 
 /** A column's default as SQL (cast: a select list's bare parameter or null would be text). */
 function defaultOf(column: Column): SQL {
@@ -58,7 +58,8 @@ function newTaskRows(): SQL {
  */
 function prepareStatements(db: Db) {
   return {
-    insert: db.insert(tasks).select(newTaskRows()).returning().prepare('execution_task_insert'),
+    // A schedule's tick has one run (`tasks_schedule_tick_idx`): a second is not made, and the others of its batch are.
+    insert: db.insert(tasks).select(newTaskRows()).onConflictDoNothing().returning().prepare('execution_task_insert'),
     find: db
       .select()
       .from(tasks)
@@ -96,6 +97,9 @@ function rowsOf(ids: string[], rows: TaskRow[]): (TaskRow | undefined)[] {
   return ids.map((id) => byId.get(id));
 }
 
+/** A value of a column array: dates as ISO text (each driver reads them in an array), absent as null. */
+const columnValue = (value: unknown) => (value instanceof Date ? value.toISOString() : (value ?? null));
+
 /** JSON bound as text and cast in SQL: a prepared statement's parameters skip the column mappers. */
 export const jsonText = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
 
@@ -113,7 +117,7 @@ function statementsOn(db: Db): TaskStatements {
   return {
     insert: statementBatcher(
       async (making: Making[]) => {
-        const columns = Object.fromEntries(BATCH_COLUMNS.map((key) => [key, making.map((m) => (key === 'input' ? m.input : m.task[key]))]));
+        const columns = Object.fromEntries(BATCH_COLUMNS.map((key) => [key, making.map((m) => (key === 'input' ? m.input : columnValue(m.task[key])))]));
         return rowsOf(
           making.map((m) => m.task.id),
           await prepared.insert.execute(columns),

@@ -28,6 +28,9 @@ export function unstoredRow(sync: SyncRun): TaskRow {
   const now = new Date();
   return {
     ...sync.task,
+    // Synchronous runs are never a schedule's.
+    scheduleId: null,
+    scheduledFor: null,
     status: 'started',
     result: null,
     error: null,
