@@ -49,8 +49,11 @@ function summaryOf(pack: LocalPack) {
     version,
     description: command.description,
     input_schema: command.input_schema,
+    output_schema: command.output_schema,
+    annotations: command.annotations,
     output_format: 'json',
     timeout: command.timeout,
+    queue: command.queue,
     tags: command.tags,
   }));
 }

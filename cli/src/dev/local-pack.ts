@@ -172,6 +172,11 @@ export class LocalPack {
       'storage.put': async (_call, args) => storage.put(args as object),
       'storage.delete': async (_call, args) => storage.delete(args as object),
       'storage.list': async (_call, args) => storage.list(args as object),
+      // Locally the report is only logged: there is no caller to pass it to.
+      'task.progress': async (call, args) => {
+        this.options.logger.info('progress', { command: call.command, ...(args as object) });
+        return null;
+      },
       'ssh.exec': async () => {
         throw new Error('ctx.ssh is not available when running locally; run the command on the platform');
       },

@@ -53,6 +53,8 @@ export function testContext({ secrets = {}, tenant = 'test-tenant', user = 'test
     usage: {
       async llm() {},
     },
+    // Progress reports go nowhere in unit tests.
+    async progress() {},
   };
 }
 `;

@@ -28,7 +28,7 @@ import {
   TaskRevoked,
   UserRegistered,
 } from './events.js';
-import { EXECUTION_REPLIES, ExecJob, RunOutcome } from './execution.js';
+import { EXECUTION_REPLIES, ExecJob, RunReply } from './execution.js';
 import { BillingEventRecorded, SUBSCRIPTION_STATUS_RPC, SubscriptionChanged, SubscriptionStatusReply, SubscriptionStatusRequest } from './billing.js';
 import { DashboardDeleted } from './dashboard.js';
 import {
@@ -153,7 +153,7 @@ export const BUS_CONTRACTS = {
   'exec.fast': workQueue(ExecJob),
   'exec.medium': workQueue(ExecJob),
   'exec.long': workQueue(ExecJob),
-  [EXECUTION_REPLIES]: ephemeralQueue(RunOutcome),
+  [EXECUTION_REPLIES]: ephemeralQueue(RunReply),
   'command.started': event(CommandStarted),
   'command.executed': event(CommandExecuted),
   'task.completed': event(TaskEnded),

@@ -84,3 +84,22 @@ export const RunOutcome = z.object({
   duration_ms: z.number(),
 });
 export type RunOutcome = z.infer<typeof RunOutcome>;
+
+/** Longest `message` of a progress report (`ctx.progress`). */
+export const PROGRESS_MESSAGE_MAX = 500;
+
+/** How far a run is, as its command last reported it (`ctx.progress(done, total?, message?)`). */
+export const TaskProgress = z.strictObject({
+  done: z.number().finite().min(0),
+  total: z.number().finite().positive().optional(),
+  message: z.string().max(PROGRESS_MESSAGE_MAX).optional(),
+});
+export type TaskProgress = z.infer<typeof TaskProgress>;
+
+/** A progress report the worker passes to the API process whose caller waits for the run. */
+export const RunProgress = z.object({ task_id: z.string(), status: z.literal('progress'), progress: TaskProgress });
+export type RunProgress = z.infer<typeof RunProgress>;
+
+/** What a worker sends to an API process's reply queue: an outcome, or a report on the way to it. */
+export const RunReply = z.discriminatedUnion('status', [RunOutcome, RunProgress]);
+export type RunReply = z.infer<typeof RunReply>;

@@ -66,12 +66,24 @@ export const ResolveCommandRequest = z.object({
   tenant_id: TenantId.optional(),
 });
 
+/** A command's `output_schema` (null: none); from a registry older than the field, none. */
+const OutputSchema = z.record(z.string(), z.unknown()).nullable().default(null);
+/** A command's MCP tool annotations (pack.yaml `annotations`). */
+export const CommandAnnotations = z.object({
+  title: z.string().optional(),
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+
 export const ResolvedCommand = z.object({
   namespace: z.string(),
   name: z.string(),
   description: z.string(),
   entry: z.string(),
   input_schema: z.record(z.string(), z.unknown()),
+  output_schema: OutputSchema,
   timeout: z.number().int(),
   retries: z.number().int(),
   queue: z.enum(QUEUES),
@@ -100,10 +112,15 @@ export const CommandSummary = z.object({
   version: z.string(),
   description: z.string(),
   input_schema: z.record(z.string(), z.unknown()),
+  output_schema: OutputSchema,
+  annotations: CommandAnnotations.default({}),
   output_format: z.string(),
   timeout: z.number().int(),
+  /** `fast` answers inline; `medium` and `long` run as tasks (MCP: tools that may run as MCP tasks). */
+  queue: z.enum(QUEUES),
   tags: z.array(z.string()),
 });
+export type CommandSummary = z.infer<typeof CommandSummary>;
 export const ListedCommands = z.object({ commands: z.array(CommandSummary), total: z.number().int(), page: z.number().int(), pages: z.number().int() });
 
 /**

@@ -85,6 +85,19 @@ export interface CommandContext {
   /** Values of the secrets `pack.yaml` declares, of the caller's tenant (`svc secrets set`); never log them. */
   secrets: Readonly<Record<string, string>>;
   fetch: CommandFetch;
+  /**
+   * Reports how far the run is: `done` of `total` (when known) units, and a short `message`.
+   * An MCP client that asked for progress receives it as `notifications/progress`; a task shows
+   * the last report as its `progress` (REST) and status message (MCP Tasks). `done` should grow
+   * with each report. Resolves once the report is passed on; each counts as a `ctx` call.
+   *
+   * @example
+   *   for (const [i, file] of files.entries()) {
+   *     await ctx.progress(i, files.length, `indexing ${file}`);
+   *     await index(file);
+   *   }
+   */
+  progress(done: number, total?: number, message?: string): Promise<void>;
 }
 
 export type CommandHandler<I = Record<string, unknown>, O = unknown> = (input: I, ctx: CommandContext) => Promise<O> | O;

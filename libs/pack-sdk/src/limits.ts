@@ -18,6 +18,8 @@ export const MAX_COMMANDS = 100;
 /** Longest MCP tool name, `<namespace>__<pack>__<command>` (MCP allows `[a-zA-Z0-9_-]{1,64}`). */
 export const MAX_TOOL_NAME_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = 1000;
+/** A command's `annotations.title` (the MCP tool's display name). */
+export const MAX_TITLE_LENGTH = 200;
 export const MAX_TAGS = 20;
 export const MAX_TAG_LENGTH = 32;
 export const MAX_EXAMPLES = 20;

@@ -31,10 +31,10 @@ function failure(text: string): PackFormatError {
 }
 
 describe('parseManifest', () => {
-  it('applies the defaults: private, 30 s, no retries, fast queue, no tags or examples', () => {
+  it('applies the defaults: private, 30 s, no retries, fast queue, no tags, examples, output schema or annotations', () => {
     const parsed = parseManifest(manifest({ pack: { visibility: undefined } }));
     expect(parsed.pack).toEqual({ namespace: 'acme', name: 'text-tools', version: '1.2.0', description: '', visibility: 'private' });
-    expect(parsed.commands[0]).toEqual({ ...echo, timeout: 30, retries: 0, queue: 'fast', tags: [], examples: [] });
+    expect(parsed.commands[0]).toEqual({ ...echo, output_schema: null, annotations: {}, timeout: 30, retries: 0, queue: 'fast', tags: [], examples: [] });
   });
 
   it('keeps the issue example as written', () => {
@@ -70,6 +70,21 @@ commands:
   ])('derives the queue of a %i s command: %s', (timeout, queue) => {
     expect(queueForTimeout(timeout)).toBe(queue);
     expect(parseManifest(manifest({ commands: [{ ...echo, timeout }] })).commands[0]!.queue).toBe(queue);
+  });
+
+  it('keeps an output_schema and annotations as written', () => {
+    const output_schema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
+    const annotations = { title: 'Echo', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+    const [command] = parseManifest(manifest({ commands: [{ ...echo, output_schema, annotations }] })).commands;
+    expect(command).toMatchObject({ output_schema, annotations });
+  });
+
+  it('refuses an output_schema that is not an object schema or does not compile, and unknown annotations', () => {
+    expect(failure(manifest({ commands: [{ ...echo, output_schema: { type: 'string' } }] })).details).toMatchObject({ field: 'commands.0.output_schema', issue: 'the root of output_schema must have type: object' });
+    const broken = failure(manifest({ commands: [{ ...echo, output_schema: { type: 'object', properties: { n: { type: 'nonsense' } } } }] }));
+    expect(broken.details).toMatchObject({ field: 'commands.0.output_schema', issue: expect.stringContaining('is not a valid JSON Schema') });
+    expect(failure(manifest({ commands: [{ ...echo, annotations: { dangerous: true } }] })).code).toBe('MANIFEST_INVALID');
+    expect(failure(manifest({ commands: [{ ...echo, annotations: { readOnlyHint: 'yes' } }] })).details).toMatchObject({ field: 'commands.0.annotations.readOnlyHint' });
   });
 
   it('refuses a timeout longer than the named queue allows', () => {

@@ -18,6 +18,18 @@ export interface CommandExample {
   input: Record<string, unknown>;
 }
 
+/**
+ * Hints about a command for agents, passed through to its MCP tool (`annotations`): the
+ * protocol's defaults apply to any left out (not read-only, destructive, not idempotent, open world).
+ */
+export interface CommandAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
 /** A command as the platform keeps it: every default applied. */
 export interface CommandManifest {
   name: string;
@@ -25,6 +37,9 @@ export interface CommandManifest {
   /** Path of the ES module inside the package whose default export is the handler. */
   entry: string;
   input_schema: Record<string, unknown>;
+  /** JSON Schema (root `type: object`) of the result; results are checked against it, and MCP answers them as `structuredContent`. */
+  output_schema: Record<string, unknown> | null;
+  annotations: CommandAnnotations;
   /** Seconds. */
   timeout: number;
   retries: number;
@@ -66,6 +81,8 @@ interface RawCommand {
   description?: string;
   entry: string;
   input_schema: Record<string, unknown>;
+  output_schema?: Record<string, unknown>;
+  annotations?: CommandAnnotations;
   timeout?: number;
   retries?: number;
   queue?: Queue;
@@ -154,12 +171,26 @@ function normalise(raw: RawCommand, entry: string): CommandManifest {
     description: raw.description ?? '',
     entry,
     input_schema: raw.input_schema,
+    output_schema: raw.output_schema ?? null,
+    annotations: raw.annotations ?? {},
     timeout,
     retries: raw.retries ?? 0,
     queue: raw.queue ?? queueForTimeout(timeout),
     tags: raw.tags ?? [],
     examples: (raw.examples ?? []).map((example) => ({ description: example.description ?? '', input: example.input })),
   };
+}
+
+/** An `output_schema` must be a usable JSON Schema whose root is an object, as MCP's `outputSchema` is. */
+function outputSchemaIssues(schema: Record<string, unknown>, field: string): Issue[] {
+  if (schema.type !== 'object') return [{ code: 'MANIFEST_INVALID', field, message: 'the root of output_schema must have type: object' }];
+  try {
+    compileInputSchema(schema);
+    return [];
+  } catch (err) {
+    if (!(err instanceof InputSchemaError)) throw err;
+    return [{ code: 'MANIFEST_INVALID', field, message: `is not a valid JSON Schema: ${err.message}` }];
+  }
 }
 
 /** Checks one command beyond what the schema can say; returns its normalised form and its issues. */
@@ -183,6 +214,7 @@ function checkCommand(raw: RawCommand, index: number, pack: RawManifest['pack'])
     if (!(err instanceof InputSchemaError)) throw err;
     issues.push({ code: 'INPUT_SCHEMA_INVALID', field: `${at}.input_schema`, message: `is not a valid JSON Schema: ${err.message}` });
   }
+  if (raw.output_schema) issues.push(...outputSchemaIssues(raw.output_schema, `${at}.output_schema`));
   command.examples.forEach((example, n) => {
     let problems: SchemaIssue[];
     try {

@@ -132,6 +132,7 @@ function commandContext(id, context, signal) {
       llm: (report = {}) => hook('usage.llm', { model: report.model, input: report.input, output: report.output, byok: report.byok }).then(() => undefined),
     },
     fetch: (url, options = {}) => hook('net.fetch', { url: String(url), method: options.method, headers: options.headers, body: options.body }),
+    progress: (done, total, message) => hook('task.progress', { done, total, message }).then(() => undefined),
   };
 }
 

@@ -14,6 +14,7 @@ import {
   integer,
   jsonResponse,
   nullable,
+  number,
   object,
   pathParameter,
   queryParameters,
@@ -101,6 +102,12 @@ const schemas = {
     started_at: nullable(dateTime),
     completed_at: nullable(dateTime),
     correlation_id: string(),
+    progress: nullable(
+      object(
+        { done: number({ minimum: 0 }), total: number({ minimum: 0, exclusiveMinimum: true }), message: string() },
+        { optional: ['total', 'message'], description: 'The command\'s last progress report (`ctx.progress(done, total?, message?)`); null when it made none.' },
+      ),
+    ),
   }),
   JsonRpcResponse: {
     description: 'A JSON-RPC 2.0 response.',
@@ -275,7 +282,7 @@ export const executionOpenApi: OpenApiFragment = {
         operationId: 'mcp',
         summary: 'Streamable-HTTP MCP server (JSON-RPC)',
         description:
-          'Stateless (no sessions) and answering JSON. Methods: `initialize` (tools capability only), `ping`, `tools/list` (the commands `GET /api/v1/commands` lists, as tools named `scope__pack__command`, 100 per page; with `?tools=installed` only those of the packs the caller\'s tenants installed), `tools/call` (runs through the REST path; counts against the command-run budget: a refused call is answered with `isError: true` and `{error, type: "rate_limit", code: "RATE_LIMITED", retry_after, correlation_id}`, the `X-RateLimit-*` headers describing the command-run budget). Send `Accept: application/json, text/event-stream`.',
+          'Stateless (no sessions) and answering JSON (server-sent events for a `tools/call` that asked for progress). Protocol revisions 2025-11-25 (latest), 2025-06-18, 2025-03-26, 2024-11-05 and 2024-10-07. Methods: `initialize` (tools and tasks capabilities), `ping`, `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` (MCP Tasks over the caller\'s own tasks, same ids and states as `GET /api/v1/tasks/{task_id}`; medium and long tools carry `execution.taskSupport: "optional"`), `tools/list` (the commands `GET /api/v1/commands` lists, as tools named `scope__pack__command`, 100 per page, with their `annotations` and, for fast ones, `outputSchema`; with `?tools=installed` only those of the packs the caller\'s tenants installed; the last page ends with the built-in `svc__task_get` and `svc__task_cancel`), `tools/call` (runs through the REST path; counts against the command-run budget: a refused call is answered with `isError: true` and `{error, type: "rate_limit", code: "RATE_LIMITED", retry_after, correlation_id}`, the `X-RateLimit-*` headers describing the command-run budget). Send `Accept: application/json, text/event-stream`.',
         tags: ['MCP'],
         parameters: queryParameters(McpQuery, {
           tools: '`all` (default): every command the tenant may see, as the spec has it. `installed`: only the commands of the packs the caller\'s tenants installed, at their installed version.',
@@ -292,7 +299,13 @@ export const executionOpenApi: OpenApiFragment = {
           },
         },
         responses: {
-          200: jsonResponse('The JSON-RPC response (or responses, for a batch).', { anyOf: [ref('JsonRpcResponse'), arrayOf(ref('JsonRpcResponse'))] }),
+          200: {
+            description: 'The JSON-RPC response (or responses, for a batch).',
+            content: {
+              'application/json': { schema: { anyOf: [ref('JsonRpcResponse'), arrayOf(ref('JsonRpcResponse'))] } },
+              'text/event-stream': { schema: { type: 'string', description: 'Server-sent events, for a `tools/call` that asked for progress (`params._meta.progressToken`): its `notifications/progress`, then its response.' } },
+            },
+          },
           202: { description: 'Only notifications or responses were sent: nothing to answer.' },
           400: jsonResponse('A body that is not JSON (-32700), not JSON-RPC or nested more than 64 levels (-32600); or the error body for an unreadable request or an unknown `tools` value.', { anyOf: [ref('JsonRpcResponse'), ref('Error')] }),
           403: errorResponse('`PERMISSION_DENIED`: the API key lacks the `commands:execute` scope.'),

@@ -34,8 +34,20 @@ const commandProperties = {
   version: string({ description: 'The active version of the pack (semver).' }),
   description: string(),
   input_schema: freeObject('The JSON Schema (draft 2020-12, or draft-07 by `$schema`) a run\'s input must satisfy.'),
+  output_schema: nullable(freeObject('The JSON Schema a successful run\'s result satisfies (checked after each run); null when the command declares none. Over MCP, the tool\'s `outputSchema`.')),
+  annotations: object(
+    {
+      title: string(),
+      readOnlyHint: boolean(),
+      destructiveHint: boolean(),
+      idempotentHint: boolean(),
+      openWorldHint: boolean(),
+    },
+    { optional: ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'], description: 'Hints for agents (MCP tool annotations); absent ones take the protocol\'s defaults.' },
+  ),
   output_format: constant('json'),
   timeout: integer({ description: 'Seconds.' }),
+  queue: enumOf(QUEUES, { description: '`fast` answers inline; `medium` and `long` run as tasks (over MCP, tools that may run as MCP tasks).' }),
   tags: arrayOf(string()),
 };
 
@@ -44,7 +56,6 @@ const schemas = {
   Command: object({
     ...commandProperties,
     retries: integer({ minimum: 0 }),
-    queue: enumOf(QUEUES, { description: '`fast` answers inline; `medium` and `long` run as tasks.' }),
     examples: arrayOf(object({ description: string(), input: freeObject('An input that satisfies `input_schema`.') })),
   }),
   PublishedPack: object({

@@ -54,6 +54,20 @@ export async function createOrganization(call: Call, user: TestUser, slug = `org
   return reply.body.data.organization as { id: string; name: string; slug: string; scope: string };
 }
 
+/**
+ * The cast of a test that keeps tenants apart: a developer (developer mode on, so that they
+ * publish packs) and a user of another tenant, both pro.
+ *
+ * @example
+ *   const [dev, stranger] = await developerAndStranger(call);
+ */
+export async function developerAndStranger(call: Call): Promise<[TestUser, TestUser]> {
+  const admin = await adminToken(call);
+  const [dev, stranger] = [await signUp(call, admin), await signUp(call, admin)];
+  await createOrganization(call, dev);
+  return [dev, stranger];
+}
+
 /** Invites `invitee` into `orgId` with `role` and has them accept, turning on their developer mode. */
 export async function joinOrganization(call: Call, inviter: TestUser, orgId: string, invitee: TestUser, role: 'admin' | 'member' = 'member'): Promise<void> {
   const invite = await call(`/api/v1/organizations/${orgId}/invite`, { token: inviter.token, body: { email: invitee.email, role } });

@@ -27,7 +27,7 @@ describe('the response checks of the end-to-end client', () => {
   });
 
   it('reads OpenAPI 3.0: null where a field is nullable, and a fixed value as a one-value enum', () => {
-    const task = { task_id: user.id, status: 'pending', result: null, error: null, started_at: null, completed_at: null, correlation_id: 'abc' };
+    const task = { task_id: user.id, status: 'pending', result: null, error: null, started_at: null, completed_at: null, correlation_id: 'abc', progress: null };
     expect(check('GET', `/api/v1/tasks/${user.id}`, 200, { success: true, data: task })).toBeUndefined();
     expect(check('GET', `/api/v1/tasks/${user.id}`, 200, { success: true, data: { ...task, started_at: 5 } })).toMatch(/started_at must be string/);
     expect(check('GET', `/api/v1/tasks/${user.id}`, 200, { success: false, data: task })).toMatch(/success must be equal to one of the allowed values/);
@@ -62,7 +62,9 @@ describe('the response checks of the end-to-end client', () => {
     expect(mediaType('POST', '/mcp', 200, 'application/json')).toBeUndefined();
     expect(mediaType('GET', '/docs', 200, 'text/html; charset=utf-8')).toBeUndefined();
     expect(mediaType('POST', '/mcp', 202, null)).toBeUndefined();
-    expect(mediaType('POST', '/mcp', 200, 'text/event-stream')).toBe('The answer to POST /mcp → 200 is text/event-stream, but the document lists application/json for it');
+    // A tool call that asks for progress is answered with events (services/execution README).
+    expect(mediaType('POST', '/mcp', 200, 'text/event-stream')).toBeUndefined();
+    expect(mediaType('GET', '/api/v1/tasks/x', 200, 'text/event-stream')).toBe('The answer to GET /api/v1/tasks/x → 200 is text/event-stream, but the document lists application/json for it');
     expect(mediaType('POST', '/mcp', 202, 'text/plain')).toMatch(/lists no body/);
     expect(mediaType('GET', '/api/v1/nowhere', 404, 'text/html')).toMatch(/lists application\/json/);
   });

@@ -42,6 +42,7 @@ function endedTask(overrides: Partial<TaskRow> = {}): TaskRow {
     resultPurged: false,
     scheduleId: null,
     scheduledFor: null,
+    progress: null,
     ...overrides,
   };
 }

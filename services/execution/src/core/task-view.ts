@@ -28,6 +28,7 @@ export function taskView(task: TaskRow) {
     started_at: task.startedAt?.toISOString() ?? null,
     completed_at: task.completedAt?.toISOString() ?? null,
     correlation_id: task.correlationId,
+    progress: task.progress ?? null,
   };
 }
 

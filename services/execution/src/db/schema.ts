@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, customType, index, integer, json, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { PackManifest } from '@svc/pack-sdk';
-import { SCHEDULE_CATCH_UPS, SCHEDULE_OVERLAPS, SCHEDULE_PAUSE_REASONS, TASK_STATUSES, type TaskError } from '@svc/contracts';
+import { SCHEDULE_CATCH_UPS, SCHEDULE_OVERLAPS, SCHEDULE_PAUSE_REASONS, TASK_STATUSES, type TaskError, type TaskProgress } from '@svc/contracts';
 import { inboxTable, outboxTable } from '@svc/db';
 
 export const execution = pgSchema('execution');
@@ -56,6 +56,8 @@ export const tasks = execution.table(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** The command's last progress report (`ctx.progress`), while it ran. */
+    progress: json('progress').$type<TaskProgress>(),
     /** After this the result is dropped and the task answers 410. */
     resultExpiresAt: timestamp('result_expires_at', { withTimezone: true }),
     resultPurged: boolean('result_purged').notNull().default(false),

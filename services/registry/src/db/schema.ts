@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, unique, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { outboxTable } from '@svc/db';
-import type { CommandExample } from '@svc/pack-sdk';
+import type { CommandAnnotations, CommandExample } from '@svc/pack-sdk';
 
 export const registry = pgSchema('registry');
 
@@ -75,6 +75,10 @@ export const commands = registry.table(
     description: text('description').notNull(),
     entry: text('entry').notNull(),
     inputSchema: jsonb('input_schema').notNull().$type<Record<string, unknown>>(),
+    /** JSON Schema of the result (`output_schema` in pack.yaml), null when the command declares none. */
+    outputSchema: jsonb('output_schema').$type<Record<string, unknown>>(),
+    /** Hints for agents (`annotations` in pack.yaml), passed through to the MCP tool. */
+    annotations: jsonb('annotations').notNull().default({}).$type<CommandAnnotations>(),
     timeoutSeconds: integer('timeout_seconds').notNull(),
     retries: integer('retries').notNull(),
     queue: text('queue', { enum: QUEUE }).notNull(),

@@ -38,6 +38,7 @@ describe('registry RPCs for execution', () => {
       description: 'The echo command',
       entry: 'commands/echo.js',
       input_schema: { type: 'object', required: ['text'] },
+      output_schema: null,
       timeout: 120,
       retries: 1,
       queue: 'medium',

@@ -3,6 +3,8 @@ import { COMMANDS_PAGE_LIMIT_MAX, COMMAND_SEARCH_MAX } from '@svc/contracts';
 import { person, startRegistry, type RegistryHarness } from '../testing/harness.js';
 import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
 
+const echoOutput = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
+
 describe('GET /api/v1/commands', () => {
   let h: RegistryHarness;
   const ada = person('ada');
@@ -26,6 +28,8 @@ describe('GET /api/v1/commands', () => {
           name: 'echo',
           description: 'Returns its input',
           input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+          output_schema: echoOutput,
+          annotations: { title: 'Echo', readOnlyHint: true },
           timeout: 20,
           retries: 2,
           tags: ['text'],
@@ -41,7 +45,7 @@ describe('GET /api/v1/commands', () => {
     await h?.stop();
   });
 
-  it('shows the detail view with retries, queue and examples', async () => {
+  it('shows the detail view with retries, queue, examples, output schema and annotations', async () => {
     const reply = await h.http(reader).get('/api/v1/commands/ada/echo');
     expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({
@@ -51,6 +55,8 @@ describe('GET /api/v1/commands', () => {
       version: '1.2.0',
       description: 'Returns its input',
       input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      output_schema: echoOutput,
+      annotations: { title: 'Echo', readOnlyHint: true },
       output_format: 'json',
       timeout: 20,
       retries: 2,
@@ -72,8 +78,11 @@ describe('GET /api/v1/commands', () => {
       version: '1.2.0',
       description: 'Returns its input',
       input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      output_schema: echoOutput,
+      annotations: { title: 'Echo', readOnlyHint: true },
       output_format: 'json',
       timeout: 20,
+      queue: 'fast',
       tags: ['text'],
     });
     expect(reply.body.pagination).toEqual({ total: 27, page: 1, pages: 2, limit: 20, has_next: true, has_prev: false });

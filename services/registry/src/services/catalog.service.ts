@@ -16,14 +16,17 @@ function summary({ command, pack, version }: CatalogRow) {
     version: version.version,
     description: command.description,
     input_schema: command.inputSchema,
+    output_schema: command.outputSchema ?? null,
+    annotations: command.annotations,
     output_format: OUTPUT_FORMAT,
     timeout: command.timeoutSeconds,
+    queue: command.queue,
     tags: command.tags,
   };
 }
 
 function detail(row: CatalogRow) {
-  return { ...summary(row), retries: row.command.retries, queue: row.command.queue, examples: row.command.examples };
+  return { ...summary(row), retries: row.command.retries, examples: row.command.examples };
 }
 
 const commandNotFound = (namespace: string, name: string) => new NotFoundError(`Command ${namespace}/${name} not found`, { namespace, name });
@@ -78,6 +81,7 @@ export class CatalogService {
       description: command.description,
       entry: command.entry,
       input_schema: command.inputSchema,
+      output_schema: command.outputSchema ?? null,
       timeout: command.timeoutSeconds,
       retries: command.retries,
       queue: command.queue,

@@ -93,6 +93,8 @@ export class PublishService {
             description: command.description,
             entry: command.entry,
             inputSchema: command.input_schema,
+            outputSchema: command.output_schema,
+            annotations: command.annotations,
             timeoutSeconds: command.timeout,
             retries: command.retries,
             queue: command.queue,

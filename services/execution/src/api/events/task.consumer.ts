@@ -7,7 +7,7 @@ export function replyQueueName(): EphemeralQueue<typeof EXECUTION_REPLIES> {
   return ephemeralQueueName(EXECUTION_REPLIES);
 }
 
-/** Outcomes the workers send back to this process, each handed to the caller waiting for it. */
+/** Outcomes (and progress reports) the workers send back to this process, each handed to the caller waiting for it. */
 export function consumeReplies(bus: Bus, queue: EphemeralQueue<typeof EXECUTION_REPLIES>, waiters: ReplyWaiters): Promise<Subscription> {
   return bus.consume(queue, async (message) => waiters.deliver(message.payload), { ephemeral: true, prefetch: 256 });
 }

@@ -1,4 +1,5 @@
 import express, { Router } from 'express';
+import { z } from 'zod';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { requireIdentity } from '@svc/auth';
 import type { Bus } from '@svc/bus';
@@ -8,6 +9,14 @@ import { rateLimitHeaders, type CommandRunQuota } from '@svc/rate-limit';
 import { McpQuery } from '../mcp/mcp-options.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import type { TaskService } from '../services/task.service.js';
+
+/** A `tools/call` that asked for progress (a token in `params._meta`). */
+const ProgressCall = z.object({ method: z.literal('tools/call'), params: z.object({ _meta: z.object({ progressToken: z.union([z.string(), z.number()]) }) }) });
+
+/** Whether a message (or one of a batch) is a tool call that asked for progress. */
+function asksForProgress(body: unknown): boolean {
+  return (Array.isArray(body) ? body : [body]).some((message) => ProgressCall.safeParse(message).success);
+}
 
 /**
  * `POST /mcp`: a stateless Streamable-HTTP MCP server (JSON responses, no sessions), so any
@@ -41,7 +50,8 @@ export function mcpRoutes(deps: { bus: Bus; tasks: TaskService; quota: CommandRu
       return taken;
     };
     const server = createMcpServer(identity, { ...deps, takeRun, tools });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // JSON answers, but for a tool call that asked for progress: its notifications need a stream.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
     res.on('close', () => {
       void transport.close();
       void server.close();

@@ -96,7 +96,7 @@ describe.each(testDatabaseKinds())('schedules on $name, two scheduler replicas',
   async function startReplica(): Promise<void> {
     const service = createExecutionService({ database: db.database, cache: createCache({ prefix: `sched-${randomUUID()}:` }), bus, log, config: { ...CONFIG, schedules: { clock: () => now, pollMs: 20 } } });
     await service.start();
-    const server = await listen(createServiceApp({ routes: service.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
+    const server = await listen(createServiceApp({ service: 'execution', routes: service.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
     replicas.push({ server, stop: () => service.stop() });
   }
@@ -114,7 +114,7 @@ describe.each(testDatabaseKinds())('schedules on $name, two scheduler replicas',
       await bus.respond(RESOLVE_COMMAND_RPC, async (request): Promise<ResolvedCommand> => {
         if (request.namespace !== 'acme' || request.name !== 'report' || !request.tenant_ids.some((id) => seers.has(id))) throw new NotFoundError('No such command');
         const pack = { id: randomUUID(), namespace: 'acme', name: 'tools', version: '1.0.0', version_id: randomUUID(), owner_tenant_id: randomUUID(), visibility: 'public' as const };
-        return { namespace: 'acme', name: 'report', description: '', entry: 'commands/report.js', input_schema: reportSchema, timeout: 30, retries: 0, queue: 'medium', pack, package: { sha256: 'x', size_bytes: 1 } };
+        return { namespace: 'acme', name: 'report', description: '', entry: 'commands/report.js', input_schema: reportSchema, output_schema: null, timeout: 30, retries: 0, queue: 'medium', pack, package: { sha256: 'x', size_bytes: 1 } };
       }),
       await bus.respond(USER_PRINCIPAL_RPC, async ({ user_id }) => ({ identity: users.get(user_id) ?? null })),
     );

@@ -19,6 +19,7 @@ function resolved(version: string): ResolvedCommand {
     description: '',
     entry: 'commands/echo.js',
     input_schema: { type: 'object' },
+    output_schema: null,
     timeout: 30,
     retries: 0,
     queue: 'fast',

@@ -23,6 +23,8 @@ export class SandboxCatalog implements CommandCatalog {
       description: command.description,
       entry: command.entry,
       input_schema: command.input_schema,
+      // Packs synced before output schemas existed have none in their stored manifest.
+      output_schema: command.output_schema ?? null,
       timeout: command.timeout,
       retries: command.retries,
       queue: command.queue,

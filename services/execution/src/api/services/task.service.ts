@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus, EventOutbox } from '@svc/bus';
-import type { ExecJob, QueueInput, ResolvedCommand, RunOutcome } from '@svc/contracts';
+import type { ExecJob, QueueInput, ResolvedCommand, RunOutcome, TaskProgress } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
 import type { Identity, Tier } from '@svc/auth';
 import { AppError, assertJsonShape, ConflictError, GoneError, MAX_JSON_DEPTH, NotFoundError, PermissionError, ServiceUnavailableError, currentCorrelationId } from '@svc/core';
@@ -47,8 +47,10 @@ export interface RunRequest {
   /** The caller asked for a task (`?async=true` or `Prefer: respond-async`). */
   preferAsync: boolean;
   idempotencyKey?: string;
-  /** A last say once the input passed, before anything runs (the sandbox's monthly quota). */
-  admit?: () => Promise<void>;
+  /** Hears the command's progress reports while a synchronous caller waits (MCP `notifications/progress`). */
+  onProgress?: (progress: TaskProgress) => void;
+  /** A last say once the input passed, before anything runs (the sandbox's monthly quota, MCP's task support). */
+  admit?: (command: ResolvedCommand) => Promise<void>;
 }
 
 export type RunAnswer =
@@ -91,6 +93,11 @@ function newTask(identity: Identity, command: ResolvedCommand, input: unknown, a
   };
 }
 
+/** A task belongs to the user and the tenant that started it (Part 1, Tasks). */
+function isOwner(caller: Identity, task: TaskRow): boolean {
+  return task.userId === caller.userId && task.tenantId === caller.tenantId;
+}
+
 const idempotencyConflict = (message: string) => ConflictError.coded('IDEMPOTENCY_CONFLICT', message);
 
 /**
@@ -128,10 +135,20 @@ export class TaskService {
     ({ db: this.db, bus: this.bus, events: this.events, catalog: this.catalog, validator: this.validator, waiters: this.waiters, limits: this.limits, settings: this.settings } = options);
   }
 
-  async run(identity: Identity, request: RunRequest): Promise<RunAnswer> {
+  /** Runs a command for the caller; the answer names the command as it was resolved. */
+  async run(identity: Identity, request: RunRequest): Promise<RunAnswer & { command: ResolvedCommand }> {
     const command = await this.resolve(identity, request);
+    return { ...(await this.runResolved(identity, request, command)), command };
+  }
+
+  /** The command a task ran, as the caller may see it now; null when it is gone or out of their sight. */
+  commandOf(caller: Identity, task: TaskRow): Promise<ResolvedCommand | null> {
+    return this.catalog.resolve(caller, { namespace: task.namespace, name: task.command, ...(task.packName ? { pack: task.packName } : {}) });
+  }
+
+  private async runResolved(identity: Identity, request: RunRequest, command: ResolvedCommand): Promise<RunAnswer> {
     this.checkInput(command, request.input);
-    await request.admit?.();
+    await request.admit?.(command);
     await this.limits.assertWithin(identity.tenantId);
 
     const commandPath = `${command.namespace}/${command.name}`;
@@ -142,7 +159,7 @@ export class TaskService {
 
     const sync = command.queue === 'fast' && !request.preferAsync;
     const task = newTask(identity, command, request.input, !sync);
-    if (sync && !request.idempotencyKey) return this.runUnstored({ id: randomUUID(), ...task }, identity.tier);
+    if (sync && !request.idempotencyKey) return this.runUnstored({ id: randomUUID(), ...task }, identity.tier, request.onProgress);
 
     const tasks = new TaskRepository(this.db);
     const stored = await tasks.insert(task);
@@ -165,7 +182,7 @@ export class TaskService {
       await this.bus.send(`exec.${command.queue}`, { task_id: stored.id, tenant_id: identity.tenantId, tier: identity.tier }).catch(unqueued);
       return { kind: 'task', task: stored, replayed: false };
     }
-    const outcome = await this.sendAndWait({ task_id: stored.id, reply_to: this.settings.replyQueue, tenant_id: identity.tenantId, tier: identity.tier }, command.queue).catch(unqueued);
+    const outcome = await this.sendAndWait({ task_id: stored.id, reply_to: this.settings.replyQueue, tenant_id: identity.tenantId, tier: identity.tier }, command.queue, request.onProgress).catch(unqueued);
     if (outcome) return { kind: 'outcome', outcome, replayed: false };
     // Still running past the sync wait: the caller gets a task to poll instead of an error.
     await tasks.markAsync(stored.id);
@@ -225,17 +242,17 @@ export class TaskService {
    * A synchronous run without a row: the job carries the task, and the worker stores it only
    * when it fails or runs into the last `UNSTORED_MARGIN_MS` of the wait.
    */
-  private async runUnstored(task: UnstoredTask, tier: Tier): Promise<RunAnswer> {
+  private async runUnstored(task: UnstoredTask, tier: Tier, onProgress?: (progress: TaskProgress) => void): Promise<RunAnswer> {
     const storeFrom = Date.now() + this.settings.syncWaitMs - Math.min(UNSTORED_MARGIN_MS, this.settings.syncWaitMs / 2);
-    const outcome = await this.sendAndWait({ task_id: task.id, reply_to: this.settings.replyQueue, sync: { task, store_from: storeFrom, attempt: 1 }, tenant_id: task.tenantId, tier }, task.queue);
+    const outcome = await this.sendAndWait({ task_id: task.id, reply_to: this.settings.replyQueue, sync: { task, store_from: storeFrom, attempt: 1 }, tenant_id: task.tenantId, tier }, task.queue, onProgress);
     if (outcome) return { kind: 'outcome', outcome, replayed: false };
     // Past the wait the caller gets the task instead.
     return { kind: 'task', task: await detachTask(this.events, task), replayed: false };
   }
 
   /** The outcome of a job a caller waits for; null past the sync wait. A run the worker would not start is 503 with its `retry_after`. */
-  private async sendAndWait(job: QueueInput<`exec.${Queue}`>, queue: Queue): Promise<RunOutcome | null> {
-    const waiting = this.waiters.wait(job.task_id, this.settings.syncWaitMs);
+  private async sendAndWait(job: QueueInput<`exec.${Queue}`>, queue: Queue, onProgress?: (progress: TaskProgress) => void): Promise<RunOutcome | null> {
+    const waiting = this.waiters.wait(job.task_id, this.settings.syncWaitMs, onProgress);
     try {
       await this.bus.send(`exec.${queue}`, job);
     } catch (err) {
@@ -285,10 +302,26 @@ export class TaskService {
     return { task_id: task.id, revoked: true as const };
   }
 
+  /** How long a finished task keeps its result (and a cancelled one its state). */
+  get retentionMs(): number {
+    return this.settings.retentionMs;
+  }
+
+  /** The caller's task, or undefined for an unknown id or anybody else's (MCP tells both apart from nothing). */
+  async find(caller: Identity, taskId: string): Promise<TaskRow | undefined> {
+    const task = UUID.test(taskId) ? await new TaskRepository(this.db).find(taskId) : undefined;
+    return task && isOwner(caller, task) ? task : undefined;
+  }
+
+  /** The caller's tasks, newest first, a page of `limit` after the row `before`. */
+  list(caller: Identity, limit: number, before?: { createdAt: Date; id: string }): Promise<TaskRow[]> {
+    return new TaskRepository(this.db).listOwned({ userId: caller.userId, tenantId: caller.tenantId }, limit, before);
+  }
+
   private async owned(caller: Identity, taskId: string): Promise<TaskRow> {
     const task = UUID.test(taskId) ? await new TaskRepository(this.db).find(taskId) : undefined;
     if (!task) throw new NotFoundError('Task not found', { task_id: taskId });
-    if (task.userId !== caller.userId || task.tenantId !== caller.tenantId) throw new PermissionError('This task belongs to another user');
+    if (!isOwner(caller, task)) throw new PermissionError('This task belongs to another user');
     return task;
   }
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@svc/db';
 import { LIVE_STATUSES, NEW_TASK_COLUMNS, SCHEDULED_TASK_COLUMNS, tasks, type TaskError, type TaskStatus } from '../../db/schema.js';
+import type { TaskProgress } from '@svc/contracts';
 import { jsonText, taskStatementsFor } from './task.statements.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
@@ -114,6 +115,14 @@ export class TaskRepository {
     return row!;
   }
 
+  /** Keeps a running task's last progress report; a task that ended keeps what it had. */
+  async recordProgress(id: string, progress: TaskProgress): Promise<void> {
+    await this.db
+      .update(tasks)
+      .set({ progress })
+      .where(and(eq(tasks.id, id), eq(tasks.status, 'started')));
+  }
+
   /** A failed run that will be retried goes back to pending. */
   async requeue(id: string): Promise<boolean> {
     const rows = await this.db
@@ -149,6 +158,20 @@ export class TaskRepository {
 
   async markAsync(id: string): Promise<void> {
     await this.db.update(tasks).set({ async: true }).where(eq(tasks.id, id));
+  }
+
+  /**
+   * The tasks a caller was handed (asynchronous ones), newest first, `limit` of them after
+   * `before` (the last row of the previous page: its creation time and id).
+   */
+  listOwned(owner: { userId: string; tenantId: string }, limit: number, before?: { createdAt: Date; id: string }): Promise<TaskRow[]> {
+    const older = before ? or(lt(tasks.createdAt, before.createdAt), and(eq(tasks.createdAt, before.createdAt), lt(tasks.id, before.id))) : undefined;
+    return this.db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.userId, owner.userId), eq(tasks.tenantId, owner.tenantId), eq(tasks.async, true), older))
+      .orderBy(desc(tasks.createdAt), desc(tasks.id))
+      .limit(limit);
   }
 
   async revokedAmong(ids: string[]): Promise<string[]> {

@@ -66,6 +66,7 @@ beforeAll(async () => {
     };`,
     'commands/remember.mjs': `export default (input) => { const seen = (globalThis.seen ??= []); const before = [...seen]; seen.push(input.secret); return before; };`,
     'commands/ssh.mjs': `export default (input, ctx) => ctx.ssh.exec('web-1', 'uptime');`,
+    'commands/progress.mjs': `export default async (input, ctx) => { await ctx.progress(1, 2, 'half'); await ctx.progress(2); return 'done'; };`,
     'commands/ssh-timeouts.mjs': `export default async (input, ctx) => [await ctx.ssh.exec('web-1', 'uptime', { timeout: 1234 }), await ctx.ssh.exec('web-1', 'uptime', { timeoutMs: 99 })];`,
   });
   pool = newPool();
@@ -175,6 +176,22 @@ describe('RunnerPool', () => {
     expect(error).toBeInstanceOf(CommandError);
     expect(error).toMatchObject({ details: { code: 'UNKNOWN_HOOK' } });
     expect((error as Error).message).toContain('ssh.exec');
+  });
+
+  it('serves a hook given with a call to that call only (ctx.progress), before the pool\'s', async () => {
+    const reports: Array<{ user: string; args: unknown }> = [];
+    const own: Hooks = { 'task.progress': async (call, args) => (reports.push({ user: call.user, args }), null) };
+    const [mine, other] = await Promise.all([
+      pool.run(request('progress@1', 'progress', {}, { hooks: own, context: callContext({ user: 'user-a' }) })),
+      pool.run(request('progress@1', 'progress', {}, { context: callContext({ user: 'user-b' }) })).catch((e: unknown) => e),
+    ]);
+    expect(mine.value).toBe('done');
+    expect(reports).toEqual([
+      { user: 'user-a', args: { done: 1, total: 2, message: 'half' } },
+      { user: 'user-a', args: { done: 2 } },
+    ]);
+    // The same runner's other call has no such hook.
+    expect(other).toMatchObject({ details: { code: 'UNKNOWN_HOOK' } });
   });
 
   it("takes ctx.ssh.exec's timeout as {timeout} (ms, as child_process.exec names it) or {timeoutMs}", async () => {

@@ -38,6 +38,8 @@ export interface RunRequest {
   context: CallContext;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Capabilities served for this call only (`task.progress`, which reports to this run's caller), before the pool's. */
+  hooks?: Hooks;
 }
 
 export interface RunOutcome {
@@ -417,7 +419,8 @@ export class RunnerProcess {
     const call = this.#runningCall(header.id);
     if (!call || call.settled) throw ConflictError.coded('CALL_ENDED', 'The call this hook belongs to is no longer running');
     const name = typeof header.hook === 'string' ? header.hook : '';
-    const hook = Object.hasOwn(this.#options.hooks, name) ? this.#options.hooks[name] : undefined;
+    const own = call.request.hooks;
+    const hook = own && Object.hasOwn(own, name) ? own[name] : Object.hasOwn(this.#options.hooks, name) ? this.#options.hooks[name] : undefined;
     if (!hook) throw NotFoundError.coded('UNKNOWN_HOOK', `ctx capability "${truncate(name)}" is not available on this platform`);
     const limit = this.#options.hookCallsPerCall;
     call.hookCalls += 1;

@@ -41,5 +41,6 @@ export function unstoredRow(sync: SyncRun): TaskRow {
     completedAt: null,
     resultExpiresAt: null,
     resultPurged: false,
+    progress: null,
   };
 }

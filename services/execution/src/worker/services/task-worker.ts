@@ -1,7 +1,7 @@
 import type { Bus, EventOutbox } from '@svc/bus';
-import type { ExecJob, RunOutcome, TaskError } from '@svc/contracts';
+import { TaskProgress, type ExecJob, type RunOutcome, type TaskError } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
-import { AppError, backoffDelayMs, type Logger } from '@svc/core';
+import { AppError, backoffDelayMs, parseInput, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
 import { tasksFinished } from '@svc/metrics';
 import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
@@ -13,6 +13,7 @@ import { announceEnd, announceStart } from '../../core/task-events.js';
 import { isTerminal, outcomeOf } from '../../core/task-view.js';
 import type { PackManifests } from './pack-manifests.js';
 import { PackSecrets } from './pack-secrets.js';
+import { OUTPUT_SCHEMA_ERROR_TYPE, OutputSchemas } from './output-schemas.js';
 import { isSandboxPack } from '../../core/sandbox-packs.js';
 import { endsRowless, unstoredRow, unstoredRun } from './rowless-sync-run.js';
 import type { TenantShares } from './tenant-shares.js';
@@ -77,10 +78,12 @@ export class TaskWorker {
   private readonly settings: WorkerSettings;
   private readonly log: Logger;
   private readonly secrets: PackSecrets;
+  private readonly outputs: OutputSchemas;
 
   constructor(options: TaskWorkerOptions) {
     ({ db: this.db, bus: this.bus, events: this.events, pool: this.pool, packs: this.packs, shares: this.shares, settings: this.settings, log: this.log } = options);
     this.secrets = new PackSecrets(options.bus, options.manifests);
+    this.outputs = new OutputSchemas(options.manifests);
   }
 
   /** A job of `exec.<queue>`; `redelivered`: it was handed out before and not acknowledged (its worker died). */
@@ -119,12 +122,14 @@ export class TaskWorker {
         timeoutMs: task.timeoutMs,
         signal: controller.signal,
         tenantRunners: caps.runners,
+        hooks: { 'task.progress': (_call, args) => this.progress(job, task, stored, args) },
         // Sent while the command runs, so that it costs the run no time; awaited before the end is announced.
         onAdmitted: () => {
           announcingStart = announceStart(this.events, task).catch((err: Error) => this.log.warn('run start not announced', { task_id: task.id, error: err.message }));
         },
       });
-      ending = { status: 'success', result: run.value };
+      const mismatch = await this.outputs.mismatch(packDir, task.command, run.value);
+      ending = mismatch ? { status: 'failure', error: { type: OUTPUT_SCHEMA_ERROR_TYPE, message: mismatch, kind: 'command' }, retryable: false } : { status: 'success', result: run.value };
     } catch (err) {
       if (err instanceof RunnersBusyError) return this.refuse(job, queue, err, stored ? task : undefined);
       if (err instanceof CommandCancelledError) return this.reply(job, await new TaskRepository(this.db).find(task.id));
@@ -199,6 +204,20 @@ export class TaskWorker {
     const tasks = new TaskRepository(this.db);
     if (!job.sync) return tasks.finish(task.id, ending);
     return tasks.recordUnstored(job.sync.task, { attempt: task.attempts, startedAt: task.startedAt ?? new Date() }, ending);
+  }
+
+  /**
+   * `ctx.progress` of a run: to the API process whose caller waits for it (a synchronous run,
+   * which MCP turns into `notifications/progress`), and onto the task's row when it has one
+   * (`GET /api/v1/tasks/{id}`, MCP `tasks/get`). A caller gone away costs the pack nothing.
+   */
+  private async progress(job: ExecJob, task: TaskRow, stored: boolean, args: unknown): Promise<null> {
+    const progress = parseInput(TaskProgress, args, 'ctx.progress');
+    const waiting = job.reply_to
+      ? this.bus.send(job.reply_to, { task_id: task.id, status: 'progress', progress }).catch((err: Error) => this.log.debug('progress not passed on', { task_id: task.id, error: err.message }))
+      : undefined;
+    await Promise.all([waiting, stored ? new TaskRepository(this.db).recordProgress(task.id, progress) : undefined]);
+    return null;
   }
 
   /** Aborts a task running in this worker (its runner is killed if the command ignores the signal). */
