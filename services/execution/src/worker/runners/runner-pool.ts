@@ -4,7 +4,7 @@ import { RunnersBusyError } from './runner-errors.js';
 import { defaultRunnerScript } from './runner-launch.js';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './runner-output.js';
 import { RunnerProcess, type Hooks, type RunOutcome, type RunRequest } from './runner-process.js';
-import type { RunnerSettings } from './runner-protocol.js';
+import type { RunnerRuntime, RunnerSettings } from './runner-protocol.js';
 import { RunnerSandbox, SandboxUnavailableError, type SandboxMode, type SandboxReport } from './runner-sandbox.js';
 
 /** Largest result a command may return, as JSON. */
@@ -58,6 +58,8 @@ export interface RunnerPoolOptions {
   outputBytesPerCall?: number;
   /** `ctx` capability calls (`ctx.storage`, `ctx.fetch`) one run may make; past it each fails with 429 `HOOK_LIMIT`. Default 1000. */
   hookCallsPerCall?: number;
+  /** The interpreter of Python packs (`SVC_PYTHON`): a name looked up in the system's program folders, or a path. Default `python3`. */
+  python?: string;
 }
 
 export interface PoolRunRequest extends RunRequest {
@@ -65,6 +67,8 @@ export interface PoolRunRequest extends RunRequest {
   packKey: string;
   /** Folder of the unpacked pack version; the only place its runner may read. */
   packDir: string;
+  /** What runs the pack's code (its manifest's `runtime`). Default `node`. */
+  runtime?: RunnerRuntime;
   /** Runners the calling tenant (`context.tenant`) may have alive at once; no bound when absent. */
   tenantRunners?: number;
   /** Called once the call is given to a runner, so that it will run: for what a caller announces of runs that happen only. */
@@ -165,6 +169,7 @@ export class RunnerPool {
       runnerDir: dirname(this.#script),
       uid: options.runnerUid,
       gid: options.runnerGid,
+      python: options.python,
       logger: this.#logger,
       limits: {
         dataBytes: memoryCeilingBytes(this.#memoryLimitMb),
@@ -186,6 +191,7 @@ export class RunnerPool {
   async run(request: PoolRunRequest): Promise<RunOutcome> {
     const sandbox = await this.#sandboxReady();
     if (!sandbox.usable) throw new SandboxUnavailableError(sandbox.report.missing);
+    if (request.runtime === 'python') sandbox.requirePython();
     // Given to the runner in the same turn it was found in, so that no other call's start can
     // take it for an idle one meanwhile.
     const outcome = this.#runnerFor(request, sandbox).call(request);
@@ -234,6 +240,7 @@ export class RunnerPool {
       packKey: request.packKey,
       packDir: resolve(request.packDir),
       script: this.#script,
+      runtime: request.runtime ?? 'node',
       memoryLimitMb: this.#memoryLimitMb,
       // The kernel holds memory where it can; the runner's own watch is the fallback.
       settings: sandbox.report.rlimits ? { ...this.#settings, rssLimitBytes: 0 } : this.#settings,

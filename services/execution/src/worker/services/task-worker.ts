@@ -76,9 +76,10 @@ export class TaskWorker {
   private readonly settings: WorkerSettings;
   private readonly log: Logger;
   private readonly secrets: PackSecrets;
+  private readonly manifests: PackManifests;
 
   constructor(options: TaskWorkerOptions) {
-    ({ db: this.db, bus: this.bus, events: this.events, pool: this.pool, packs: this.packs, shares: this.shares, settings: this.settings, log: this.log } = options);
+    ({ db: this.db, bus: this.bus, events: this.events, pool: this.pool, packs: this.packs, shares: this.shares, manifests: this.manifests, settings: this.settings, log: this.log } = options);
     this.secrets = new PackSecrets(options.bus, options.manifests);
   }
 
@@ -106,11 +107,13 @@ export class TaskWorker {
     let ending: Ending;
     try {
       const packDir = await this.packs.dirFor(task.packId, task.packVersionId);
+      const { runtime } = await this.manifests.of(packDir);
       // A sandbox pack is any code its user synced: it is handed no tenant's secrets.
       const secrets = isSandboxPack(task.packId) ? undefined : await this.secrets.forRun({ packDir, namespace: task.namespace, tenantId: task.tenantId });
       const run = await this.pool.run({
         packKey: packKeyOf(task.packId, task.packVersionId),
         packDir,
+        runtime,
         entry: task.entry,
         command: task.command,
         input: task.input,
