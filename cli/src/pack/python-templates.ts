@@ -48,10 +48,11 @@ const HELLO = `"""The hello command: what run returns is the caller's result, as
 
 
 def run(input, ctx):
-    # A plain function's ctx calls return their answer; in an async def, await them.
+    # A plain function's ctx calls return their answer; in an async def, await them. Stored
+    # values are JSON objects.
     previous = ctx.storage.get("greetings")
-    count = (previous["value"] if previous else 0) + 1
-    ctx.storage.put("greetings", count)
+    count = (previous["value"]["count"] if previous else 0) + 1
+    ctx.storage.put("greetings", {"count": count})
     ctx.log.info("greeted", input["name"], "for tenant", ctx.tenant)
     return {"message": "Hello, %s!" % input["name"], "greetings": count}
 `;
@@ -73,6 +74,8 @@ class _Storage:
         return {"key": key, "value": self.entries[key], "created_at": "1970-01-01T00:00:00.000Z", "expires_at": None}
 
     def put(self, key, value, ttl=None):
+        if not isinstance(value, dict):
+            raise ValueError("storage values are JSON objects, as on the platform")
         created = key not in self.entries
         self.entries[key] = value
         return {"key": key, "created": created, "expires_at": None}
