@@ -131,6 +131,7 @@ export class LocalPack {
         packKey: `local@${this.#generation}`,
         packDir: this.dir,
         runtime: this.#manifest.runtime,
+        python: this.#manifest.python,
         command: name,
         entry: command.entry,
         input,

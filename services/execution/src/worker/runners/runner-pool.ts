@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { ServiceUnavailableError, type Logger } from '@svc/core';
-import { RunnersBusyError } from './runner-errors.js';
+import { pythonSatisfies } from '@svc/pack-sdk';
+import { PythonVersionError, RunnersBusyError } from './runner-errors.js';
 import { defaultRunnerScript } from './runner-launch.js';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './runner-output.js';
 import { RunnerProcess, type Hooks, type RunOutcome, type RunRequest } from './runner-process.js';
@@ -69,6 +70,8 @@ export interface PoolRunRequest extends RunRequest {
   packDir: string;
   /** What runs the pack's code (its manifest's `runtime`). Default `node`. */
   runtime?: RunnerRuntime;
+  /** A Python pack's `python:` range, which this worker's interpreter must meet. */
+  python?: string | null;
   /** Runners the calling tenant (`context.tenant`) may have alive at once; no bound when absent. */
   tenantRunners?: number;
   /** Called once the call is given to a runner, so that it will run: for what a caller announces of runs that happen only. */
@@ -186,12 +189,16 @@ export class RunnerPool {
    * Runs a command of a pack version for the tenant of `request.context`. Rejects with
    * CommandError, CommandTimeoutError, CommandCancelledError, RunnerCrashedError,
    * ResultTooLargeError, RunnersBusyError when the tenant holds its runners or every runner is
-   * busy (nothing ran), or ServiceUnavailableError when the pool is closed.
+   * busy (nothing ran), PythonVersionError when a Python pack's range leaves out this worker's
+   * interpreter, or ServiceUnavailableError when the pool is closed.
    */
   async run(request: PoolRunRequest): Promise<RunOutcome> {
     const sandbox = await this.#sandboxReady();
     if (!sandbox.usable) throw new SandboxUnavailableError(sandbox.report.missing);
-    if (request.runtime === 'python') sandbox.requirePython();
+    if (request.runtime === 'python') {
+      const { version } = sandbox.requirePython();
+      if (request.python && !pythonSatisfies(request.python, version)) throw new PythonVersionError(request.python, version);
+    }
     // Given to the runner in the same turn it was found in, so that no other call's start can
     // take it for an idle one meanwhile.
     const outcome = this.#runnerFor(request, sandbox).call(request);

@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandError, CommandTimeoutError } from './runner-errors.js';
+import { CommandError, CommandTimeoutError, PythonVersionError } from './runner-errors.js';
 import { RunnerPool, type PoolRunRequest } from './runner-pool.js';
 import { callContext, capturingLogger, PackFolders } from './runner-test-helpers.js';
 
@@ -247,6 +247,15 @@ describe('python runner', () => {
   it('runs calls of one tenant at once in one runner', async () => {
     const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => pool.run(request(i % 2 ? 'tools.basics:echo' : 'tools.basics:echo_async', { i }))));
     expect(runs.map((run) => (run.value as { echoed: { i: number } }).echoed.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
+  it("refuses a pack whose python range leaves out this worker's interpreter, running nothing", async () => {
+    const starts = pool.stats().starts;
+    const error = await pool.run(request('tools.basics:echo', {}, { packKey: 'python-future@1', python: '>=4' })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PythonVersionError);
+    expect(error).toMatchObject({ code: 'PYTHON_VERSION_UNSUPPORTED', message: expect.stringMatching(/^This pack runs on Python >=4; this worker runs Python 3\.\d+\.\d+$/) });
+    expect(pool.stats().starts).toBe(starts);
+    await expect(pool.run(request('tools.basics:echo', {}, { python: '>=3.8,<4' }))).resolves.toBeDefined();
   });
 
   it("names an exception's class in the error type, with its message", async () => {

@@ -4,7 +4,7 @@ import type { Queue } from '@svc/pack-sdk';
 import { AppError, backoffDelayMs, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
 import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
-import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnersBusyError } from '../runners/runner-errors.js';
+import { CommandCancelledError, CommandError, CommandTimeoutError, PythonVersionError, ResultTooLargeError, RunnersBusyError } from '../runners/runner-errors.js';
 import type { RunnerPool } from '../runners/runner-pool.js';
 import { SandboxUnavailableError } from '../runners/runner-sandbox.js';
 import type { PackSource } from '../../core/command-catalog.js';
@@ -53,6 +53,8 @@ function endingOf(err: unknown): Ending {
   if (err instanceof CommandTimeoutError) return { status: 'timeout', error: { type: 'TimeoutError', message: err.message, kind: 'timeout' }, retryable: false };
   if (err instanceof CommandError) return { status: 'failure', error: { type: err.type, message: err.message, kind: 'command' }, retryable: true };
   if (err instanceof ResultTooLargeError) return { status: 'failure', error: { type: 'ResultTooLargeError', message: err.message, kind: 'command' }, retryable: false };
+  // The caller is told why; another attempt may land on a worker whose Python fits.
+  if (err instanceof PythonVersionError) return { status: 'failure', error: { type: 'PythonVersionError', message: err.message, kind: 'command' }, retryable: true };
   // Trying again on the same worker cannot help; its log says why it cannot isolate packs.
   if (err instanceof SandboxUnavailableError) return { status: 'failure', error: { type: err.type, message: 'The command could not be run', kind: 'internal' }, retryable: false };
   const type = err instanceof AppError ? err.type : 'InternalError';
@@ -107,13 +109,14 @@ export class TaskWorker {
     let ending: Ending;
     try {
       const packDir = await this.packs.dirFor(task.packId, task.packVersionId);
-      const { runtime } = await this.manifests.of(packDir);
+      const { runtime, python } = await this.manifests.of(packDir);
       // A sandbox pack is any code its user synced: it is handed no tenant's secrets.
       const secrets = isSandboxPack(task.packId) ? undefined : await this.secrets.forRun({ packDir, namespace: task.namespace, tenantId: task.tenantId });
       const run = await this.pool.run({
         packKey: packKeyOf(task.packId, task.packVersionId),
         packDir,
         runtime,
+        python,
         entry: task.entry,
         command: task.command,
         input: task.input,
