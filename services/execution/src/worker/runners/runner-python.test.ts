@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +109,8 @@ def nan(input, ctx):
     return float("nan")
 `,
     'commands/file_entry.py': `def run(input, ctx):\n    return "from a file entry"\n`,
+    'tools/vendored.py': `import greet\nimport shout\n\n\ndef run(input, ctx):\n    return {"shout": shout.loud("hi"), "greet": greet.GREETING}\n`,
+    'vendor/shout/__init__.py': `def loud(text):\n    return text.upper()\n`,
     'hostile/__init__.py': '',
     'hostile/attacks.py': `
 import ctypes
@@ -189,6 +192,9 @@ def who(input, ctx):
     }
 `,
   });
+  // A pure-Python wheel, written by Python's own zipfile.
+  const wheel = join(packDir, 'vendor', 'greet-1.0-py3-none-any.whl');
+  spawnSync('python3', ['-c', 'import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], "w") as z: z.writestr("greet.py", "GREETING = \'hello from a wheel\'\\n")', wheel]);
   pool = new RunnerPool({
     logger,
     memoryLimitMb: 64,
@@ -264,6 +270,11 @@ describe('python runner', () => {
     expect(await failure('tools.basics:missing')).toMatchObject({ type: 'TypeError' });
     expect(await failure('nowhere.module:run')).toMatchObject({ type: 'ModuleNotFoundError' });
     expect(await failure('tools.basics:nan')).toMatchObject({ type: 'ValueError' });
+  });
+
+  it('imports vendored dependencies: packages in vendor/, and pure-Python wheels there as they are', async () => {
+    const { value } = await pool.run(request('tools.vendored:run'));
+    expect(value).toEqual({ shout: 'HI', greet: 'hello from a wheel' });
   });
 
   it('hands ctx.secrets read-only', async () => {
