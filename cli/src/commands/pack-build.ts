@@ -78,7 +78,7 @@ export function wantsSignature(ctx: Context, sign: boolean | undefined): boolean
 }
 
 /** Writes one package (and its signature) into `outDir`; what `pack build` reports of it. */
-async function writePackage(ctx: Context, outDir: string, built: BuiltPackage) {
+async function writePackage(outDir: string, built: BuiltPackage) {
   const path = join(outDir, built.fileName);
   await writeFile(path, built.tarball);
   if (built.signed) await writeFile(`${path}${SIGNATURE_SUFFIX}`, `${JSON.stringify(built.signed.signature, null, 2)}\n`);
@@ -109,7 +109,7 @@ async function build(ctx: Context, options: { output?: string; format?: BuildFor
   const written = [];
   for (const format of formats) {
     const built = format === first.format ? first : await buildPackage(ctx, packDir, wantsSignature(ctx, options.sign), format);
-    written.push(await writePackage(ctx, outDir, built));
+    written.push(await writePackage(outDir, built));
   }
   progress.succeed(`Built ${written.map((item) => relative(ctx.io.cwd, item.package)).join(' and ')}`);
   const lines = written.flatMap((item) => [`${item.package} (${item.size_bytes} bytes, sha256 ${item.sha256.slice(0, 16)}…)`, item.signature ? `signed: ${item.signature.path} (key ${item.signature.key_fingerprint})` : '']);

@@ -28,12 +28,12 @@ import types
 
 SETTINGS = json.loads(sys.argv[-1])
 PACK_DIR = os.getcwd()
-# The pack and its vendored dependencies come first; nothing of the host's site-packages (-S).
-sys.path[:] = [PACK_DIR, os.path.join(PACK_DIR, "vendor")] + [path for path in sys.path if path and path != PACK_DIR]
 VENDOR = os.path.join(PACK_DIR, "vendor")
-if os.path.isdir(VENDOR):
-    # Pure-Python wheels import from the archive itself (zipimport), as pip would have installed them.
-    sys.path[2:2] = sorted(os.path.join(VENDOR, name) for name in os.listdir(VENDOR) if name.endswith(".whl"))
+# Pure-Python wheels in vendor/ import from the archive itself (zipimport), as pip would have
+# installed them; workers have unpacked them into vendor/ already.
+WHEELS = sorted(os.path.join(VENDOR, name) for name in os.listdir(VENDOR) if name.endswith(".whl")) if os.path.isdir(VENDOR) else []
+# The pack and its vendored dependencies come first; nothing of the host's site-packages (-S).
+sys.path[:] = [PACK_DIR, VENDOR] + WHEELS + [path for path in sys.path if path and path != PACK_DIR]
 
 # Thread stacks are private writable memory, which RLIMIT_DATA counts: keep them small and few.
 threading.stack_size(2 * 1024 * 1024)
