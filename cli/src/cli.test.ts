@@ -81,11 +81,11 @@ describe('svc: config, output and exit codes', () => {
       fake401.server.close();
     });
 
-    it('1: a general error (Python packs do not exist yet)', async () => {
-      const reply = await run(['pack', 'new', 'snake', '--namespace', 'ada', '--python', '-o', 'json']);
+    it('1: a general error (a template Python packs do not have)', async () => {
+      const reply = await run(['pack', 'new', 'snake', '--namespace', 'ada', '--python', '--template', 'full', '-o', 'json']);
       expect(reply.code).toBe(1);
-      expect(reply.json().error).toMatchObject({ kind: 'general', code: 'PYTHON_UNSUPPORTED' });
-      expect(reply.json().error.message).toMatch(/Python packs .* do not exist on the platform yet/);
+      expect(reply.json().error).toMatchObject({ kind: 'general', code: 'TEMPLATE_UNSUPPORTED' });
+      expect(reply.json().error.message).toMatch(/Python packs start from the basic template/);
     });
 
     it('2: an authentication error (nothing signed in)', async () => {

@@ -16,6 +16,8 @@ export interface CliEnv {
   skipUpdateCheck: boolean;
   /** `NO_COLOR` or `TERM=dumb`: no spinners or colours even on a terminal. */
   plain: boolean;
+  /** The Python of Python packs' local runs and tests (`SVC_PYTHON`, default `python3`). */
+  python: string;
 }
 
 const TRUTHY = new Set(['1', 'true', 'yes']);
@@ -35,5 +37,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CliEnv {
     logLevel: nonEmpty(env.SVC_LOG_LEVEL),
     skipUpdateCheck: TRUTHY.has((env.SVC_SKIP_UPDATE_CHECK ?? '').trim().toLowerCase()),
     plain: env.NO_COLOR !== undefined || env.TERM === 'dumb',
+    python: nonEmpty(env.SVC_PYTHON) ?? 'python3',
   };
 }

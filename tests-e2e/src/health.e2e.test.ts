@@ -54,11 +54,12 @@ describe.each(MODES)('health reports its parts (%s infrastructure)', (mode) => {
   });
   afterAll(() => fleet?.stop());
 
-  it('answers the spec object with every component and a timestamp', async () => {
+  it('answers the spec object with every component and a timestamp, and the Python the worker runs packs on', async () => {
     const reply = await client(fleet.url)('/health');
     expect(reply.status).toBe(200);
-    expect(Object.keys(reply.body).sort()).toEqual(['services', 'status', 'timestamp', 'version']);
+    expect(Object.keys(reply.body).sort()).toEqual(['details', 'services', 'status', 'timestamp', 'version']);
     expect(Object.keys(reply.body.services).sort()).toEqual(['cache', 'database', 'worker']);
+    expect(reply.body.details).toEqual({ worker: { python: { interpreter: expect.stringMatching(/python3/), version: expect.stringMatching(/^3\.\d+\.\d+$/) } } });
   });
 
   it('says the worker is unhealthy when no execution worker answers, though every service still does', async () => {

@@ -66,7 +66,7 @@ async function dev(ctx: Context, options: DevOptions): Promise<void> {
   const level = options.logLevel ?? (ctx.config.get('dev.log_level') as LogLevel);
   const log = (line: string) => (ctx.out.json ? ctx.out.debug(line) : ctx.io.stderr.write(`${line}\n`));
   const storage = await DevStorage.open(options.persist ? join(packDir, DEV_STORAGE_FILE) : undefined);
-  const pack = await LocalPack.open(packDir, { logger: lineLogger(level, log), storage });
+  const pack = await LocalPack.open(packDir, { logger: lineLogger(level, log), storage, python: ctx.io.env.python });
   ctx.onExit(() => pack.close());
 
   const server = createDevServer({ pack, docs: options.docs, log });

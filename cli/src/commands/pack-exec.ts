@@ -80,7 +80,7 @@ async function exec(ctx: Context, target: string, options: ExecOptions): Promise
   const sandbox = await runningSandbox(ctx);
   if (sandbox) return execInSandbox(ctx, sandbox, packDir, ref, input);
   const log = (line: string) => (ctx.out.json ? ctx.out.debug(line) : ctx.io.stderr.write(`${line}\n`));
-  const pack = await LocalPack.open(packDir, { logger: lineLogger('info', log), storage: await DevStorage.open(join(packDir, DEV_STORAGE_FILE)) });
+  const pack = await LocalPack.open(packDir, { logger: lineLogger('info', log), storage: await DevStorage.open(join(packDir, DEV_STORAGE_FILE)), python: ctx.io.env.python });
   ctx.onExit(() => pack.close());
   const started = performance.now();
   const label = `${ref.namespace}/${ref.name}`;

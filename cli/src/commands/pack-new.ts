@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { asCliError, CliError, validationError } from '../errors.js';
 import { writeNewFolder } from '../scaffold.js';
 import { PACK_TEMPLATES, packTemplateFiles, type PackTemplate } from '../pack/templates.js';
+import { pythonPackTemplateFiles } from '../pack/python-templates.js';
 import { action } from '../program.js';
 
 export interface NewPackOptions {
@@ -48,16 +49,25 @@ export async function defaultNamespace(ctx: Context, given: string | undefined):
   throw validationError('Give the namespace to publish under with --namespace (your personal slug or an organization), or sign in first with `svc login`', { code: 'NAMESPACE_REQUIRED' });
 }
 
+/** The Python version `--python` asks for (`3.11`), or undefined for a JavaScript pack. */
+function pythonVersionOf(options: NewPackOptions): string | undefined {
+  if (options.python === undefined || options.python === false) return undefined;
+  const version = options.python === true ? DEFAULT_PYTHON : options.python;
+  if (!/^3\.\d{1,2}$/.test(version)) throw validationError(`--python ${version}: give a Python 3 version such as ${DEFAULT_PYTHON}`, { code: 'PYTHON_VERSION_INVALID', details: { python: version } });
+  if (options.template !== 'basic') {
+    throw new CliError('general', `--template ${options.template}: Python packs start from the basic template`, { code: 'TEMPLATE_UNSUPPORTED', details: { template: options.template, python: version } });
+  }
+  return version;
+}
+
 /** Writes a new pack into `dir`; shared by `pack new` and `project init/add-pack`. */
 export async function scaffoldPack(ctx: Context, dir: string, name: string, options: NewPackOptions) {
-  if (options.python !== undefined && options.python !== false) {
-    const version = options.python === true ? DEFAULT_PYTHON : options.python;
-    throw new CliError('general', `Python packs (Python ${version}) do not exist on the platform yet: packs run JavaScript today. Drop --python to make a JavaScript pack.`, { code: 'PYTHON_UNSUPPORTED', details: { python: version } });
-  }
+  const python = pythonVersionOf(options);
   requireName(name);
   const namespace = await defaultNamespace(ctx, options.namespace);
-  const files = await writeNewFolder(dir, packTemplateFiles(options.template, { namespace, name, author: options.author }));
-  return { path: dir, namespace, name, template: options.template, files };
+  const input = { namespace, name, author: options.author };
+  const files = await writeNewFolder(dir, python ? pythonPackTemplateFiles(input, python) : packTemplateFiles(options.template, input));
+  return { path: dir, namespace, name, template: options.template, ...(python ? { runtime: 'python', python } : { runtime: 'node' }), files };
 }
 
 async function newPack(ctx: Context, name: string, options: NewPackOptions): Promise<void> {
@@ -82,6 +92,6 @@ export function registerPackNew(pack: Command): void {
     .addOption(packTemplateOption())
     .option('--namespace <namespace>', 'where it will be published (default: your personal namespace)')
     .option('--author <author>', 'the author, written in package.json and README.md')
-    .option('--python [version]', `a Python pack (Python ${DEFAULT_PYTHON}); not available yet`)
+    .option('--python [version]', `a Python pack, for this Python version or later (${DEFAULT_PYTHON})`)
     .action(action<NewPackOptions>((ctx, [name], options) => newPack(ctx, name as string, options)));
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { inspectPackage, PackFormatError, PUBLIC_KEY_FIELD, SIGNATURE_FIELD, keyFingerprint, type PackageSignature, type PackManifest } from '@svc/pack-sdk';
+import { inspectPackage, isZip, PackFormatError, PUBLIC_KEY_FIELD, SIGNATURE_FIELD, keyFingerprint, type PackageSignature, type PackManifest } from '@svc/pack-sdk';
 import { parseConfigValue } from '../config.js';
 import type { Context } from '../context.js';
 import { asCliError, validationError } from '../errors.js';
@@ -28,7 +28,7 @@ interface Publishable {
 async function fromFile(ctx: Context, path: string): Promise<Publishable> {
   const full = ctx.path(path);
   const info = await stat(full).catch(() => undefined);
-  if (!info?.isFile()) throw validationError(`${path} is not a package file (a .tar.gz made by \`svc pack build\`)`, { code: 'PACKAGE_NOT_FOUND', details: { path: full } });
+  if (!info?.isFile()) throw validationError(`${path} is not a package file (a .tar.gz or a wheel made by \`svc pack build\`)`, { code: 'PACKAGE_NOT_FOUND', details: { path: full } });
   const tarball = await readFile(full);
   try {
     const { manifest } = await inspectPackage(tarball);
@@ -86,7 +86,8 @@ async function publish(ctx: Context, packagePath: string | undefined, options: P
   }
 
   const form = new FormData();
-  form.append('package', new Blob([item.tarball], { type: 'application/gzip' }), `${item.manifest.pack.name}-${item.manifest.pack.version}.tar.gz`);
+  const wheel = isZip(item.tarball);
+  form.append('package', new Blob([item.tarball], { type: wheel ? 'application/zip' : 'application/gzip' }), `${item.manifest.pack.name}-${item.manifest.pack.version}${wheel ? '.whl' : '.tar.gz'}`);
   if (item.signature) {
     form.append(SIGNATURE_FIELD, item.signature.signature);
     form.append(PUBLIC_KEY_FIELD, item.signature.public_key);

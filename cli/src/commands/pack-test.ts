@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
-import { findPackDir } from '../pack/project.js';
+import { parseManifest } from '@svc/pack-sdk';
+import { findPackDir, readManifestText } from '../pack/project.js';
+import { pythonTestSummary, runPythonTests } from '../pack/python-tests.js';
 import { action } from '../program.js';
 
 interface TestOptions {
@@ -40,12 +42,36 @@ export function nodeTestArgs(options: TestOptions, tests: string[], tapFile: str
   return [...args, ...tests];
 }
 
+/** Whether the pack in `packDir` says `runtime: python` (a manifest that does not parse is left to the tests). */
+async function isPythonPack(packDir: string): Promise<boolean> {
+  try {
+    return parseManifest(await readManifestText(packDir)).runtime === 'python';
+  } catch {
+    return false;
+  }
+}
+
+/** A Python pack's tests (`pack/python-tests.ts`): pytest when installed, else unittest. */
+async function pythonPackTest(ctx: Context, packDir: string, tests: string[], options: TestOptions): Promise<void> {
+  const human = !ctx.out.json;
+  const run = await runPythonTests(ctx.io.env.python, packDir, tests, options, (chunk) => (human ? ctx.io.stdout.write(chunk) : undefined));
+  const summary = pythonTestSummary(run);
+  const data = { path: packDir, passed: run.code === 0, runner: run.runner, ...summary };
+  if (run.code !== 0) {
+    if (!human) ctx.out.debug(run.output);
+    throw new CliError('command', `${summary.fail || 'Some'} of ${summary.tests} tests failed`, { code: 'TESTS_FAILED', details: data });
+  }
+  ctx.out.result(data, `${summary.pass} of ${summary.tests} tests passed${summary.skipped ? `, ${summary.skipped} skipped` : ''} (${run.runner}, ${summary.duration_ms} ms)`);
+}
+
 /**
  * Runs the pack's tests with Node's own test runner (`tests/**\/*.test.js` by default, or the
- * files given), in the pack's folder. Failing tests are the pack's code failing: exit code 10.
+ * files given), in the pack's folder; a Python pack's with pytest or unittest. Failing tests
+ * are the pack's code failing: exit code 10.
  */
 async function packTest(ctx: Context, tests: string[], options: TestOptions): Promise<void> {
   const packDir = await findPackDir(ctx.io.cwd);
+  if (await isPythonPack(packDir)) return pythonPackTest(ctx, packDir, tests, options);
   const scratch = await mkdtemp(join(tmpdir(), 'svc-test-'));
   ctx.onExit(() => rm(scratch, { recursive: true, force: true }));
   const tapFile = join(scratch, 'report.tap');
@@ -77,7 +103,7 @@ async function packTest(ctx: Context, tests: string[], options: TestOptions): Pr
 export function registerPackTest(pack: Command): void {
   pack
     .command('test')
-    .description("run the pack's tests (Node's test runner; tests/ by default)")
+    .description("run the pack's tests (Node's test runner, or for a Python pack pytest or unittest; tests/ by default)")
     .argument('[tests...]', 'test files or folders (default: tests/)')
     .option('--coverage', 'report code coverage')
     .option('-v, --verbose', 'one line per test (spec reporter), and more detail')

@@ -1,8 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inspectPackage, verifyPackageSignature } from '@svc/pack-sdk';
-import { suiteHome } from '../testing/run-cli.js';
+import { suiteHome, svcProcess } from '../testing/run-cli.js';
 
 describe('svc pack: new, validate, test, build, exec, stats (no platform)', () => {
   const home = suiteHome();
@@ -66,7 +67,7 @@ describe('svc pack: new, validate, test, build, exec, stats (no platform)', () =
     const key = await readFile(join(home.dir, 'config', 'svc', 'signing-key.pem'), 'utf8');
     expect(key).toContain('PRIVATE KEY');
     const wheel = await run(['pack', 'build', '--format', 'wheel'], dir);
-    expect([wheel.code, wheel.json().error.code]).toEqual([1, 'PYTHON_UNSUPPORTED']);
+    expect([wheel.code, wheel.json().error.code]).toEqual([1, 'FORMAT_UNSUPPORTED']);
   });
 
   it('publish --dry-run checks the package file without a platform and uploads nothing', async () => {
@@ -75,6 +76,56 @@ describe('svc pack: new, validate, test, build, exec, stats (no platform)', () =
     expect(dry.code, dry.stdout).toBe(0);
     expect(dry.json().data).toMatchObject({ dry_run: true, pack: { namespace: 'ada', name: 'basic-pack', version: '0.1.0', commands: ['hello'] }, namespace: null });
     expect(dry.json().data.pack.signature.key_fingerprint).toMatch(/^SHA256:/);
+  });
+
+  it('makes a Python pack that passes validate --strict, its unittest tests, and runs in the platform runner', async () => {
+    const made = await run(['pack', 'new', 'py-pack', '--python', '--namespace', 'ada']);
+    expect(made.code, made.stdout).toBe(0);
+    expect(made.json().data).toMatchObject({ runtime: 'python', python: '3.11' });
+    const dir = made.json().data.path;
+    expect(await readFile(join(dir, 'pack.yaml'), 'utf8')).toContain('runtime: python\n');
+    expect(await readFile(join(dir, 'py_pack', 'hello.py'), 'utf8')).toContain('def run(input, ctx):');
+    const checked = await run(['pack', 'validate', '--strict'], dir);
+    expect(checked.code, checked.stdout).toBe(0);
+    // pytest where the interpreter has it, unittest where it does not (Debian's python3 here).
+    const pythons: Array<Record<string, string>> = [{}, ...(spawnSync('/usr/bin/python3', ['-c', 'import pytest']).status === 1 ? [{ SVC_PYTHON: '/usr/bin/python3' }] : [])];
+    await writeFile(join(dir, 'tests', 'test_broken.py'), 'import unittest\n\nclass Broken(unittest.TestCase):\n    def test_fails(self):\n        self.assertEqual(1, 2)\n');
+    for (const python of pythons) {
+      const testing = (args: string[]) => svcProcess([...args, '-o', 'json'], { cwd: dir, env: { ...home.env, ...python } });
+      const tested = await testing(['pack', 'test', 'tests/test_hello.py']);
+      expect(tested.code, tested.stdout + tested.stderr).toBe(0);
+      expect(tested.json().data).toMatchObject({ passed: true, tests: 2, pass: 2, fail: 0 });
+      const failing = await testing(['pack', 'test']);
+      expect([failing.code, failing.json().error.code, failing.json().error.details.fail, failing.json().error.details.tests]).toEqual([10, 'TESTS_FAILED', 1, 3]);
+    }
+    expect(pythons.length).toBe(2);
+
+    const ran = await run(['pack', 'exec', 'ada/hello', '--arg', 'name=Ada'], dir);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    expect(ran.json().data.result).toEqual({ message: 'Hello, Ada!', greetings: 1 });
+    expect((await run(['pack', 'exec', 'ada/hello', '--arg', 'name=Ada'], dir)).json().data.result.greetings).toBe(2);
+    await writeFile(join(dir, 'py_pack', 'hello.py'), 'class NoGreeting(Exception):\n    pass\n\n\ndef run(input, ctx):\n    raise NoGreeting("not today")\n');
+    const failed = await run(['pack', 'exec', 'ada/hello', '--arg', 'name=Ada'], dir);
+    expect([failed.code, failed.json().error.details.type]).toEqual([10, 'NoGreeting']);
+  }, 120_000);
+
+  it('builds a Python pack as a wheel by default, as a tar.gz, or both, each one the registry accepts', async () => {
+    const dir = join(home.dir, 'py-pack');
+    const wheel = await run(['pack', 'build'], dir);
+    expect(wheel.code, wheel.stdout).toBe(0);
+    expect(wheel.json().data).toMatchObject({ format: 'wheel', package: join(dir, 'dist', 'svc_ada_py_pack-0.1.0-py3-none-any.whl') });
+    const both = await run(['pack', 'build', '--format', 'both'], dir);
+    expect(both.json().data.packages.map((p: { format: string; package: string }) => [p.format, p.package])).toEqual([
+      ['wheel', join(dir, 'dist', 'svc_ada_py_pack-0.1.0-py3-none-any.whl')],
+      ['tar.gz', join(dir, 'dist', 'ada-py-pack-0.1.0.tar.gz')],
+    ]);
+    for (const { package: path } of both.json().data.packages) {
+      const { manifest, files } = await inspectPackage(await readFile(path));
+      expect(manifest).toMatchObject({ runtime: 'python', python: '>=3.11' });
+      expect([...files.keys()].sort()).toEqual(['README.md', 'pack.yaml', 'py_pack/__init__.py', 'py_pack/hello.py']);
+    }
+    const dry = await run(['pack', 'publish', 'dist/svc_ada_py_pack-0.1.0-py3-none-any.whl', '--dry-run'], dir);
+    expect([dry.code, dry.json().data.pack.name]).toEqual([0, 'py-pack']);
   });
 
   it('exec runs a command in the platform runner and counts it in stats; a command that throws is exit code 10', async () => {

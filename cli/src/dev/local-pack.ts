@@ -50,6 +50,8 @@ export interface LocalPackOptions {
   /** Tenant and user the runs are made for (`ctx.tenant`, `ctx.user`). */
   tenant?: string;
   user?: string;
+  /** The interpreter of Python packs (`SVC_PYTHON`); default `python3`. */
+  python?: string;
 }
 
 /** A pack error as the CLI reports it: a pack's own failure is exit code 10. */
@@ -78,7 +80,7 @@ export class LocalPack {
     this.#manifest = manifest;
     // The developer's own code on their own machine: sandboxed like the fleet where the host can
     // (namespaces, limits, uid 65534 when run as root), without refusing to run where it cannot (macOS).
-    this.#pool = new RunnerPool({ logger: options.logger, hooks: this.#hooks(), runnerScript: runnerScript(), maxRunners: 4, sandbox: 'best-effort' });
+    this.#pool = new RunnerPool({ logger: options.logger, hooks: this.#hooks(), runnerScript: runnerScript(), maxRunners: 4, sandbox: 'best-effort', python: options.python });
   }
 
   static async open(dir: string, options: LocalPackOptions): Promise<LocalPack> {
@@ -128,6 +130,8 @@ export class LocalPack {
       const outcome = await this.#pool.run({
         packKey: `local@${this.#generation}`,
         packDir: this.dir,
+        runtime: this.#manifest.runtime,
+        python: this.#manifest.python,
         command: name,
         entry: command.entry,
         input,

@@ -129,7 +129,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     }),
     registry: createRegistryService({
       ...deps('registry'),
-      config: { ...registryConfigFromEnv({ SVC_DATA_DIR: options.dataDir, ...blobStoreEnvOf(options) }), migrationsFolder: migrationsOf('@svc/registry') },
+      // The worker's own interpreter: what Python packs published here will run on.
+      config: { ...registryConfigFromEnv({ SVC_DATA_DIR: options.dataDir, ...blobStoreEnvOf(options), SVC_PYTHON: options.execution.sandbox?.python }), migrationsFolder: migrationsOf('@svc/registry') },
     }),
     execution: createExecutionService({ ...deps('execution'), config: execution }),
     storage: createStorageService({

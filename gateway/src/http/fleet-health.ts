@@ -2,7 +2,7 @@ import type { Bus } from '@svc/bus';
 import type { Cache } from '@svc/cache';
 import { WORKER_PING_RPC } from '@svc/contracts';
 import type { Database } from '@svc/db';
-import type { HealthChecks } from './health.routes.js';
+import type { HealthChecks, WorkerDetails } from './health.routes.js';
 
 /**
  * Real checks: a query on the database, a PING on the cache, and a request/reply round trip
@@ -10,13 +10,17 @@ import type { HealthChecks } from './health.routes.js';
  * nothing about whether commands can run).
  */
 export function fleetHealthChecks(infra: { database: Database; cache: Cache; bus: Bus }): HealthChecks {
+  let details: WorkerDetails | undefined;
   return {
     database: () => infra.database.healthy(),
     cache: () => infra.cache.healthy(),
     async worker() {
       if (!(await infra.bus.healthy())) return false;
       const answer = await infra.bus.request(WORKER_PING_RPC, {}, { timeoutMs: 1500 });
+      // Workers that predate Python packs say nothing of it.
+      details = answer?.python === undefined ? undefined : { python: answer.python };
       return answer?.service === 'execution-worker';
     },
+    workerDetails: () => details,
   };
 }

@@ -3,10 +3,18 @@ import { boundedCheck } from '@svc/platform';
 
 export type ComponentStatus = 'healthy' | 'degraded' | 'unhealthy';
 
+/** What the worker that answered the last check says of itself. */
+export interface WorkerDetails {
+  /** The interpreter Python packs run on; null when the worker has none. */
+  python: { interpreter: string; version: string } | null;
+}
+
 export interface HealthChecks {
   database(): Promise<boolean>;
   cache(): Promise<boolean>;
   worker(): Promise<boolean>;
+  /** Details of the worker that answered `worker()` last, if it gave any. */
+  workerDetails?(): WorkerDetails | undefined;
 }
 
 /**
@@ -23,7 +31,8 @@ export function healthRoutes(checks: HealthChecks, version: string): Router {
       worker: worker ? 'healthy' : 'unhealthy',
     } satisfies Record<string, ComponentStatus>;
     const status: ComponentStatus = !database || !worker ? 'unhealthy' : cache ? 'healthy' : 'degraded';
-    res.status(status === 'unhealthy' ? 503 : 200).json({ status, version, services, timestamp: new Date().toISOString() });
+    const details = worker ? checks.workerDetails?.() : undefined;
+    res.status(status === 'unhealthy' ? 503 : 200).json({ status, version, services, ...(details ? { details: { worker: details } } : {}), timestamp: new Date().toISOString() });
   });
   return router;
 }

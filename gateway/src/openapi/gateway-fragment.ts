@@ -1,4 +1,4 @@
-import { dateTime, enumOf, errorResponse, freeObject, integer, jsonResponse, object, ref, string, type OpenApiFragment } from '@svc/openapi';
+import { dateTime, enumOf, errorResponse, freeObject, integer, jsonResponse, nullable, object, ref, string, type OpenApiFragment } from '@svc/openapi';
 import { CLI_LOGIN_MIN_PORT, CLI_LOGIN_STATE_PATTERN } from '../http/cli-login.routes.js';
 
 const componentStatus = enumOf(['healthy', 'degraded', 'unhealthy']);
@@ -17,9 +17,25 @@ export const gatewayOpenApi: OpenApiFragment = {
         status: componentStatus,
         version: string({ description: 'The platform version.' }),
         services: object({ database: componentStatus, cache: componentStatus, worker: componentStatus }),
+        details: object(
+          {
+            worker: object(
+              {
+                python: nullable(
+                  object(
+                    { interpreter: string({ description: 'Its path (`SVC_PYTHON`).' }), version: string({ description: 'e.g. `3.11.2`.' }) },
+                    { description: 'The interpreter Python packs run on; null when the worker has none.' },
+                  ),
+                ),
+              },
+              { description: 'What the execution worker that answered says of itself.' },
+            ),
+          },
+          { description: 'Present when a worker answered.' },
+        ),
         timestamp: dateTime,
       },
-      { description: 'A bare object, without the envelope.' },
+      { optional: ['details'], description: 'A bare object, without the envelope.' },
     ),
   },
   paths: {

@@ -93,7 +93,11 @@ export const API_KEY_SCOPES = ['commands:execute'] as const;
 /** Answered by every service and the execution workers: is anything of the fleet on the bus. */
 export const FLEET_PING_RPC = 'fleet.ping';
 export const FleetPing = z.object({});
-export const FleetPong = z.object({ service: z.string() });
+export const FleetPong = z.object({
+  service: z.string(),
+  /** Execution workers: the interpreter Python packs run on (`SVC_PYTHON`), null when there is none. */
+  python: z.object({ interpreter: z.string(), version: z.string() }).nullable().optional(),
+});
 
 /**
  * Answered by execution workers only (`{service: 'execution-worker'}`): the gateway's `/health`

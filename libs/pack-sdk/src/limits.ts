@@ -39,6 +39,11 @@ export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const MAX_RETRIES = 5;
 
 export const QUEUES = ['fast', 'medium', 'long'] as const;
+/** What runs a pack's commands: Node (ES modules) or Python (functions `run(input, ctx)`). */
+export const RUNTIMES = ['node', 'python'] as const;
+export type Runtime = (typeof RUNTIMES)[number];
+/** Longest `python:` range of a manifest (`>=3.10,<3.13`). */
+export const MAX_PYTHON_RANGE_LENGTH = 100;
 export type Queue = (typeof QUEUES)[number];
 
 /**

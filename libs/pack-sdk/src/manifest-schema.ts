@@ -4,6 +4,7 @@ import {
   MAX_EGRESS_HOSTS,
   MAX_EXAMPLES,
   MAX_PATH_LENGTH,
+  MAX_PYTHON_RANGE_LENGTH,
   MAX_RETRIES,
   MAX_TAG_LENGTH,
   MAX_TAGS,
@@ -11,6 +12,7 @@ import {
   MAX_TIMEOUT_SECONDS,
   MIN_TIMEOUT_SECONDS,
   QUEUES,
+  RUNTIMES,
 } from './limits.js';
 import { MAX_CRON_LENGTH, MAX_PROPOSED_SCHEDULES, MAX_TIMEZONE_LENGTH } from './schedule.js';
 import { EGRESS_HOST_PATTERN, MAX_NAME_LENGTH, MAX_SECRETS, MAX_SSH_TARGET_NAME_LENGTH, MAX_SSH_TARGETS, NAME_PATTERN, NAMESPACE_PATTERN, SECRET_NAME_PATTERN, SSH_TARGET_NAME_PATTERN, VISIBILITIES } from './names.js';
@@ -21,7 +23,7 @@ const description = { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH } as con
  * The JSON Schema (draft 2020-12) of `pack.yaml`. The registry validates every upload with it;
  * editors and the CLI can use it too. Rules a schema cannot express (a real semver version,
  * unique command names, tool-name length, a compilable `input_schema`, examples that match it,
- * entries inside the package) are checked by `parseManifest` and `inspectPackage`.
+ * entries of the runtime's form inside the package, a readable `python` range) are checked by `parseManifest` and `inspectPackage`.
  */
 export const PACK_MANIFEST_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -44,6 +46,8 @@ export const PACK_MANIFEST_SCHEMA = {
         visibility: { enum: [...VISIBILITIES] },
       },
     },
+    runtime: { enum: [...RUNTIMES] },
+    python: { type: 'string', minLength: 1, maxLength: MAX_PYTHON_RANGE_LENGTH },
     commands: { type: 'array', minItems: 1, maxItems: MAX_COMMANDS, items: { $ref: '#/$defs/command' } },
     secrets: { type: 'array', maxItems: MAX_SECRETS, uniqueItems: true, items: { type: 'string', pattern: SECRET_NAME_PATTERN.source } },
     network: {
@@ -90,7 +94,7 @@ export const PACK_MANIFEST_SCHEMA = {
       properties: {
         name: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH, pattern: NAME_PATTERN.source },
         description,
-        entry: { type: 'string', minLength: 1, maxLength: MAX_PATH_LENGTH, pattern: '\\.m?js$' },
+        entry: { type: 'string', minLength: 1, maxLength: MAX_PATH_LENGTH },
         input_schema: { type: 'object' },
         output_schema: { type: 'object' },
         annotations: {

@@ -238,6 +238,37 @@ commands:
     });
   });
 
+  describe('runtime: python', () => {
+    const python = (entry: string, extra: Record<string, unknown> = {}) => manifest({ commands: [{ ...echo, entry }], extra: { runtime: 'python', ...extra } });
+
+    it('is node unless the manifest says python, with its python range', () => {
+      expect(parseManifest(manifest())).toMatchObject({ runtime: 'node', python: null });
+      expect(parseManifest(python('text_tools.echo:run', { python: '>=3.10' }))).toMatchObject({ runtime: 'python', python: '>=3.10', commands: [{ entry: 'text_tools.echo:run' }] });
+    });
+
+    it('takes entries as package.module:function or a .py file', () => {
+      expect(parseManifest(python('echo:run')).commands[0]?.entry).toBe('echo:run');
+      expect(parseManifest(python('./commands/echo.py')).commands[0]?.entry).toBe('commands/echo.py');
+    });
+
+    it.each([
+      ['a JavaScript entry', python('commands/echo.js'), 'commands.0.entry'],
+      ['a module entry without a function', python('text_tools.echo'), 'commands.0.entry'],
+      ['a python range it cannot read', python('echo:run', { python: '3.10+' }), 'python'],
+      ['a python range on a Node pack', manifest({ extra: { python: '>=3.10' } }), 'python'],
+      ['an unknown runtime', manifest({ extra: { runtime: 'ruby' } }), 'runtime'],
+    ])('refuses %s with MANIFEST_INVALID naming the field', (_label, text, field) => {
+      const error = failure(text);
+      expect(error.code).toBe('MANIFEST_INVALID');
+      expect(error.details.field).toBe(field);
+    });
+
+    it('refuses a module entry on a Node pack, and a .py file outside the package', () => {
+      expect(failure(manifest({ commands: [{ ...echo, entry: 'echo:run' }] })).code).toBe('PACKAGE_PATH_INVALID');
+      expect(failure(python('../outside.py')).code).toBe('PACKAGE_PATH_INVALID');
+    });
+  });
+
   describe('input_schema', () => {
     it.each([
       ['an unknown type', { type: 'object', properties: { text: { type: 'text' } } }],

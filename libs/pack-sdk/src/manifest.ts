@@ -5,11 +5,12 @@ import { issuesFromAjv, type SchemaIssue } from './ajv-issues.js';
 import { InputValidationTimeoutError } from './bounded-validation.js';
 import { PackFormatError, type PackErrorCode } from './errors.js';
 import { compileInputSchema, InputSchemaError, type InputValidator } from './input-schema.js';
-import { DEFAULT_TIMEOUT_SECONDS, MAX_MANIFEST_BYTES, MAX_TOOL_NAME_LENGTH, QUEUE_MAX_TIMEOUT_SECONDS, QUEUES, type Queue } from './limits.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_MANIFEST_BYTES, MAX_TOOL_NAME_LENGTH, QUEUE_MAX_TIMEOUT_SECONDS, QUEUES, type Queue, type Runtime } from './limits.js';
 import { PACK_MANIFEST_SCHEMA } from './manifest-schema.js';
 import { toolName, type Visibility } from './names.js';
 import { checkPackagePath } from './paths.js';
 import { cronProblem, timezoneProblem, type ProposedSchedule } from './schedule.js';
+import { isPythonRange } from './python-range.js';
 
 export const MANIFEST_FILE = 'pack.yaml';
 
@@ -34,7 +35,10 @@ export interface CommandAnnotations {
 export interface CommandManifest {
   name: string;
   description: string;
-  /** Path of the ES module inside the package whose default export is the handler. */
+  /**
+   * Node: path of the ES module inside the package whose default export is the handler. Python:
+   * `package.module:function`, or the path of a `.py` file whose `run` is the handler.
+   */
   entry: string;
   input_schema: Record<string, unknown>;
   /** JSON Schema (root `type: object`) of the result; results are checked against it, and MCP answers them as `structuredContent`. */
@@ -66,6 +70,10 @@ export interface PackSshTargets {
 export interface PackManifest {
   schema_version: 1;
   pack: { namespace: string; name: string; version: string; description: string; visibility: Visibility };
+  /** What runs the commands; `node` unless the manifest says `python`. */
+  runtime: Runtime;
+  /** The Python versions a Python pack runs on (`>=3.10`, PEP 440 form); null when it names none. */
+  python: string | null;
   commands: CommandManifest[];
   /** Names of the secrets its commands read as `ctx.secrets.NAME`; only these are handed to them. */
   secrets: string[];
@@ -92,6 +100,8 @@ interface RawCommand {
 interface RawManifest {
   schema_version: 1;
   pack: { namespace: string; name: string; version: string; description?: string; visibility?: Visibility };
+  runtime?: Runtime;
+  python?: string;
   commands: RawCommand[];
   secrets?: string[];
   network?: { egress: boolean; hosts?: string[] };
@@ -193,17 +203,44 @@ function outputSchemaIssues(schema: Record<string, unknown>, field: string): Iss
   }
 }
 
+/** A Python entry naming a function of a module: `package.module:function`. */
+export const PYTHON_MODULE_ENTRY = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The entry in its normalised form, or the issue with it: an ES module for Node, a module function or `.py` file for Python. */
+function checkEntry(entry: string, runtime: Runtime, field: string): { entry: string; issue?: Issue } {
+  if (runtime === 'python' && PYTHON_MODULE_ENTRY.test(entry)) return { entry };
+  const path = checkPackagePath(entry);
+  if (path.problem) return { entry, issue: { code: 'PACKAGE_PATH_INVALID', field, message: `"${entry}" ${path.problem}` } };
+  const form = runtime === 'python' ? /\.py$/ : /\.m?js$/;
+  if (!form.test(entry)) {
+    const expected = runtime === 'python' ? 'a Python function as package.module:function, or a .py file whose run(input, ctx) is the command' : 'a JavaScript module (.js or .mjs)';
+    return { entry, issue: { code: 'MANIFEST_INVALID', field, message: `"${entry}" must name ${expected}` } };
+  }
+  return { entry: path.path ?? entry };
+}
+
+/**
+ * The package files an entry's code may be in, any one of which must be there: the file itself,
+ * or for `package.module:function` the module's `.py` file or its package's `__init__.py`.
+ */
+export function entryFiles(entry: string): string[] {
+  if (!PYTHON_MODULE_ENTRY.test(entry)) return [entry];
+  const module = entry.slice(0, entry.indexOf(':')).replaceAll('.', '/');
+  return [`${module}.py`, `${module}/__init__.py`];
+}
+
 /** Checks one command beyond what the schema can say; returns its normalised form and its issues. */
-function checkCommand(raw: RawCommand, index: number, pack: RawManifest['pack']): { command: CommandManifest; issues: Issue[] } {
+function checkCommand(raw: RawCommand, index: number, manifest: RawManifest): { command: CommandManifest; issues: Issue[] } {
   const at = `commands.${index}`;
+  const { pack } = manifest;
   const issues: Issue[] = [];
   const tool = toolName(pack.namespace, pack.name, raw.name);
   if (tool.length > MAX_TOOL_NAME_LENGTH) {
     issues.push({ code: 'MANIFEST_INVALID', field: `${at}.name`, message: `makes the MCP tool name "${tool}" ${tool.length} characters long; at most ${MAX_TOOL_NAME_LENGTH} are allowed` });
   }
-  const entry = checkPackagePath(raw.entry);
-  if (entry.problem) issues.push({ code: 'PACKAGE_PATH_INVALID', field: `${at}.entry`, message: `"${raw.entry}" ${entry.problem}` });
-  const command = normalise(raw, entry.path ?? raw.entry);
+  const entry = checkEntry(raw.entry, manifest.runtime ?? 'node', `${at}.entry`);
+  if (entry.issue) issues.push(entry.issue);
+  const command = normalise(raw, entry.entry);
   if (raw.queue && command.timeout > QUEUE_MAX_TIMEOUT_SECONDS[raw.queue]) {
     issues.push({ code: 'MANIFEST_INVALID', field: `${at}.timeout`, message: `${command.timeout} s is more than the ${raw.queue} queue allows (${QUEUE_MAX_TIMEOUT_SECONDS[raw.queue]} s)` });
   }
@@ -258,7 +295,7 @@ export function parseManifest(text: string): PackManifest {
   const commands = raw.commands.map((command, index) => {
     if (seen.has(command.name)) issues.push({ code: 'MANIFEST_INVALID', field: `commands.${index}.name`, message: `"${command.name}" is declared twice` });
     seen.add(command.name);
-    const checked = checkCommand(command, index, raw.pack);
+    const checked = checkCommand(command, index, raw);
     issues.push(...checked.issues);
     return checked.command;
   });
@@ -267,6 +304,11 @@ export function parseManifest(text: string): PackManifest {
     issues.push(...checkSchedule(schedule, `schedules.${index}`, commands));
     return schedule;
   });
+  if (raw.python !== undefined && raw.runtime !== 'python') {
+    issues.push({ code: 'MANIFEST_INVALID', field: 'python', message: 'is for Python packs: add runtime: python, or remove it' });
+  } else if (raw.python !== undefined && !isPythonRange(raw.python)) {
+    issues.push({ code: 'MANIFEST_INVALID', field: 'python', message: `"${raw.python}" is not a Python version range such as ">=3.10" or ">=3.10,<3.13"` });
+  }
   if (issues.length > 0) fail(issues);
 
   return {
@@ -278,6 +320,8 @@ export function parseManifest(text: string): PackManifest {
       description: raw.pack.description ?? '',
       visibility: raw.pack.visibility ?? DEFAULT_VISIBILITY,
     },
+    runtime: raw.runtime ?? 'node',
+    python: raw.python ?? null,
     commands,
     secrets: raw.secrets ?? [],
     network: { egress: raw.network?.egress ?? false, hosts: raw.network?.hosts ?? [] },

@@ -6,7 +6,12 @@
 # and other processes' memory, BPF, perf events, userfaultfd, io_uring, keyrings and kernel
 # modules. Everything else is allowed.
 #
-# Standard library only (ctypes): a python3 is all it needs. Usage: seccomp.py <program> <args...>
+# Python runners (runner.py) get more: Python has no permission model, so the filter also
+# refuses execve, fork and every clone that is not a thread, and the runner is run inside this
+# interpreter after the filter is installed, rather than exec'd.
+#
+# Standard library only (ctypes): a python3 is all it needs. Usage: seccomp.py <program> <args...>,
+# or seccomp.py --python-runner <runner source> <runner arguments...>
 import ctypes
 import os
 import struct
@@ -72,7 +77,15 @@ UNIMPLEMENTED = {
     "io_uring_register": (427, 427),
     "clone3": (435, 435),
 }
+# Refused to Python runners only: no other program, no other process (aarch64 has no fork or vfork).
+SPAWN = {
+    "execve": (59, 221),
+    "execveat": (322, 281),
+    "fork": (57, None),
+    "vfork": (58, None),
+}
 CLONE = (56, 220)
+CLONE_THREAD = 0x00010000
 ARCHES = {"x86_64": (0, 0xC000003E), "aarch64": (1, 0xC00000B7)}
 
 
@@ -80,7 +93,7 @@ def instruction(code, jt, jf, k):
     return struct.pack("HBBI", code, jt, jf, k)
 
 
-def program(machine):
+def program(machine, no_spawn=False):
     column, audit_arch = ARCHES[machine]
     out = [
         instruction(LD_W_ABS, 0, 0, 4),  # seccomp_data.arch
@@ -91,15 +104,20 @@ def program(machine):
     if machine == "x86_64":
         # The x32 ABI: the same calls under other numbers.
         out += [instruction(JGE, 0, 1, 0x40000000), instruction(RET, 0, 0, ERRNO | ENOSYS)]
-    for numbers, answer in [(REFUSED, ERRNO | EPERM), (UNIMPLEMENTED, ERRNO | ENOSYS)]:
+    refused = dict(REFUSED, **SPAWN) if no_spawn else REFUSED
+    for numbers, answer in [(refused, ERRNO | EPERM), (UNIMPLEMENTED, ERRNO | ENOSYS)]:
         for pair in numbers.values():
-            out += [instruction(JEQ, 0, 1, pair[column]), instruction(RET, 0, 0, answer)]
-    # clone: threads are fine, new namespaces are not (flags are its first argument, low word).
+            if pair[column] is not None:
+                out += [instruction(JEQ, 0, 1, pair[column]), instruction(RET, 0, 0, answer)]
+    # clone: threads are fine, new namespaces are not (flags are its first argument, low word);
+    # for Python runners nothing but threads.
+    threads_only = [instruction(JSET, 1, 0, CLONE_THREAD), instruction(RET, 0, 0, ERRNO | EPERM)] if no_spawn else []
     out += [
-        instruction(JEQ, 0, 3, CLONE[column]),
+        instruction(JEQ, 0, 3 + len(threads_only), CLONE[column]),
         instruction(LD_W_ABS, 0, 0, 16),  # seccomp_data.args[0], low 32 bits
         instruction(JSET, 0, 1, NAMESPACE_FLAGS),
         instruction(RET, 0, 0, ERRNO | EPERM),
+        *threads_only,
         instruction(RET, 0, 0, ALLOW),
     ]
     return b"".join(out)
@@ -109,8 +127,8 @@ class SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
 
 
-def install(machine):
-    code = program(machine)
+def install(machine, no_spawn=False):
+    code = program(machine, no_spawn)
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
     if libc.prctl(38, 1, None, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
@@ -125,6 +143,12 @@ def main():
     if machine not in ARCHES:
         sys.stderr.write("seccomp: no system call table for %s\n" % machine)
         sys.exit(97)
+    if sys.argv[1] == "--python-runner":
+        install(machine, no_spawn=True)
+        source = sys.argv[2]
+        sys.argv = ["-c"] + sys.argv[3:]
+        exec(compile(source, "<svc-python-runner>", "exec"), {"__name__": "__main__", "__builtins__": __builtins__})
+        return
     install(machine)
     # Python sets LC_CTYPE for itself in a C locale (PEP 538); the runner gets the environment it was given.
     environment = {name: value for name, value in os.environ.items() if name != "LC_CTYPE"}

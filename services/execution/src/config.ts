@@ -62,6 +62,8 @@ export interface RunnerSandboxConfig {
   runnerUid?: number;
   /** Log kept per call. Default 64 KiB. */
   outputBytesPerCall?: number;
+  /** The interpreter of Python packs (`SVC_PYTHON`). Default `python3`. */
+  python?: string;
 }
 
 export interface ExecutionDeps {
@@ -101,6 +103,7 @@ export function executionConfigFromEnv(env: {
   SVC_RUNNER_OPEN_FILES: number;
   SVC_RUNNER_UID: number;
   SVC_RUNNER_LOG_KIB: number;
+  SVC_PYTHON: string;
   SVC_PACK_EGRESS: boolean;
   SVC_PACK_EGRESS_ALLOW: string[];
   SVC_TENANT_SHARE: TenantShareFractions;
@@ -123,6 +126,7 @@ export function executionConfigFromEnv(env: {
       openFiles: env.SVC_RUNNER_OPEN_FILES,
       runnerUid: env.SVC_RUNNER_UID,
       outputBytesPerCall: env.SVC_RUNNER_LOG_KIB * 1024,
+      python: env.SVC_PYTHON,
     },
     egress: { enabled: env.SVC_PACK_EGRESS, allowed: allowList(env.SVC_PACK_EGRESS_ALLOW) },
     tenantShares: env.SVC_TENANT_SHARE,

@@ -51,6 +51,8 @@ export const ExecutionEnv = z.object({
   /** uid and gid of runners when the worker runs as root. */
   SVC_RUNNER_UID: int(1, 2 ** 31 - 1, 65534),
   SVC_RUNNER_LOG_KIB: int(1, 65_536, 64),
+  /** The interpreter of Python packs: a name looked up in /usr/bin, /bin, /usr/sbin, /sbin, /usr/local/bin, or a path. */
+  SVC_PYTHON: z.string().min(1).default('python3'),
   /** Whether packs that declare `network.egress` get `ctx.fetch` (to public addresses). */
   SVC_PACK_EGRESS: envBoolean.default(true),
   /** CIDRs packs may reach besides public addresses, comma-separated (an internal API). */

@@ -239,8 +239,8 @@ export const executionOpenApi: OpenApiFragment = {
           required: true,
           content: {
             'multipart/form-data': {
-              schema: object({ [PACKAGE_FIELD]: string({ format: 'binary', description: `The package (.tar.gz, pack.yaml at its root), at most ${MAX_PACKAGE_BYTES} bytes.` }) }),
-              encoding: { [PACKAGE_FIELD]: { contentType: 'application/gzip' } },
+              schema: object({ [PACKAGE_FIELD]: string({ format: 'binary', description: `The package (.tar.gz, pack.yaml at its root; or a Python pack's wheel), at most ${MAX_PACKAGE_BYTES} bytes.` }) }),
+              encoding: { [PACKAGE_FIELD]: { contentType: 'application/gzip, application/zip' } },
             },
           },
         },

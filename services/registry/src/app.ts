@@ -19,6 +19,7 @@ import { GrantService } from './services/grant.service.js';
 import { PackService } from './services/pack.service.js';
 import { PackageService } from './services/package.service.js';
 import { PublishService } from './services/publish.service.js';
+import { FleetPython, type FleetPythonOptions } from './services/fleet-python.js';
 
 export const REGISTRY_SCHEMA = 'registry';
 export const REGISTRY_MIGRATIONS = fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -30,6 +31,8 @@ export interface RegistryConfig {
   migrationsFolder?: string;
   /** How often the outbox relay looks for unsent events (default 5 s). */
   outboxIntervalMs?: number;
+  /** The Python the fleet's workers run Python packs on; `python3` probed by default. */
+  python?: FleetPythonOptions;
 }
 
 export interface RegistryDeps {
@@ -57,7 +60,7 @@ export function createRegistryService({ database, bus, log, config }: RegistryDe
 
   return {
     routes: [
-      publishRoutes(new PublishService(db, blobs, events, log)),
+      publishRoutes(new PublishService({ db, blobs, events, log, python: new FleetPython(config.python) })),
       packRoutes(new PackService(db, blobs, events, log)),
       commandRoutes(catalog),
       grantRoutes(new GrantService(db, events)),
@@ -76,9 +79,12 @@ export function createRegistryService({ database, bus, log, config }: RegistryDe
   };
 }
 
-/** Package files where `BLOB_STORE_URL` says, else in the blob folder under the data directory. */
-export function registryConfigFromEnv(env: { SVC_DATA_DIR: string; BLOB_STORE_URL?: string; BLOB_STORE_ENDPOINT?: string }): RegistryConfig {
-  return { blobStore: { url: env.BLOB_STORE_URL, endpoint: env.BLOB_STORE_ENDPOINT, localDir: join(env.SVC_DATA_DIR, 'blobs') } };
+/** Package files where `BLOB_STORE_URL` says, else in the blob folder under the data directory; the fleet's Python. */
+export function registryConfigFromEnv(env: { SVC_DATA_DIR: string; BLOB_STORE_URL?: string; BLOB_STORE_ENDPOINT?: string; SVC_PYTHON?: string; SVC_PYTHON_VERSION?: string }): RegistryConfig {
+  return {
+    blobStore: { url: env.BLOB_STORE_URL, endpoint: env.BLOB_STORE_ENDPOINT, localDir: join(env.SVC_DATA_DIR, 'blobs') },
+    python: { interpreter: env.SVC_PYTHON, version: env.SVC_PYTHON_VERSION },
+  };
 }
 
 export { RegistryEnv, loadRegistryEnv } from './env.js';

@@ -114,19 +114,19 @@ export const registryOpenApi: OpenApiFragment = {
             'multipart/form-data': {
               schema: object(
                 {
-                  [PACKAGE_FIELD]: string({ format: 'binary', description: `The package: a .tar.gz with pack.yaml at its root, at most ${MAX_PACKAGE_BYTES} bytes.` }),
+                  [PACKAGE_FIELD]: string({ format: 'binary', description: `The package: a .tar.gz with pack.yaml at its root, or for a Python pack (\`runtime: python\`) also a wheel with pack.yaml in its .dist-info folder; at most ${MAX_PACKAGE_BYTES} bytes.` }),
                   [SIGNATURE_FIELD]: string({ maxLength: 200, description: 'Ed25519 signature of the package\'s bytes, base64 (`svc pack build --sign`). With `public_key`, or neither.' }),
                   [PUBLIC_KEY_FIELD]: string({ maxLength: 200, description: 'The signer\'s Ed25519 public key, DER (SubjectPublicKeyInfo), base64.' }),
                 },
                 { optional: [SIGNATURE_FIELD, PUBLIC_KEY_FIELD] },
               ),
-              encoding: { [PACKAGE_FIELD]: { contentType: 'application/gzip' } },
+              encoding: { [PACKAGE_FIELD]: { contentType: 'application/gzip, application/zip' } },
             },
           },
         },
         responses: {
           201: dataResponse('Published.', object({ pack: ref('PublishedPack'), message: string() })),
-          400: errorResponse('`PACKAGE_INVALID`, `PACKAGE_PATH_INVALID`, `MANIFEST_INVALID`, `INPUT_SCHEMA_INVALID` or `ENTRY_MISSING`; `details.field`, `details.issue` and `details.issues` say what. `SIGNATURE_INVALID`: a signature was sent that does not verify, or only one of its two fields.'),
+          400: errorResponse('`PACKAGE_INVALID`, `PACKAGE_PATH_INVALID`, `MANIFEST_INVALID` (also a Python pack whose `python:` range the platform\'s Python cannot meet: `details.field: python`, `details.platform_python`), `INPUT_SCHEMA_INVALID` or `ENTRY_MISSING`; `details.field`, `details.issue` and `details.issues` say what. `SIGNATURE_INVALID`: a signature was sent that does not verify, or only one of its two fields.'),
           403: errorResponse('`PERMISSION_DENIED`: developer mode is required, or the namespace is not the caller\'s (`details.reason`).'),
           409: errorResponse('`VERSION_EXISTS`, or `COMMAND_NAME_TAKEN` by another active pack of the namespace.'),
           413: errorResponse('`PAYLOAD_TOO_LARGE`: the package, or its unpacked files, are too large (`details.limit_bytes` or `details.limit_files`).'),

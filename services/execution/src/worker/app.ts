@@ -42,6 +42,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
     runnerUid: config.sandbox?.runnerUid,
     runnerGid: config.sandbox?.runnerUid,
     outputBytesPerCall: config.sandbox?.outputBytesPerCall,
+    python: config.sandbox?.python,
   });
   const sandboxPackages = new SandboxPackageRepository(database.db);
   const packsDir = join(config.dataDir, 'packs');
@@ -58,12 +59,12 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
     async start() {
       await migrate(deps);
       await packs.sweep();
-      // Probed now, so that a host that cannot sandbox runners says so at start-up.
-      await pool.sandbox();
+      // Probed now, so that a host that cannot sandbox runners says so at start-up (and which Python it runs).
+      const { python } = await pool.sandbox();
       subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs }, log));
       subscriptions.push(...(await consumeJobs(bus, worker, config.prefetch)));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'execution-worker' })));
-      subscriptions.push(await bus.respond(WORKER_PING_RPC, async () => ({ service: 'execution-worker' })));
+      subscriptions.push(await bus.respond(WORKER_PING_RPC, async () => ({ service: 'execution-worker', python })));
       events.start();
       unwatch.push(
         runnerPool.readFrom(() => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Identity } from '@svc/auth';
 import { ephemeralQueueName, type BusMessage } from '@svc/bus';
 import { generateKeyPairSync } from 'node:crypto';
-import { keyFingerprint, MAX_PACKAGE_BYTES, signPackage } from '@svc/pack-sdk';
+import { createPackWheel, keyFingerprint, MAX_PACKAGE_BYTES, parseManifest, signPackage } from '@svc/pack-sdk';
 import { org, person, startRegistry, type RegistryHarness } from '../testing/harness.js';
 import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
 
@@ -164,5 +164,52 @@ describe('POST /api/v1/registry/packs', () => {
 
   it('refuses a caller without an identity with AUTHENTICATION_FAILED', async () => {
     expectError(await h.http().post('/api/v1/registry/packs').attach('package', Buffer.from('x'), 'p.tar.gz'), 401, 'AUTHENTICATION_FAILED');
+  });
+});
+
+describe('POST /api/v1/registry/packs: Python packs', () => {
+  let h: RegistryHarness;
+  const ada = person('ada');
+
+  beforeAll(async () => {
+    h = await startRegistry();
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  function pythonPack(version: string, python: string, files: Record<string, string | Buffer> = {}) {
+    const manifest = `schema_version: 1
+pack: { namespace: ada, name: snake, version: ${version}, visibility: public }
+runtime: python
+python: "${python}"
+commands:
+  - { name: hiss, entry: "snake.hiss:run", input_schema: { type: object } }
+`;
+    const all = { 'pack.yaml': manifest, 'snake/__init__.py': '', 'snake/hiss.py': 'def run(input, ctx):\n    return "hiss"\n', ...files };
+    return createPackWheel(all, parseManifest(manifest)).wheel;
+  }
+  const upload = (bytes: Buffer) => h.http(ada).post('/api/v1/registry/packs').attach('package', bytes, 'snake.whl');
+
+  it('publishes a wheel whose python range the platform meets, and keeps it as uploaded', async () => {
+    const wheel = pythonPack('1.0.0', '>=3.8');
+    const reply = await upload(wheel);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect(reply.body.data.pack).toMatchObject({ name: 'snake', version: '1.0.0', commands: ['hiss'], size_bytes: wheel.length });
+    expect(await readdir(join(h.blobDir, 'packs/ada/snake'))).toEqual([`${reply.body.data.pack.version_id}.whl`]);
+  });
+
+  it('refuses a python range no interpreter of the platform meets, naming the version it runs', async () => {
+    const reply = await upload(pythonPack('2.0.0', '>=4'));
+    expect(reply.status, JSON.stringify(reply.body)).toBe(400);
+    expect(reply.body.error).toMatchObject({ code: 'MANIFEST_INVALID', details: { field: 'python', python: '>=4', platform_python: expect.stringMatching(/^3\.\d+\.\d+$/) } });
+    expect(reply.body.error.message).toMatch(/^pack\.yaml: python: ">=4" can never be met here: this platform runs Python packs on Python 3\./);
+  });
+
+  it('refuses a vendored wheel of native code built for another machine or Python, with what it was built for', async () => {
+    const reply = await upload(pythonPack('3.0.0', '>=3.8', { 'vendor/fastlib-1.0-cp39-cp39-win_amd64.whl': Buffer.alloc(0) }));
+    expect(reply.status, JSON.stringify(reply.body)).toBe(400);
+    expect(reply.body.error).toMatchObject({ code: 'PACKAGE_INVALID', details: { field: 'vendor', wheels: [{ path: 'vendor/fastlib-1.0-cp39-cp39-win_amd64.whl' }] } });
+    expect(reply.body.error.message).toContain('is built for cp39-cp39-win_amd64; this platform runs Python 3.');
   });
 });

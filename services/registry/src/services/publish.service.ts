@@ -1,14 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { machine } from 'node:os';
 import { requireDeveloperMode, tenantOfNamespace, type Identity } from '@svc/auth';
 import type { EventOutbox } from '@svc/bus';
-import { PermissionError, type Logger } from '@svc/core';
+import { PermissionError, ValidationError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
-import { inspectPackage, PackFormatError, verifyPackageSignature } from '@svc/pack-sdk';
+import { inspectPackage, isZip, PackFormatError, pythonSatisfies, unfitVendoredWheels, verifyPackageSignature, type PackManifest } from '@svc/pack-sdk';
 import type { BlobStore } from '@svc/blobs';
 import { CommandRepository } from '../repositories/command.repository.js';
 import { PackRepository } from '../repositories/pack.repository.js';
 import { VersionRepository } from '../repositories/version.repository.js';
 import { commandNameTaken, packFormatError, versionExists } from './errors.js';
+import type { FleetPython } from './fleet-python.js';
 
 /** A detached Ed25519 signature of the package, sent beside it (`svc pack build --sign`). */
 export interface SignatureFields {
@@ -26,13 +28,48 @@ async function checked<T>(check: () => T | Promise<T>): Promise<T> {
   }
 }
 
+export interface PublishServiceOptions {
+  db: Db;
+  blobs: BlobStore;
+  events: EventOutbox;
+  log: Logger;
+  /** The Python the fleet runs Python packs on. */
+  python: FleetPython;
+}
+
 export class PublishService {
-  constructor(
-    private readonly db: Db,
-    private readonly blobs: BlobStore,
-    private readonly events: EventOutbox,
-    private readonly log: Logger,
-  ) {}
+  private readonly db: Db;
+  private readonly blobs: BlobStore;
+  private readonly events: EventOutbox;
+  private readonly log: Logger;
+  private readonly python: FleetPython;
+
+  constructor(options: PublishServiceOptions) {
+    ({ db: this.db, blobs: this.blobs, events: this.events, log: this.log, python: this.python } = options);
+  }
+
+  /**
+   * A Python pack is refused when the fleet's interpreter can never satisfy its `python:` range,
+   * or it vendors a wheel of native code built for another Python or machine.
+   */
+  private async requireRunnable(manifest: PackManifest, files: Map<string, Buffer>): Promise<void> {
+    if (manifest.runtime !== 'python') return;
+    const version = await this.python.version();
+    if (version === null) {
+      throw ValidationError.coded('MANIFEST_INVALID', 'pack.yaml: runtime: this platform has no Python interpreter, so Python packs cannot run on it', { field: 'runtime', runtime: 'python' });
+    }
+    if (manifest.python !== null && !pythonSatisfies(manifest.python, version)) {
+      throw ValidationError.coded('MANIFEST_INVALID', `pack.yaml: python: "${manifest.python}" can never be met here: this platform runs Python packs on Python ${version}`, {
+        field: 'python',
+        python: manifest.python,
+        platform_python: version,
+      });
+    }
+    const unfit = unfitVendoredWheels(files, { version, machine: machine() });
+    if (unfit.length > 0) {
+      throw ValidationError.coded('PACKAGE_INVALID', `${unfit[0]!.message}${unfit.length > 1 ? ` (and ${unfit.length - 1} more)` : ''}`, { field: 'vendor', wheels: unfit });
+    }
+  }
 
   /**
    * Checks a package and stores it as a new, immutable version of its pack. The version is
@@ -41,7 +78,8 @@ export class PublishService {
    */
   async publish(identity: Identity, tarball: Buffer, signature?: SignatureFields) {
     requireDeveloperMode(identity, 'publish packs');
-    const { manifest } = await checked(() => inspectPackage(tarball));
+    const { manifest, files } = await checked(() => inspectPackage(tarball));
+    await this.requireRunnable(manifest, files);
     // Checked after the package, so a broken package is reported as such first.
     const keyFingerprint = signature ? await checked(() => verifyPackageSignature(tarball, signature)) : null;
     const { namespace, name, version, visibility, description } = manifest.pack;
@@ -55,7 +93,7 @@ export class PublishService {
     }
 
     const versionId = randomUUID();
-    const blobKey = `packs/${namespace}/${name}/${versionId}.tar.gz`;
+    const blobKey = `packs/${namespace}/${name}/${versionId}${isZip(tarball) ? '.whl' : '.tar.gz'}`;
     const sha256 = createHash('sha256').update(tarball).digest('hex');
     await this.blobs.put(blobKey, tarball);
 

@@ -4,4 +4,4 @@
  */
 export { RunnerPool, RESULT_LIMIT_BYTES, type PoolRunRequest, type RunnerPoolOptions, type RunnerPoolStats } from './runner-pool.js';
 export type { Hook, HookCall, Hooks, RunOutcome } from './runner-process.js';
-export { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnerCrashedError } from './runner-errors.js';
+export { CommandCancelledError, CommandError, CommandTimeoutError, PythonVersionError, ResultTooLargeError, RunnerCrashedError } from './runner-errors.js';

@@ -20,19 +20,21 @@ function isFolder(path: string): boolean {
 /**
  * The part of a runner's root that is the same for every runner (`runner/runner-root.sh`): a
  * small tmpfs at `mountPoint`, the host's programs and libraries read-only (`/usr`, the top-level
- * folders the host has, and the folder of `node` when it lives elsewhere), and an empty `/tmp`.
+ * folders the host has, the folder of `node` when it lives elsewhere, and `extraFolders`: a
+ * Python installed outside `/usr`), and an empty `/tmp`.
  */
-export function rootFstab(mountPoint: string, node: string): string {
+export function rootFstab(mountPoint: string, node: string, extraFolders: string[] = []): string {
   const lines = [`tmpfs ${field(mountPoint)} tmpfs mode=0755,size=64k,nosuid,nodev 0 0`, bind('/usr', join(mountPoint, 'usr'))];
   for (const folder of PROGRAM_FOLDERS.filter(isFolder)) lines.push(bind(folder, join(mountPoint, folder)));
   lines.push(`tmpfs ${field(join(mountPoint, 'tmp'))} tmpfs mode=1777,size=1m,nosuid,nodev,noexec,X-mount.mkdir 0 0`);
   if (!node.startsWith('/usr/')) lines.push(bind(dirname(node), join(mountPoint, dirname(node))));
+  for (const folder of extraFolders.filter(isFolder)) lines.push(bind(folder, join(mountPoint, folder)));
   return `${lines.join('\n')}\n`;
 }
 
 /** Writes `rootFstab` to `path` whole (renamed into place), so that a runner starting meanwhile reads the old file or the new one. */
-export function writeRootFstab(path: string, mountPoint: string, node: string): void {
+export function writeRootFstab(path: string, mountPoint: string, node: string, extraFolders: string[] = []): void {
   const staging = `${path}.${process.pid}.${Date.now()}`;
-  writeFileSync(staging, rootFstab(mountPoint, node), { mode: 0o644 });
+  writeFileSync(staging, rootFstab(mountPoint, node, extraFolders), { mode: 0o644 });
   renameSync(staging, path);
 }

@@ -52,6 +52,16 @@ export class RunnerCrashedError extends AppError {
   }
 }
 
+/**
+ * A Python pack's `python:` range leaves out this worker's interpreter: the registry checked the
+ * fleet's at publish, and this worker runs another (a fleet in the middle of an upgrade).
+ */
+export class PythonVersionError extends AppError {
+  constructor(range: string, version: string) {
+    super({ status: 422, code: 'PYTHON_VERSION_UNSUPPORTED', message: `This pack runs on Python ${range}; this worker runs Python ${version}`, details: { python: range, worker_python: version } });
+  }
+}
+
 /** The result's JSON is larger than the limit. */
 export class ResultTooLargeError extends AppError {
   constructor(limitBytes: number, sizeBytes?: number) {

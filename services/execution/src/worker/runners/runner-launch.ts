@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunnerSettings } from './runner-protocol.js';
+import type { RunnerRuntime, RunnerSettings } from './runner-protocol.js';
 import type { RunnerSandbox } from './runner-sandbox.js';
 
 /**
@@ -11,6 +12,14 @@ import type { RunnerSandbox } from './runner-sandbox.js';
  */
 export const RUNNER_ENV: Readonly<Record<string, string>> = Object.freeze({ NODE_ENV: 'production', TZ: 'UTC' });
 
+/**
+ * A Python runner's environment (Python itself ignores `PYTHON*` variables: it runs isolated).
+ * Two malloc arenas: each thread's own arena would reserve memory that RLIMIT_DATA counts.
+ */
+export const PYTHON_RUNNER_ENV: Readonly<Record<string, string>> = Object.freeze({ TZ: 'UTC', LANG: 'C.UTF-8', MALLOC_ARENA_MAX: '2' });
+
+/** The Python runner, beside `runner.mjs`. */
+export const PYTHON_RUNNER_FILE = 'runner.py';
 /**
  * Where `runner/runner.mjs` is (and the other files of its folder): beside the sources (tests,
  * tsx), beside this service's own bundle (`dist/main.js`), or inside the installed package when
@@ -25,9 +34,9 @@ export function defaultRunnerScript(): string {
 const sources = new Map<string, string>();
 
 /**
- * A file of the runner's folder (`runner.mjs`, `runner-root.sh`, `seccomp.py`), read once: each
- * is handed over as an argument (`node -e`, `sh -c`, `python3 -c`), so the runner needs no access
- * to the service's own files, only to the pack folder.
+ * A file of the runner's folder (`runner.mjs`, `runner.py`, `runner-root.sh`, `seccomp.py`), read
+ * once: each is handed over as an argument (`node -e`, `sh -c`, `python3 -c`), so the runner needs
+ * no access to the service's own files, only to the pack folder.
  */
 export function runnerFileSource(path: string): string {
   let source = sources.get(path);
@@ -40,7 +49,9 @@ export function runnerFileSource(path: string): string {
 
 export interface LaunchOptions {
   packDir: string;
+  /** `runner.mjs`; a Python runner is `runner.py` beside it. */
   script: string;
+  runtime: RunnerRuntime;
   memoryLimitMb: number;
   settings: RunnerSettings;
   sandbox: RunnerSandbox;
@@ -61,9 +72,15 @@ export function runnerNodeArgs(options: Pick<LaunchOptions, 'packDir' | 'script'
 
 /**
  * Starts a runner for the pack in `packDir` inside the sandbox: stdout and stderr piped to the
- * parent, and fd 3 the framed channel (`runner-frames.ts`), its only way out.
+ * parent, and fd 3 the framed channel (`runner-frames.ts`), its only way out. Both runtimes go
+ * the same way; only the last link differs (`node` with the permission model, or `runner.py` in
+ * the interpreter of seccomp.py's filter).
  */
 export function launchRunner(options: LaunchOptions): ChildProcess {
-  const { file, args } = options.sandbox.command(options.packDir, runnerNodeArgs(options));
-  return spawn(file, args, { cwd: options.packDir, env: { ...RUNNER_ENV }, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  const { file, args } =
+    options.runtime === 'python'
+      ? options.sandbox.pythonCommand(options.packDir, runnerFileSource(join(dirname(options.script), PYTHON_RUNNER_FILE)), [JSON.stringify(options.settings)])
+      : options.sandbox.command(options.packDir, runnerNodeArgs(options));
+  const env = options.runtime === 'python' ? PYTHON_RUNNER_ENV : RUNNER_ENV;
+  return spawn(file, args, { cwd: options.packDir, env: { ...env }, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
 }

@@ -1,11 +1,12 @@
 import { dirname, resolve } from 'node:path';
 import { ServiceUnavailableError, type Logger } from '@svc/core';
 import { runnerStarts } from '@svc/metrics';
-import { RunnersBusyError } from './runner-errors.js';
+import { pythonSatisfies } from '@svc/pack-sdk';
+import { PythonVersionError, RunnersBusyError } from './runner-errors.js';
 import { defaultRunnerScript } from './runner-launch.js';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './runner-output.js';
 import { RunnerProcess, type Hooks, type RunOutcome, type RunRequest } from './runner-process.js';
-import type { RunnerSettings } from './runner-protocol.js';
+import type { RunnerRuntime, RunnerSettings } from './runner-protocol.js';
 import { RunnerSandbox, SandboxUnavailableError, type SandboxMode, type SandboxReport } from './runner-sandbox.js';
 
 /** Largest result a command may return, as JSON. */
@@ -59,6 +60,8 @@ export interface RunnerPoolOptions {
   outputBytesPerCall?: number;
   /** `ctx` capability calls (`ctx.storage`, `ctx.fetch`) one run may make; past it each fails with 429 `HOOK_LIMIT`. Default 1000. */
   hookCallsPerCall?: number;
+  /** The interpreter of Python packs (`SVC_PYTHON`): a name looked up in the system's program folders, or a path. Default `python3`. */
+  python?: string;
 }
 
 export interface PoolRunRequest extends RunRequest {
@@ -66,6 +69,10 @@ export interface PoolRunRequest extends RunRequest {
   packKey: string;
   /** Folder of the unpacked pack version; the only place its runner may read. */
   packDir: string;
+  /** What runs the pack's code (its manifest's `runtime`). Default `node`. */
+  runtime?: RunnerRuntime;
+  /** A Python pack's `python:` range, which this worker's interpreter must meet. */
+  python?: string | null;
   /** Runners the calling tenant (`context.tenant`) may have alive at once; no bound when absent. */
   tenantRunners?: number;
   /** Called once the call is given to a runner, so that it will run: for what a caller announces of runs that happen only. */
@@ -166,6 +173,7 @@ export class RunnerPool {
       runnerDir: dirname(this.#script),
       uid: options.runnerUid,
       gid: options.runnerGid,
+      python: options.python,
       logger: this.#logger,
       limits: {
         dataBytes: memoryCeilingBytes(this.#memoryLimitMb),
@@ -182,11 +190,16 @@ export class RunnerPool {
    * Runs a command of a pack version for the tenant of `request.context`. Rejects with
    * CommandError, CommandTimeoutError, CommandCancelledError, RunnerCrashedError,
    * ResultTooLargeError, RunnersBusyError when the tenant holds its runners or every runner is
-   * busy (nothing ran), or ServiceUnavailableError when the pool is closed.
+   * busy (nothing ran), PythonVersionError when a Python pack's range leaves out this worker's
+   * interpreter, or ServiceUnavailableError when the pool is closed.
    */
   async run(request: PoolRunRequest): Promise<RunOutcome> {
     const sandbox = await this.#sandboxReady();
     if (!sandbox.usable) throw new SandboxUnavailableError(sandbox.report.missing);
+    if (request.runtime === 'python') {
+      const { version } = sandbox.requirePython();
+      if (request.python && !pythonSatisfies(request.python, version)) throw new PythonVersionError(request.python, version);
+    }
     // Given to the runner in the same turn it was found in, so that no other call's start can
     // take it for an idle one meanwhile.
     const outcome = this.#runnerFor(request, sandbox).call(request);
@@ -238,6 +251,7 @@ export class RunnerPool {
       packKey: request.packKey,
       packDir: resolve(request.packDir),
       script: this.#script,
+      runtime: request.runtime ?? 'node',
       memoryLimitMb: this.#memoryLimitMb,
       // The kernel holds memory where it can; the runner's own watch is the fallback.
       settings: sandbox.report.rlimits ? { ...this.#settings, rssLimitBytes: 0 } : this.#settings,

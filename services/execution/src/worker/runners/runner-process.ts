@@ -12,6 +12,7 @@ import {
   type ErrorDescription,
   type LogLevel,
   type ParentHeader,
+  type RunnerRuntime,
   type RunnerSettings,
 } from './runner-protocol.js';
 import type { RunnerSandbox } from './runner-sandbox.js';
@@ -52,6 +53,7 @@ export interface RunnerProcessOptions {
   packKey: string;
   packDir: string;
   script: string;
+  runtime: RunnerRuntime;
   memoryLimitMb: number;
   settings: RunnerSettings;
   sandbox: RunnerSandbox;

@@ -5,6 +5,9 @@
  * its limits, checks shapes, and only ever acts on calls in flight on that very runner.
  */
 
+/** What a pack's code is run by: `runner/runner.mjs` on Node, or `runner/runner.py` on Python; both speak these frames. */
+export type RunnerRuntime = 'node' | 'python';
+
 /** Who a call runs for; the runner shows it to the command as `ctx.tenant`, `ctx.user`, … */
 export interface CallContext {
   tenant: string;

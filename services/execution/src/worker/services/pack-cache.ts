@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Bus } from '@svc/bus';
 import { FETCH_PACKAGE_RPC } from '@svc/contracts';
 import { IntegrationError } from '@svc/core';
-import { readPackArchive } from '@svc/pack-sdk';
+import { DEFAULT_ARCHIVE_LIMITS, expandVendoredWheels, readPackage } from '@svc/pack-sdk';
 import type { PackSource } from '../../core/command-catalog.js';
 import { isSandboxPack, sandboxPackageOf, sandboxVersionId } from '../../core/sandbox-packs.js';
 
@@ -76,10 +76,12 @@ export class PackCache implements PackSource {
   private async ensure(dir: string, packId: string, versionId: string): Promise<string> {
     if (await stat(join(dir, COMPLETE_MARK)).then(() => true, () => false)) return dir;
     const tarball = isSandboxPack(packId) ? await this.fromSandbox(packId, versionId) : await this.fromRegistry(versionId);
-    const { files } = await readPackArchive(tarball);
+    const { files } = await readPackage(tarball);
+    // Vendored wheels of a Python pack are installed here, once per version (nothing is fetched).
+    const runnable = expandVendoredWheels(files, DEFAULT_ARCHIVE_LIMITS);
     const staging = join(this.root, `${STAGING_PREFIX}${randomUUID()}`);
     try {
-      await unpack(staging, files, versionId);
+      await unpack(staging, runnable, versionId);
       await rm(dir, { recursive: true, force: true });
       await mkdir(dirname(dir), { recursive: true, mode: FOLDER_MODE });
       await rename(staging, dir);

@@ -5,7 +5,7 @@ import { AppError, backoffDelayMs, parseInput, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
 import { tasksFinished } from '@svc/metrics';
 import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
-import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnersBusyError } from '../runners/runner-errors.js';
+import { CommandCancelledError, CommandError, CommandTimeoutError, PythonVersionError, ResultTooLargeError, RunnersBusyError } from '../runners/runner-errors.js';
 import type { RunnerPool } from '../runners/runner-pool.js';
 import { SandboxUnavailableError } from '../runners/runner-sandbox.js';
 import type { PackSource } from '../../core/command-catalog.js';
@@ -55,6 +55,8 @@ function endingOf(err: unknown): Ending {
   if (err instanceof CommandTimeoutError) return { status: 'timeout', error: { type: 'TimeoutError', message: err.message, kind: 'timeout' }, retryable: false };
   if (err instanceof CommandError) return { status: 'failure', error: { type: err.type, message: err.message, kind: 'command' }, retryable: true };
   if (err instanceof ResultTooLargeError) return { status: 'failure', error: { type: 'ResultTooLargeError', message: err.message, kind: 'command' }, retryable: false };
+  // The caller is told why; another attempt may land on a worker whose Python fits.
+  if (err instanceof PythonVersionError) return { status: 'failure', error: { type: 'PythonVersionError', message: err.message, kind: 'command' }, retryable: true };
   // Trying again on the same worker cannot help; its log says why it cannot isolate packs.
   if (err instanceof SandboxUnavailableError) return { status: 'failure', error: { type: err.type, message: 'The command could not be run', kind: 'internal' }, retryable: false };
   const type = err instanceof AppError ? err.type : 'InternalError';
@@ -79,9 +81,10 @@ export class TaskWorker {
   private readonly log: Logger;
   private readonly secrets: PackSecrets;
   private readonly outputs: OutputSchemas;
+  private readonly manifests: PackManifests;
 
   constructor(options: TaskWorkerOptions) {
-    ({ db: this.db, bus: this.bus, events: this.events, pool: this.pool, packs: this.packs, shares: this.shares, settings: this.settings, log: this.log } = options);
+    ({ db: this.db, bus: this.bus, events: this.events, pool: this.pool, packs: this.packs, shares: this.shares, manifests: this.manifests, settings: this.settings, log: this.log } = options);
     this.secrets = new PackSecrets(options.bus, options.manifests);
     this.outputs = new OutputSchemas(options.manifests);
   }
@@ -110,11 +113,14 @@ export class TaskWorker {
     let ending: Ending;
     try {
       const packDir = await this.packs.dirFor(task.packId, task.packVersionId);
+      const { runtime, python } = await this.manifests.of(packDir);
       // A sandbox pack is any code its user synced: it is handed no tenant's secrets.
       const secrets = isSandboxPack(task.packId) ? undefined : await this.secrets.forRun({ packDir, namespace: task.namespace, tenantId: task.tenantId });
       const run = await this.pool.run({
         packKey: packKeyOf(task.packId, task.packVersionId),
         packDir,
+        runtime,
+        python,
         entry: task.entry,
         command: task.command,
         input: task.input,
