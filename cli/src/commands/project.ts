@@ -29,14 +29,14 @@ const PROJECT_KINDS: Record<ProjectTemplate, { pack: PackTemplate; doc: [string,
     pack: 'advanced',
     doc: [
       'docs/SCHEDULING.md',
-      '# Running on a schedule\n\nThe platform has no scheduler yet. Run a command on a schedule from cron or CI with an API key:\n\n```sh\nSVC_TOKEN=sk-svc-… svc run NAMESPACE.report --text="…" --async --output json\n```\n\nCommands whose timeout is over 30 s run as tasks (medium or long queue); `--async` waits for them.\n',
+      '# Running on a schedule\n\nThe platform has no scheduler yet. Run a command on a schedule from cron or CI with an API key:\n\n```sh\nSVC_TOKEN=sk-svc-… svc run NAMESPACE.PACK-report --text="…" --async --output json\n```\n\nCommands whose timeout is over 30 s run as tasks (medium or long queue); `--async` answers the task id at once, and `svc task wait ID` follows it.\n',
     ],
   },
   mcp: {
     pack: 'basic',
     doc: [
       'docs/MCP.md',
-      '# Using the commands from MCP clients\n\nOnce installed, each command is an MCP tool `namespace__pack__command` at `POST /mcp` of the platform (API key as Bearer):\n\n```sh\nsvc mcp list-tools svc\nsvc mcp call svc NAMESPACE__PACK__hello \'{"name": "Ada"}\'\n```\n\nDescriptions and input schemas in pack.yaml are what models read: keep them precise.\n',
+      '# Using the commands from MCP clients\n\nOnce installed, each command is an MCP tool `namespace__pack__command` at `POST /mcp` of the platform (API key as Bearer):\n\n```sh\nsvc mcp list-tools svc\nsvc mcp call svc NAMESPACE__PACK__PACK-hello \'{"name": "Ada"}\'\n```\n\nDescriptions and input schemas in pack.yaml are what models read: keep them precise.\n',
     ],
   },
 };

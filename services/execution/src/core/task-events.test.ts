@@ -40,6 +40,7 @@ function endedTask(overrides: Partial<TaskRow> = {}): TaskRow {
     completedAt: now,
     resultExpiresAt: now,
     resultPurged: false,
+    logs: null,
     ...overrides,
   };
 }

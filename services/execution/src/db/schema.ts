@@ -1,6 +1,6 @@
 import { boolean, customType, index, integer, json, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { PackManifest } from '@svc/pack-sdk';
-import { TASK_STATUSES, type TaskError } from '@svc/contracts';
+import { TASK_STATUSES, type RunLogLine, type TaskError } from '@svc/contracts';
 import { outboxTable } from '@svc/db';
 
 export const execution = pgSchema('execution');
@@ -55,6 +55,8 @@ export const tasks = execution.table(
     /** After this the result is dropped and the task answers 410. */
     resultExpiresAt: timestamp('result_expires_at', { withTimezone: true }),
     resultPurged: boolean('result_purged').notNull().default(false),
+    /** What the run logged (its last attempt), bounded by the worker: shown to the task's owner with the task. */
+    logs: json('logs').$type<RunLogLine[]>(),
   },
   (t) => [index('tasks_user_idx').on(t.userId), index('tasks_expiry_idx').on(t.resultExpiresAt)],
 );

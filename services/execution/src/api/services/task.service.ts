@@ -10,7 +10,8 @@ import { IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '../../core/reposit
 import { TaskRepository, type NewTask, type TaskRow, type UnstoredTask } from '../../core/repositories/task.repository.js';
 import type { CommandCatalog } from '../../core/command-catalog.js';
 import { announceTaskEnd } from '../../core/task-events.js';
-import { isTerminal, outcomeOf, taskView } from '../../core/task-view.js';
+import { isTerminal, outcomeOf, taskSummary, taskView } from '../../core/task-view.js';
+import type { TaskStatus } from '../../db/schema.js';
 import type { InputValidator } from './input-validator.js';
 import type { ReplyWaiters } from './reply-waiters.js';
 import type { UsageLimitGate } from './usage-limit.js';
@@ -208,6 +209,12 @@ export class TaskService {
       throw new GoneError('The task finished and its result has expired', { task_id: task.id, completed_at: task.completedAt?.toISOString() ?? null });
     }
     return taskView(task);
+  }
+
+  /** The caller's own tasks in their tenant, newest first: runs that became tasks (a synchronous run answered in time keeps no row). */
+  async list(caller: Identity, query: { status?: TaskStatus; limit: number }) {
+    const rows = await new TaskRepository(this.db).listOf(caller.userId, caller.tenantId, query);
+    return { tasks: rows.map(taskSummary) };
   }
 
   async cancel(caller: Identity, taskId: string) {

@@ -14,6 +14,7 @@ import {
   type ParentHeader,
   type RunnerSettings,
 } from './runner-protocol.js';
+import type { RunLog } from './run-log.js';
 import type { RunnerSandbox } from './runner-sandbox.js';
 
 /** What a hook knows about the call it serves; it acts for `tenant`, never for the pack. */
@@ -38,6 +39,8 @@ export interface RunRequest {
   context: CallContext;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Where the call's log lines are kept for its caller, besides the worker's own log. */
+  log?: RunLog;
 }
 
 export interface RunOutcome {
@@ -388,6 +391,7 @@ export class RunnerProcess {
     const text = payload.toString('utf8', 0, Math.min(payload.length, LOG_MESSAGE_LIMIT * 4)).trimEnd();
     if (!text) return;
     this.#options.logger.log(level, truncate(text), { source: 'pack', ...extra, ...this.#callMeta(call) });
+    if (call && !call.settled) call.request.log?.add(level, text);
   }
 
   #onLog(header: Record<string, unknown>, payload: Buffer): void {

@@ -38,5 +38,6 @@ export function unstoredRow(sync: SyncRun): TaskRow {
     completedAt: null,
     resultExpiresAt: null,
     resultPurged: false,
+    logs: null,
   };
 }
