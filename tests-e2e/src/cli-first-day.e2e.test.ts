@@ -102,7 +102,7 @@ describe.each(MODES)("a pack developer's first day with the svc the platform ser
     expect(again).toMatchObject({ token_kind: 'access_token', refreshable: true, user: { email: dev.email } });
     const pasted = await ok(['login', '--token', (await call('/api/v1/auth/login', { body: { email: dev.email, password: dev.password } })).body.data.tokens.refreshToken]);
     expect(pasted.expires_at).toEqual(expect.any(String));
-  });
+  }, 120_000);
 
   it('turns developer mode on with svc account, which every "developer mode required" names', async () => {
     expect(await ok(['account'])).toEqual({ account_mode: 'consumer', developer_mode_available: true });
@@ -118,7 +118,7 @@ describe.each(MODES)("a pack developer's first day with the svc the platform ser
     // Another person's organizations are theirs alone.
     const other = await signUp(call, await adminToken(call));
     expect((await call('/api/v1/account/organizations', { token: other.token })).body.data).toEqual({ organizations: [] });
-  });
+  }, 120_000);
 
   it('makes two packs from one template in one namespace and publishes both; a taken name is found before publishing', async () => {
     const alpha = join(work, 'alpha');
@@ -144,7 +144,7 @@ describe.each(MODES)("a pack developer's first day with the svc the platform ser
     const other = await signUp(call, await adminToken(call));
     const probe = await call('/api/v1/registry/command-names/check', { token: other.token, body: { namespace: dev.slug, pack: 'x', commands: ['alpha-hello'] } });
     expect([probe.status, probe.body.error.details.reason]).toEqual([403, 'namespace_not_owned']);
-  });
+  }, 180_000);
 
   it("shows a run's logs, and follows an async run with svc task", async () => {
     const ran = await svc(['run', `${dev.slug}.alpha-hello`, '--name=Ada', '--logs']);
@@ -164,7 +164,7 @@ describe.each(MODES)("a pack developer's first day with the svc the platform ser
     const other = await signUp(call, await adminToken(call));
     expect((await call(`/api/v1/tasks/${submitted.task_id}`, { token: other.token })).status).toBe(403);
     expect((await call('/api/v1/tasks', { token: other.token })).body.data).toEqual({ tasks: [] });
-  });
+  }, 120_000);
 
   it('hits a rate limit and says which, on which tier, until when', async () => {
     const casual = await signUp(call, await adminToken(call), { tier: 'free' });
@@ -181,7 +181,7 @@ describe.each(MODES)("a pack developer's first day with the svc the platform ser
     expect([limited!.code, error.code]).toEqual([1, 'RATE_LIMITED']);
     expect(error.message).toMatch(/the free tier allows 10 requests a minute; retry in \d+ s \(at \d{4}-\d\d-\d\d \d\d:\d\d UTC\)/);
     expect(error.details).toMatchObject({ limit_kind: 'requests_per_minute', tier: 'free', limit: 10, window_seconds: 60, resets_at: expect.any(String) });
-  });
+  }, 120_000);
 
   it('logs out, revoking the session and the MCP key it made, after the access token lapsed', async () => {
     expect((await ok(['mcp', 'list-tools', 'svc'])).tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining([`${dev.slug}__alpha__alpha-hello`]));
@@ -194,5 +194,5 @@ describe.each(MODES)("a pack developer's first day with the svc the platform ser
     const keys = (await call('/api/v1/account/api-keys', { token: await tokenOf(dev) })).body.data as Array<{ key_prefix: string; revoked_at: string | null }>;
     expect(keys.find((key) => apiKey!.startsWith(key.key_prefix))?.revoked_at).toEqual(expect.any(String));
     expect((await call('/api/v1/auth/refresh', { body: { refreshToken } })).status).toBe(401);
-  });
+  }, 120_000);
 });
