@@ -159,7 +159,7 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     held.child.kill('SIGINT');
     expect((await held.done).code).toBe(130);
     expect(await ok(['sandbox', 'status'])).toMatchObject({ status: 'stopped', sandbox_id: running.sandbox_id });
-  });
+  }, 120_000);
 
   it('installs the pack, runs its commands (sync and --async), lists it', async () => {
     // --no-deps is accepted (packs declare no dependencies yet): the install is the same, and -v says why nothing was skipped.
@@ -184,7 +184,7 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     const listed = await ok(['list', '--commands']);
     expect(listed.packs).toEqual([expect.objectContaining({ ref: `@${user.slug}/journey`, version: '0.1.0', commands: 4 })]);
     expect(listed.packs[0].command_list.map((c: { name: string }) => c.name)).toEqual(['journey-check-secret', 'journey-hello', 'journey-notes', 'journey-report']);
-  });
+  }, 120_000);
 
   it('answers exit code 10 when the command fails, 3 for input it refuses, 1 for an unknown command', async () => {
     const crashed = await svc(['run', `${user.slug}.journey-hello`, '--name=crash']);
@@ -291,7 +291,7 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     const uninstalled = await ok(['uninstall', `@${user.slug}/journey`, '--force']);
     expect(uninstalled).toMatchObject({ uninstalled: true, pack: `@${user.slug}/journey` });
     expect((await ok(['list'])).packs).toEqual([]);
-    expect(await ok(['logout'])).toEqual({ signed_out: true, session_revoked: true, api_key_revoked: true });
+    expect(await ok(['logout'])).toEqual({ signed_out: true, session_revoked: true, api_key_revoked: true, not_revoked: [] });
     const after = await svc(['list']);
     expect([after.code, after.json().error.code]).toEqual([2, 'NOT_SIGNED_IN']);
   });
