@@ -158,6 +158,29 @@ describe('svc: config, output and exit codes', () => {
     }
   });
 
+  it('names the limit of a 429 with its tier and reset; sits through a short wait once, but never with --non-interactive', async () => {
+    let calls = 0;
+    const server = createServer((_req, res) => {
+      calls += 1;
+      res.setHeader('content-type', 'application/json');
+      if (calls % 2 === 0) return res.end(JSON.stringify({ data: { packs: [] } }));
+      const details = { retry_after: 1, limit: 10, window_seconds: 60, limit_kind: 'requests_per_minute', tier: 'free', resets_at: new Date(Date.now() + 1000).toISOString() };
+      res.writeHead(429, { 'retry-after': '1' }).end(JSON.stringify({ success: false, error: { type: 'RateLimitError', code: 'RATE_LIMITED', message: 'Rate limit reached: the free tier allows 10 requests a minute; retry in 1 s', details, retry_after: 1 } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const env = { SVC_TOKEN: 'sk-svc-' + 'e'.repeat(64), SVC_REGISTRY_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    try {
+      const waited = await run(['list'], env);
+      expect([waited.code, calls]).toEqual([0, 2]);
+      expect(waited.stderr).toContain('warning: Rate limit reached: the free tier allows 10 requests a minute: waiting 1 s, then trying once more');
+      const refused = await run(['list', '--non-interactive'], env);
+      expect([refused.code, calls]).toEqual([1, 3]);
+      expect(refused.stderr).toMatch(/the free tier allows 10 requests a minute; retry in 1 s \(at \d{4}-\d\d-\d\d \d\d:\d\d UTC\); a developer_preview access code or a paid plan raises it/);
+    } finally {
+      server.close();
+    }
+  });
+
   it('never prompts without a terminal: a confirmation asks for --force instead', async () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

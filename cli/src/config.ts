@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { parse, stringify, TomlError } from 'smol-toml';
 import type { CliEnv } from './env.js';
 import { validationError } from './errors.js';
+import type { SessionTokens } from './session.js';
 
 /**
  * `~/.config/svc/config.toml`: tables auth, registry, dev and build. Values are read in this
@@ -29,6 +30,7 @@ export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export const CONFIG_KEYS = {
   'auth.token': { type: 'string', secret: true, env: 'token', envName: 'SVC_TOKEN', description: 'Access token or API key sent as Bearer' },
   'auth.refresh_token': { type: 'string', secret: true, description: 'Refresh token of the signed-in session (renews auth.token)' },
+  'auth.session_expires_at': { type: 'string', description: 'When the session ends if it is not used (its refresh token\'s end; each renewal moves it)' },
   'auth.api_key': { type: 'string', secret: true, description: 'API key for the MCP endpoint (made by `svc mcp` when missing)' },
   'registry.url': { type: 'url', default: DEFAULT_URL, env: 'registryUrl', envName: 'SVC_REGISTRY_URL', description: 'Base URL of the platform (its gateway)' },
   'registry.timeout': { type: 'integer', default: 60, description: 'Seconds an HTTP request may take' },
@@ -186,4 +188,14 @@ export class Config {
     await chmod(temporary, 0o600);
     await rename(temporary, this.path);
   }
+}
+
+/** The keys that make up the signed-in session, written together. */
+export const SESSION_KEYS = ['auth.token', 'auth.refresh_token', 'auth.session_expires_at'] as const satisfies readonly ConfigKey[];
+
+/** Puts a session's tokens into `config` (not saved); a session without a refresh token clears the stored one. */
+export function setSession(config: Config, tokens: SessionTokens): void {
+  config.set('auth.token', tokens.accessToken);
+  config.set('auth.refresh_token', tokens.refreshToken);
+  config.set('auth.session_expires_at', tokens.refreshToken && tokens.refreshExpiresAt ? new Date(tokens.refreshExpiresAt).toISOString() : undefined);
 }

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { ApiClient, type TokenStore } from './api.js';
-import { Config } from './config.js';
+import { ApiClient, SHORT_RATE_LIMIT_WAIT_SECONDS, type TokenStore } from './api.js';
+import { Config, SESSION_KEYS, setSession } from './config.js';
 import type { CliEnv } from './env.js';
 import { validationError } from './errors.js';
 import { Output, type OutputFormat } from './output.js';
+import { isExpiring, withConfigLock, type SessionTokens } from './session.js';
 import { CLI_VERSION } from './version.js';
 
 /** The global options, as every command sees them once merged. */
@@ -71,27 +72,51 @@ export class Context implements TokenStore {
     return this.config.string('auth.token');
   }
 
-  refreshToken(): string | undefined {
-    // A token from SVC_TOKEN is the caller's to renew; the stored refresh token belongs to the stored one.
-    return this.config.entry('auth.token').source === 'env' ? undefined : this.config.string('auth.refresh_token');
+  /** Renews the stored session under the config file's lock (see `session.ts`); a token from SVC_TOKEN is the caller's to renew. */
+  async renew(exchange: (refreshToken: string) => Promise<SessionTokens | null>): Promise<boolean> {
+    if (this.config.entry('auth.token').source === 'env' || !this.config.string('auth.refresh_token')) return false;
+    const before = this.token();
+    return withConfigLock(this.config.path, async () => {
+      const onDisk = await Config.load(this.config.path, this.io.env);
+      const token = onDisk.fileValue('auth.token');
+      const refreshToken = onDisk.fileValue('auth.refresh_token');
+      // Another svc renewed while this one waited: its tokens are the live ones, and ours are spent.
+      if (typeof token === 'string' && token !== before && !isExpiring(token)) {
+        this.#adoptSession(onDisk);
+        return true;
+      }
+      if (typeof refreshToken !== 'string') return false;
+      const renewed = await exchange(refreshToken);
+      if (!renewed) return false;
+      setSession(onDisk, renewed);
+      await onDisk.save();
+      this.#adoptSession(onDisk);
+      return true;
+    });
   }
 
-  async saveTokens(tokens: { accessToken: string; refreshToken?: string }): Promise<void> {
-    if (this.config.entry('auth.token').source === 'env') return;
-    this.config.set('auth.token', tokens.accessToken);
-    if (tokens.refreshToken) this.config.set('auth.refresh_token', tokens.refreshToken);
+  /** Stores a new session (sign-in): the access token, and what renews it when there is one. */
+  async saveSession(tokens: SessionTokens): Promise<void> {
+    setSession(this.config, tokens);
     await this.config.save();
+  }
+
+  #adoptSession(from: Config): void {
+    for (const key of SESSION_KEYS) this.config.set(key, from.fileValue(key));
   }
 
   /** An API client of the platform at `baseUrl` (default: the API URL), with the stored token unless one is given. */
   api(baseUrl: string = this.apiUrl, token?: string): ApiClient {
-    const store: TokenStore = token ? { token: () => token, refreshToken: () => undefined, saveTokens: async () => {} } : this;
+    const store: TokenStore = token ? { token: () => token, renew: async () => false } : this;
     return new ApiClient({
       baseUrl,
       tokens: store,
       timeoutMs: Number(this.config.get('registry.timeout')) * 1000,
       userAgent: `svc-cli/${this.version} node/${process.versions.node}`,
       debug: (message) => this.out.debug(message),
+      // A person at a text terminal sits through a few seconds; scripts and JSON output get the 429 at once.
+      rateLimitRetrySeconds: this.options.nonInteractive || this.options.output === 'json' ? 0 : SHORT_RATE_LIMIT_WAIT_SECONDS,
+      notice: (message) => this.out.warn(message),
     });
   }
 

@@ -38,6 +38,9 @@ export class CliError extends Error {
   }
 }
 
+/** How to turn developer mode on, named by every "developer mode required" message. */
+export const DEVELOPER_MODE_HINT = 'turn it on with `svc account developer --org-slug <slug> --org-name <name>` (a new organization) or `svc account developer --invite <code>` (join one)';
+
 export const validationError = (message: string, options?: CliErrorOptions) => new CliError('validation', message, options);
 export const authError = (message: string, options?: CliErrorOptions) => new CliError('auth', message, options);
 

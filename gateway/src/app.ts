@@ -9,6 +9,7 @@ import { authenticator, createPassport } from './auth/authenticate.js';
 import { PrincipalResolver } from './auth/principal-resolver.js';
 import { viewTokenAuthentication } from './auth/view-token.js';
 import { cliLoginRoutes } from './http/cli-login.routes.js';
+import { builtCliPackage, cliPackageRoutes } from './http/cli-package.routes.js';
 import { apiOriginFileHeaders, dashboardOriginFileHeaders, isDashboardFile } from './http/dashboard-files.js';
 import { healthRoutes, type HealthChecks } from './http/health.routes.js';
 import { createIdentitySigner } from './http/identity-signer.js';
@@ -34,6 +35,8 @@ export interface GatewayConfig {
   /** Whose `X-Forwarded-*` to believe (`SVC_TRUST_PROXY`): off unless the hops are named. */
   trustProxy: TrustProxy;
   version: string;
+  /** The CLI package to serve at `/cli/svc-cli.tgz` (`SVC_CLI_PACKAGE`); default: the one the build made. */
+  cliPackageFile?: string;
   /** How often API-key usage is reported to identity (default 30 s). */
   apiKeyUsageFlushMs?: number;
 }
@@ -55,7 +58,7 @@ declare module 'express-serve-static-core' {
 }
 
 export interface Gateway {
-  /** The API origin: everything the route table lists, `/health`, `/openapi.json`, `/docs`, `/cli/login`. */
+  /** The API origin: everything the route table lists, `/health`, `/openapi.json`, `/docs`, `/cli/login`, `/cli/svc-cli.tgz`. */
   app: express.Express;
   /**
    * The dashboard origin (a second listener, `SVC_DASHBOARD_ORIGIN_PORT`): bundle files only,
@@ -94,6 +97,7 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   const document = buildOpenApiDocument();
   app.use(docsRoutes(document));
   app.use(cliLoginRoutes());
+  app.use(cliPackageRoutes(config.cliPackageFile ?? builtCliPackage(), config.version));
   const allowedMethods = documentedMethods(document);
 
   const route: RequestHandler = (req, res, next) => {
@@ -196,6 +200,7 @@ export function gatewayConfigFromEnv(env: {
   RATE_LIMIT_WINDOW: number;
   REDIS_URL?: string;
   SVC_TRUST_PROXY: TrustProxy;
+  SVC_CLI_PACKAGE?: string;
 }): GatewayConfig {
   return {
     jwtSecret: env.SVC_JWT_SECRET,
@@ -206,6 +211,7 @@ export function gatewayConfigFromEnv(env: {
     commandGroupLimit: { points: env.RATE_LIMIT_REQUESTS, durationSeconds: env.RATE_LIMIT_WINDOW },
     trustProxy: env.SVC_TRUST_PROXY,
     version: SVC_VERSION,
+    cliPackageFile: env.SVC_CLI_PACKAGE,
   };
 }
 

@@ -80,6 +80,8 @@ export const GatewayEnv = z.object({
   SVC_SSH_URL: serviceUrl(8088),
   ...rateLimitEnv,
   ...dashboardListenerEnv,
+  /** The CLI package `GET /cli/svc-cli.tgz` serves; by default the one `npm run build` made in `cli/dist-package/`. */
+  SVC_CLI_PACKAGE: z.string().min(1).optional(),
 });
 
 export type GatewayEnv = z.infer<typeof GatewayEnv>;

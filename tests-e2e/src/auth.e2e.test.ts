@@ -84,7 +84,7 @@ describe.each(MODES)('sign-in slice (%s infrastructure)', (mode) => {
 
     const byBody = await call('/api/v1/auth/refresh', { body: { refreshToken } });
     expect(byBody.status).toBe(200);
-    expect(Object.keys(byBody.body.data).sort()).toEqual(['accessToken', 'expiresAt', 'refreshToken']);
+    expect(Object.keys(byBody.body.data).sort()).toEqual(['accessToken', 'expiresAt', 'refreshExpiresAt', 'refreshToken']);
     expect(byBody.body.data.refreshToken).not.toBe(refreshToken);
 
     const byCookie = await call('/api/v1/auth/refresh-cookie', { method: 'POST', headers: { cookie: `svc_refresh=${refreshCookie(registered)}` } });

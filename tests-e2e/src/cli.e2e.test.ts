@@ -1,10 +1,10 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli, spawnSvc, svcProcess, waitForText, type CliResult } from '@svc/cli/testing';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client } from './support/client.js';
+import { cliHome } from './support/cli-home.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 
 /**
@@ -16,6 +16,7 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
   let user: TestUser;
   let home: string;
   let work: string;
+  let remove: () => Promise<void>;
   let packDir: string;
 
   beforeAll(async () => {
@@ -24,15 +25,11 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     const call = client(fleet.url);
     user = await signUp(call, await adminToken(call));
     await createOrganization(call, user);
-    home = await mkdtemp(join(tmpdir(), 'svc-cli-e2e-'));
-    // `svc pack exec` runs packs locally too: runners started as root read them as uid 65534.
-    await chmod(home, 0o755);
-    work = join(home, 'work');
-    await mkdir(work);
+    ({ home, work, remove } = await cliHome('svc-cli-e2e-'));
   });
   afterAll(async () => {
     await fleet?.stop();
-    if (home) await rm(home, { recursive: true, force: true });
+    await remove?.();
   });
 
   const env = () => ({ HOME: home, SVC_CONFIG: join(home, '.config', 'svc', 'config.toml'), SVC_REGISTRY_URL: fleet.url, NO_COLOR: '1' });
@@ -93,7 +90,7 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect(orbit).toMatchObject({ template: 'scheduled', pack: 'pack', dashboard: 'dashboard' });
     expect(await readFile(join(work, 'orbit', 'docs', 'SCHEDULING.md'), 'utf8')).toContain('cron');
     // The scheduled template's pack is the advanced one: a report command long enough for the medium queue.
-    expect(await readFile(join(work, 'orbit', 'pack', 'pack.yaml'), 'utf8')).toMatch(/- name: report[\s\S]*timeout: 120/);
+    expect(await readFile(join(work, 'orbit', 'pack', 'pack.yaml'), 'utf8')).toMatch(/- name: orbit-report[\s\S]*timeout: 120/);
 
     // A project without a pack yet takes one; a folder that is no project is refused.
     const bare = join(work, 'bare');
@@ -134,9 +131,9 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect(again.stdout).toContain(`Sandbox ${started.sandbox_id} running`);
 
     // pack exec runs the folder's pack in the running sandbox, syncing it first; a sync of the same bytes replaces it.
-    const ran = await ok(['pack', 'exec', `${user.slug}/hello`, '--arg', 'name=Sandbox'], packDir);
+    const ran = await ok(['pack', 'exec', `${user.slug}/journey-hello`, '--arg', 'name=Sandbox'], packDir);
     expect(ran).toMatchObject({ where: 'sandbox', sandbox_id: started.sandbox_id, result: { greeting: 'Hello, Sandbox!' } });
-    const crashed = await svc(['pack', 'exec', `${user.slug}/hello`, '--arg', 'name=crash'], packDir);
+    const crashed = await svc(['pack', 'exec', `${user.slug}/journey-hello`, '--arg', 'name=crash'], packDir);
     expect([crashed.code, crashed.json().error.kind]).toEqual([10, 'command']);
     const synced = await ok(['pack', 'sync', '--path', packDir]);
     expect(synced).toMatchObject({ created: false, pack: { namespace: user.slug, name: 'journey', version: '0.1.0' } });
@@ -145,7 +142,7 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect(status.packs).toEqual([expect.objectContaining({ name: 'journey', sha256: synced.pack.sha256 })]);
     expect(await ok(['sandbox', 'stop'])).toMatchObject({ status: 'stopped', stopped: true, sandbox_id: started.sandbox_id, uptime: 0 });
     // Stopped, it runs locally again; syncing needs a running sandbox.
-    expect(await ok(['pack', 'exec', `${user.slug}/hello`, '--arg', 'name=Local'], packDir)).toMatchObject({ where: 'local', result: { greeting: 'Hello, Local!' } });
+    expect(await ok(['pack', 'exec', `${user.slug}/journey-hello`, '--arg', 'name=Local'], packDir)).toMatchObject({ where: 'local', result: { greeting: 'Hello, Local!' } });
     const notRunning = await svc(['pack', 'sync'], packDir);
     expect([notRunning.code, notRunning.json().error.code]).toEqual([3, 'SANDBOX_NOT_RUNNING']);
     expect(await ok(['sandbox', 'stop'])).toMatchObject({ status: 'stopped', stopped: false });
@@ -162,7 +159,7 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     held.child.kill('SIGINT');
     expect((await held.done).code).toBe(130);
     expect(await ok(['sandbox', 'status'])).toMatchObject({ status: 'stopped', sandbox_id: running.sandbox_id });
-  });
+  }, 120_000);
 
   it('installs the pack, runs its commands (sync and --async), lists it', async () => {
     // --no-deps is accepted (packs declare no dependencies yet): the install is the same, and -v says why nothing was skipped.
@@ -171,35 +168,37 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect(installing.stderr).toContain('--no-deps: packs declare no dependencies on this platform yet');
     const installed = installing.json().data;
     expect(installed.pack).toMatchObject({ name: 'journey', version: '0.1.0' });
-    expect([...installed.pack.commands].sort()).toEqual(['check-secret', 'hello', 'notes', 'report']);
-    const sync = await ok(['run', `${user.slug}.hello`, '--name=Ada']);
+    expect([...installed.pack.commands].sort()).toEqual(['journey-check-secret', 'journey-hello', 'journey-notes', 'journey-report']);
+    const sync = await ok(['run', `${user.slug}.journey-hello`, '--name=Ada']);
     expect(sync).toMatchObject({ result: { greeting: 'Hello, Ada!' }, execution: { status: 'completed' }, task_id: null });
     // --raw: the result alone, as compact JSON, and nothing else on stdout.
-    const raw = await svcProcess(['run', `${user.slug}.hello`, '--name=Raw', '--raw'], { cwd: work, env: env() });
+    const raw = await svcProcess(['run', `${user.slug}.journey-hello`, '--name=Raw', '--raw'], { cwd: work, env: env() });
     expect([raw.code, raw.stdout]).toEqual([0, '{"greeting":"Hello, Raw!"}\n']);
-    const pretty = await svcProcess(['run', `${user.slug}.hello`, '--name=Raw'], { cwd: work, env: env() });
+    const pretty = await svcProcess(['run', `${user.slug}.journey-hello`, '--name=Raw'], { cwd: work, env: env() });
     expect(pretty.stdout).toBe(`${JSON.stringify({ greeting: 'Hello, Raw!' }, null, 2)}\n`);
-    const asynchronous = await ok(['run', `${user.slug}.report`, '--text=to be or not to be', '--top', '2', '--async']);
-    expect(asynchronous.result).toEqual({ words: 6, top: [{ word: 'be', count: 2 }, { word: 'to', count: 2 }] });
-    expect(asynchronous.task_id).toEqual(expect.any(String));
+    // --async answers the task at once; `svc task wait` follows it to its result.
+    const asynchronous = await ok(['run', `${user.slug}.journey-report`, '--text=to be or not to be', '--top', '2', '--async']);
+    expect(asynchronous).toMatchObject({ task_id: expect.any(String), status: 'pending' });
+    const waited = await ok(['task', 'wait', asynchronous.task_id]);
+    expect(waited).toMatchObject({ status: 'success', result: { words: 6, top: [{ word: 'be', count: 2 }, { word: 'to', count: 2 }] } });
     const listed = await ok(['list', '--commands']);
     expect(listed.packs).toEqual([expect.objectContaining({ ref: `@${user.slug}/journey`, version: '0.1.0', commands: 4 })]);
-    expect(listed.packs[0].command_list.map((c: { name: string }) => c.name)).toEqual(['check-secret', 'hello', 'notes', 'report']);
-  });
+    expect(listed.packs[0].command_list.map((c: { name: string }) => c.name)).toEqual(['journey-check-secret', 'journey-hello', 'journey-notes', 'journey-report']);
+  }, 120_000);
 
   it('answers exit code 10 when the command fails, 3 for input it refuses, 1 for an unknown command', async () => {
-    const crashed = await svc(['run', `${user.slug}.hello`, '--name=crash']);
+    const crashed = await svc(['run', `${user.slug}.journey-hello`, '--name=crash']);
     expect(crashed.code).toBe(10);
     expect(crashed.json().error).toMatchObject({ kind: 'command', code: 'INTEGRATION_ERROR', exit_code: 10 });
     expect(crashed.json().error.message).toContain('asked to crash');
-    const refused = await svc(['run', `${user.slug}.hello`, '--name=7', '--extra=1']);
+    const refused = await svc(['run', `${user.slug}.journey-hello`, '--name=7', '--extra=1']);
     expect([refused.code, refused.json().error.kind]).toEqual([3, 'validation']);
     const unknown = await svc(['run', `${user.slug}.nothing`]);
     expect([unknown.code, unknown.json().error.code]).toEqual([1, 'NOT_FOUND']);
   });
 
   it('keeps a secret of the pack for the user, hands it to the command as ctx.secrets, never shows its value', async () => {
-    const before = await ok(['run', `${user.slug}.check-secret`, '--name=API_TOKEN']);
+    const before = await ok(['run', `${user.slug}.journey-check-secret`, '--name=API_TOKEN']);
     expect(before.result).toEqual({ name: 'API_TOKEN', present: false, length: 0 });
     const set = await ok(['secrets', 'set', `@${user.slug}/journey`, 'API_TOKEN', 'tok-very-secret-123']);
     expect(set).toMatchObject({ pack: `@${user.slug}/journey`, name: 'API_TOKEN', created: true });
@@ -207,7 +206,7 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     const shown = await svc(['secrets', 'show', `@${user.slug}/journey`]);
     expect(shown.code).toBe(0);
     expect(shown.stdout + shown.stderr).not.toContain('very-secret');
-    const read = await svc(['run', `${user.slug}.check-secret`, '--name=API_TOKEN']);
+    const read = await svc(['run', `${user.slug}.journey-check-secret`, '--name=API_TOKEN']);
     expect(read.code).toBe(0);
     expect(read.json().data.result).toEqual({ name: 'API_TOKEN', present: true, length: 'tok-very-secret-123'.length });
     expect(read.stdout + read.stderr).not.toContain('very-secret');
@@ -216,7 +215,7 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     // Removed: gone from the list, and the command no longer gets it.
     expect(await ok(['secrets', 'remove', `@${user.slug}/journey`, 'API_TOKEN'])).toMatchObject({ pack: `@${user.slug}/journey`, name: 'API_TOKEN' });
     expect((await ok(['secrets', 'list', `@${user.slug}/journey`])).secrets).toEqual([]);
-    expect((await ok(['run', `${user.slug}.check-secret`, '--name=API_TOKEN'])).result).toEqual({ name: 'API_TOKEN', present: false, length: 0 });
+    expect((await ok(['run', `${user.slug}.journey-check-secret`, '--name=API_TOKEN'])).result).toEqual({ name: 'API_TOKEN', present: false, length: 0 });
     const again = await svc(['secrets', 'remove', `@${user.slug}/journey`, 'API_TOKEN']);
     expect([again.code, again.json().error.code]).toEqual([1, 'NOT_FOUND']);
   });
@@ -225,8 +224,8 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     const servers = await ok(['mcp', 'list-servers']);
     expect(servers.servers).toEqual([expect.objectContaining({ name: 'svc', url: `${fleet.url}/mcp` })]);
     const tools = await ok(['mcp', 'list-tools', 'svc', '--schema']);
-    expect(tools.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining([`${user.slug}__journey__hello`]));
-    const called = await ok(['mcp', 'call', 'svc', `${user.slug}__journey__hello`, '{"name": "Bo"}']);
+    expect(tools.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining([`${user.slug}__journey__journey-hello`]));
+    const called = await ok(['mcp', 'call', 'svc', `${user.slug}__journey__journey-hello`, '{"name": "Bo"}']);
     expect(called.result).toEqual({ greeting: 'Hello, Bo!' });
     const config = await readFile(join(home, '.config', 'svc', 'config.toml'), 'utf8');
     expect(config).toMatch(/api_key = "sk-svc-[0-9a-f]{64}"/);
@@ -234,8 +233,8 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect(tested).toMatchObject({ ok: true, tools: expect.any(Number) });
     // A URL instead of a configured name: the platform's own endpoint gets its API key as `svc` does.
     const endpoint = `${fleet.url}/mcp`;
-    expect((await ok(['mcp', 'list-tools', endpoint])).tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining([`${user.slug}__journey__hello`]));
-    expect((await ok(['mcp', 'call', endpoint, `${user.slug}__journey__hello`, '{"name": "Cy"}'])).result).toEqual({ greeting: 'Hello, Cy!' });
+    expect((await ok(['mcp', 'list-tools', endpoint])).tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining([`${user.slug}__journey__journey-hello`]));
+    expect((await ok(['mcp', 'call', endpoint, `${user.slug}__journey__journey-hello`, '{"name": "Cy"}'])).result).toEqual({ greeting: 'Hello, Cy!' });
     expect(await ok(['mcp', 'test', endpoint])).toMatchObject({ url: endpoint, ok: true });
     const unknown = await svc(['mcp', 'test', 'nowhere']);
     expect([unknown.code, unknown.json().error.code]).toEqual([3, 'MCP_SERVER_UNKNOWN']);
@@ -292,7 +291,7 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     const uninstalled = await ok(['uninstall', `@${user.slug}/journey`, '--force']);
     expect(uninstalled).toMatchObject({ uninstalled: true, pack: `@${user.slug}/journey` });
     expect((await ok(['list'])).packs).toEqual([]);
-    expect(await ok(['logout'])).toEqual({ signed_out: true, session_revoked: true, api_key_revoked: true });
+    expect(await ok(['logout'])).toEqual({ signed_out: true, session_revoked: true, api_key_revoked: true, not_revoked: [] });
     const after = await svc(['list']);
     expect([after.code, after.json().error.code]).toEqual([2, 'NOT_SIGNED_IN']);
   });

@@ -158,7 +158,7 @@ describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
       const done = await pollTask(call, dev.token, taskId);
       expect(done.body).toEqual({
         success: true,
-        data: { task_id: taskId, status: 'success', result: { echoed: { text: 'later' } }, error: null, started_at: expect.any(String), completed_at: expect.any(String), correlation_id: expect.any(String), progress: null },
+        data: { task_id: taskId, status: 'success', result: { echoed: { text: 'later' } }, error: null, started_at: expect.any(String), completed_at: expect.any(String), correlation_id: expect.any(String), progress: null, logs: [] },
       });
     }
     expectError(await run('echo', { text: 'x' }, { query: '?async=maybe' }), 400, 'VALIDATION_FAILED');

@@ -83,6 +83,7 @@ describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
       'POST /api/v1/organizations': { name: 'Sweep', slug: 'sweep-org' },
       'POST /api/v1/organizations/{org_id}/invite': { email: 'invitee@example.test', role: 'member' },
       'POST /api/v1/packs/install': { name: `@${dev.slug}/tools`, version: '1.0.0' },
+      'POST /api/v1/registry/command-names/check': { namespace: dev.slug, pack: 'tools', commands: ['echo', 'other'] },
       'POST /api/v1/registry/grants': { pack_namespace: dev.slug, pack_name: 'tools', grantee_tenant_id: dev.tenantId },
       'DELETE /api/v1/registry/grants': { pack_namespace: dev.slug, pack_name: 'tools', grantee_tenant_id: dev.tenantId },
       'POST /api/v1/commands/{namespace}/{name}': { text: 'hello', nested: { list: ['a'] } },

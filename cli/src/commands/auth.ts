@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { API_KEY_PREFIX, isJwt, type ApiClient } from '../api.js';
-import { maskSecret } from '../config.js';
+import { maskSecret, SESSION_KEYS } from '../config.js';
 import type { Context } from '../context.js';
 import { asCliError, authError, CliError } from '../errors.js';
 import { action, booleanOption } from '../program.js';
+import { accessTokenExpiry, clockTime, fromNow, isRefreshToken, type SessionTokens } from '../session.js';
 import { browserLogin } from './browser-login.js';
 
 export type TokenKind = 'access_token' | 'api_key';
@@ -34,27 +35,48 @@ export async function whoIs(api: ApiClient, kind: TokenKind): Promise<Me | null>
   return api.data<Me>('GET', '/api/v1/auth/me');
 }
 
-async function login(ctx: Context, options: { token?: string; browser: boolean }): Promise<void> {
-  let tokens: { accessToken: string; refreshToken?: string };
-  if (options.token) {
-    tokens = { accessToken: options.token.trim() };
-  } else {
-    tokens = await browserLogin(ctx, { openBrowser: options.browser });
+/** What `--token` was given: a refresh token is spent at once for a session of its own. */
+async function tokensOf(ctx: Context, given: string): Promise<SessionTokens> {
+  if (!isRefreshToken(given)) return { accessToken: given };
+  const reply = await ctx.api().request<{ data: SessionTokens }>('POST', '/api/v1/auth/refresh', { body: { refreshToken: given }, auth: false, accept: [401] });
+  if (reply.status === 401) throw authError('The platform refused this refresh token (spent, expired or revoked): sign in again with `svc login`', { code: 'TOKEN_INVALID' });
+  return reply.body.data;
+}
+
+/** How long a new sign-in lasts, in words: a session renews itself; a bare access token does not. */
+function lifetimeOf(kind: TokenKind, tokens: SessionTokens): { expires_at: string | null; renews: boolean; text: string } {
+  if (kind === 'api_key') return { expires_at: null, renews: false, text: 'An API key lasts until it is revoked.' };
+  if (tokens.refreshToken) {
+    const until = tokens.refreshExpiresAt;
+    return {
+      expires_at: until ? new Date(until).toISOString() : null,
+      renews: true,
+      text: `The session renews itself while you use it${until ? `; unused, it ends ${fromNow(until)} (${clockTime(until)})` : ''}.`,
+    };
   }
+  const expiry = accessTokenExpiry(tokens.accessToken);
+  return {
+    expires_at: expiry ? new Date(expiry).toISOString() : null,
+    renews: false,
+    text: `This access token ends ${expiry ? `${fromNow(expiry)} (${clockTime(expiry)})` : 'when the platform says'} and cannot be renewed: for a session that lasts, run \`svc login\` (browser) or \`svc login --token <refresh token>\`.`,
+  };
+}
+
+async function login(ctx: Context, options: { token?: string; browser: boolean }): Promise<void> {
+  const tokens: SessionTokens = options.token ? await tokensOf(ctx, options.token.trim()) : await browserLogin(ctx, { openBrowser: options.browser });
   const kind = kindOf(tokens.accessToken);
   const me = await whoIs(ctx.api(ctx.apiUrl, tokens.accessToken), kind);
   if (ctx.config.entry('auth.token').source === 'env') ctx.out.warn('SVC_TOKEN is set and is used instead of the token saved now');
-  ctx.config.set('auth.token', tokens.accessToken);
-  ctx.config.set('auth.refresh_token', tokens.refreshToken);
-  await ctx.config.save();
+  await ctx.saveSession(tokens);
   const who = me ? `${me.email} (${me.tenantSlug ?? me.id})` : `an API key (${tokens.accessToken.slice(0, 14)}…)`;
+  const lifetime = lifetimeOf(kind, tokens);
   ctx.out.result(
-    { signed_in: true, token_kind: kind, user: me, api_url: ctx.apiUrl, config_path: ctx.config.path, refreshable: Boolean(tokens.refreshToken) },
-    `Signed in to ${ctx.apiUrl} as ${who}.\nToken saved in ${ctx.config.path}.`,
+    { signed_in: true, token_kind: kind, user: me, api_url: ctx.apiUrl, config_path: ctx.config.path, refreshable: lifetime.renews, expires_at: lifetime.expires_at },
+    `Signed in to ${ctx.apiUrl} as ${who}.\n${lifetime.text}\nSaved in ${ctx.config.path}.`,
   );
 }
 
-/** Revokes the API key `svc mcp` made (found by its display prefix) while the session still works. */
+/** Revokes the API key `svc mcp` made (found by its display prefix); false when the platform has no live key of that prefix. */
 async function revokeCliApiKey(api: ApiClient, key: string): Promise<boolean> {
   const keys = await api.data<Array<{ id: string; key_prefix: string; revoked_at: string | null }>>('GET', '/api/v1/account/api-keys');
   const mine = keys.find((candidate) => !candidate.revoked_at && key.startsWith(candidate.key_prefix));
@@ -63,40 +85,70 @@ async function revokeCliApiKey(api: ApiClient, key: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * Revokes what this CLI made on the platform (its MCP key, then its session), renewing an
+ * expired access token first, and forgets the tokens in any case. What could not be revoked is
+ * said, with how to do it by hand.
+ */
 async function logout(ctx: Context): Promise<void> {
   const token = ctx.config.fileValue('auth.token');
   const apiKey = ctx.config.fileValue('auth.api_key');
   const revoked = { session_revoked: false, api_key_revoked: false };
+  const failures: Array<{ what: string; reason: string }> = [];
   if (typeof token === 'string' && isJwt(token)) {
-    const api = ctx.api(ctx.apiUrl, token);
-    // Signing out locally must work offline or with an expired token: each revocation is best effort.
-    const attempt = async (what: keyof typeof revoked, work: () => Promise<boolean>) => {
+    // The stored session, renewed when its access token has lapsed (SVC_TOKEN is not what the CLI made).
+    const api = ctx.config.entry('auth.token').source === 'env' ? ctx.api(ctx.apiUrl, token) : ctx.api();
+    const attempt = async (what: keyof typeof revoked, label: string, work: () => Promise<boolean>) => {
       try {
         revoked[what] = await work();
       } catch (err) {
-        ctx.out.debug(`${what.replace('_', ' ')}: no (${asCliError(err).message})`);
+        failures.push({ what: label, reason: asCliError(err).message });
       }
     };
-    if (typeof apiKey === 'string') await attempt('api_key_revoked', () => revokeCliApiKey(api, apiKey));
-    await attempt('session_revoked', async () => (await api.request('POST', '/api/v1/auth/logout', { body: {} }), true));
+    if (typeof apiKey === 'string') await attempt('api_key_revoked', `the MCP API key ${apiKey.slice(0, 15)}…`, () => revokeCliApiKey(api, apiKey));
+    await attempt('session_revoked', 'the session', async () => (await api.request('POST', '/api/v1/auth/logout', { body: {} }), true));
+  } else if (typeof apiKey === 'string') {
+    failures.push({ what: `the MCP API key ${apiKey.slice(0, 15)}…`, reason: 'no session to revoke it with' });
   }
   const hadToken = token !== undefined;
-  for (const key of ['auth.token', 'auth.refresh_token', 'auth.api_key'] as const) ctx.config.set(key, undefined);
+  for (const key of [...SESSION_KEYS, 'auth.api_key'] as const) ctx.config.set(key, undefined);
   await ctx.config.save();
-  ctx.out.result({ signed_out: hadToken, ...revoked }, hadToken ? 'Signed out.' : 'Was not signed in.');
+  const lines = [hadToken ? 'Signed out.' : 'Was not signed in.'];
+  for (const failure of failures) lines.push(`warning: could not revoke ${failure.what} (${failure.reason}); revoke it in your account (\`GET/DELETE /api/v1/account/api-keys\`) or by changing your password`);
+  ctx.out.result({ signed_out: hadToken, ...revoked, not_revoked: failures }, lines.join('\n'));
+}
+
+/** When the stored sign-in ends: the session's end when it renews, else the access token's; null for an API key. */
+function sessionOf(ctx: Context, kind: TokenKind) {
+  const token = ctx.token()!;
+  const renews = kind === 'access_token' && Boolean(ctx.config.string('auth.refresh_token')) && ctx.config.entry('auth.token').source !== 'env';
+  const accessExpiry = kind === 'access_token' ? accessTokenExpiry(token) : undefined;
+  const sessionEnd = renews ? ctx.config.string('auth.session_expires_at') : undefined;
+  const until = sessionEnd ?? (accessExpiry && !renews ? new Date(accessExpiry).toISOString() : null);
+  return { renews, access_token_expires_at: accessExpiry ? new Date(accessExpiry).toISOString() : null, until };
+}
+
+function signedInLine(user: Me | null, session: ReturnType<typeof sessionOf>): string {
+  if (!user) return 'Signed in with an API key (it lasts until it is revoked)';
+  const who = `Signed in as ${user.email}, tenant ${user.tenantSlug ?? user.id}, tier ${user.subscriptionTier ?? 'unknown'}, ${user.developerMode ? 'developer' : 'consumer'} mode`;
+  if (!session.until) return who;
+  const until = Date.parse(session.until);
+  return `${who}\n${session.renews ? `Session renews while used; unused, it ends ${fromNow(until)} (${clockTime(until)})` : `Until ${clockTime(until)} (${fromNow(until)}); this access token cannot be renewed: run \`svc login\``}`;
 }
 
 async function status(ctx: Context): Promise<void> {
   const health = await ctx.api().request<{ status?: string; version?: string }>('GET', '/health', { auth: false, accept: [503] });
   const token = ctx.token();
-  const auth: Record<string, unknown> = { signed_in: false, token_kind: null, source: ctx.config.entry('auth.token').source, user: null };
+  const auth: Record<string, unknown> = { signed_in: false, token_kind: null, source: ctx.config.entry('auth.token').source, user: null, session: null };
   let failure: CliError | undefined;
   if (token) {
     try {
       const kind = kindOf(token);
       auth.token_kind = kind;
-      auth.token = maskSecret(token);
       auth.user = await whoIs(ctx.api(), kind);
+      // Read after the call above, which may have renewed the session.
+      auth.token = maskSecret(ctx.token()!);
+      auth.session = sessionOf(ctx, kind);
       auth.signed_in = true;
     } catch (err) {
       failure = asCliError(err);
@@ -111,15 +163,10 @@ async function status(ctx: Context): Promise<void> {
     platform: { status: health.body?.status ?? 'unknown', version: health.body?.version ?? null },
     auth,
   };
-  const user = auth.user as Me | null;
   const lines = [
     `svc ${ctx.version}`,
     `Platform: ${ctx.apiUrl} (${data.platform.status}${data.platform.version ? `, version ${data.platform.version}` : ''})`,
-    auth.signed_in
-      ? `Signed in${user ? ` as ${user.email} (${user.tenantSlug ?? user.id}), ${user.developerMode ? 'developer' : 'consumer'} mode` : ' with an API key'}`
-      : token
-        ? `Token rejected: ${String(auth.error)}`
-        : 'Not signed in (run `svc login`)',
+    auth.signed_in ? signedInLine(auth.user as Me | null, auth.session as ReturnType<typeof sessionOf>) : token ? `Token rejected: ${String(auth.error)}` : 'Not signed in (run `svc login`)',
     `Config: ${ctx.config.path}`,
   ];
   ctx.out.result(data, lines.join('\n'));
@@ -133,19 +180,19 @@ export function registerAuthCommands(program: Command): void {
   program
     .command('login')
     .description('sign in: in the browser (default), or with --token (an access token or an API key)')
-    .option('--token <token>', 'sign in with this token instead of the browser')
+    .option('--token <token>', 'sign in with this token instead of the browser: a refresh token (a session that renews itself), an access token (lasts its 15 minutes) or an API key')
     .option('--browser [open]', 'open the sign-in page in a browser (true); false prints its address instead', booleanOption('--browser'), true)
     .option('--no-browser', 'do not open a browser; print the sign-in address')
     .action(action<{ token?: string; browser: boolean }>((ctx, _args, options) => login(ctx, options)));
 
   program
     .command('logout')
-    .description('sign out: revoke the session on the platform and remove the stored token')
+    .description('sign out: revoke the session and the MCP key this CLI made (renewing first if needed), and remove the stored tokens')
     .action(action((ctx) => logout(ctx)));
 
   program
     .command('status')
-    .description('the platform, its version, and who you are signed in as')
+    .description('the platform, its version, who you are signed in as (tenant, tier) and until when')
     .option('--json', 'same as --output json')
     .action(action((ctx) => status(ctx)));
 }

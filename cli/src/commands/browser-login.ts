@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Context } from '../context.js';
 import { authError } from '../errors.js';
+import type { SessionTokens } from '../session.js';
 import { openInBrowser } from './dashboard.js';
 
 export interface BrowserLoginOptions {
@@ -11,10 +12,6 @@ export interface BrowserLoginOptions {
   timeoutMs?: number;
 }
 
-export interface HandedTokens {
-  accessToken: string;
-  refreshToken?: string;
-}
 
 const WAIT_MS = 5 * 60 * 1000;
 const MAX_CALLBACK_BYTES = 16 * 1024;
@@ -44,10 +41,10 @@ function sameState(given: string | null, expected: string): boolean {
  * and the wait goes on. The address is printed (stderr) in every case, and opened in a browser
  * on a terminal unless `--no-browser`.
  */
-export async function browserLogin(ctx: Context, options: BrowserLoginOptions): Promise<HandedTokens> {
+export async function browserLogin(ctx: Context, options: BrowserLoginOptions): Promise<SessionTokens> {
   const state = randomBytes(32).toString('base64url');
-  let settle!: { resolve: (tokens: HandedTokens) => void; reject: (err: Error) => void };
-  const handed = new Promise<HandedTokens>((resolve, reject) => (settle = { resolve, reject }));
+  let settle!: { resolve: (tokens: SessionTokens) => void; reject: (err: Error) => void };
+  const handed = new Promise<SessionTokens>((resolve, reject) => (settle = { resolve, reject }));
   let used = false;
 
   const server = createServer((req, res) => {
@@ -62,7 +59,8 @@ export async function browserLogin(ctx: Context, options: BrowserLoginOptions): 
         if (!accessToken) return reply(res, 400, 'The sign-in page sent no token.');
         used = true;
         reply(res, 200, 'Signed in. You can close this tab and go back to the terminal.');
-        settle.resolve({ accessToken, refreshToken: form.get('refresh_token') ?? undefined });
+        const refreshExpiresAt = Number(form.get('refresh_expires_at'));
+        settle.resolve({ accessToken, refreshToken: form.get('refresh_token') ?? undefined, refreshExpiresAt: refreshExpiresAt > 0 ? refreshExpiresAt : undefined });
       })
       .catch((err: Error) => settle.reject(err));
   });

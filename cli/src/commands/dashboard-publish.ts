@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ApiClient } from '../api.js';
 import type { Context } from '../context.js';
-import { asCliError, CliError, validationError } from '../errors.js';
+import { asCliError, CliError, DEVELOPER_MODE_HINT, validationError } from '../errors.js';
 import { dashboardNameProblem, findDashboardDir, VISIBILITIES } from '../dashboard/manifest.js';
 import { action } from '../program.js';
 import { validateDashboard } from './dashboard.js';
@@ -19,8 +19,12 @@ interface Dashboard {
 const SHARE_EXPIRIES = ['1d', '7d', '30d', 'never'] as const;
 const dashboardPath = (id: string, rest = '') => `/api/v1/dashboards/${encodeURIComponent(id)}${rest}`;
 
-/** The dashboard a slug names; a CliError "Dashboard not found" when the caller cannot see it. */
-async function dashboardOf(api: ApiClient, slug: string): Promise<Dashboard> {
+/**
+ * The dashboard a slug names (also written `@scope/slug`, the way `secrets` names packs); a
+ * CliError "Dashboard not found" when the caller cannot see it.
+ */
+async function dashboardOf(api: ApiClient, given: string): Promise<Dashboard> {
+  const slug = given.replace(/^@[a-z0-9-]+\//, '');
   const problem = dashboardNameProblem(slug);
   if (problem) throw validationError(`Invalid dashboard name: "${slug}" ${problem}`, { code: 'NAME_INVALID', details: { name: slug } });
   try {
@@ -107,7 +111,7 @@ async function remove(ctx: Context, slug: string, options: { force?: boolean }):
   } catch (err) {
     const failure = asCliError(err);
     const { details } = failure;
-    if (details?.reason === 'developer_mode_required') throw new CliError(failure.kind, `Developer mode required to delete ${slug}`, { code: failure.code, details });
+    if (details?.reason === 'developer_mode_required') throw new CliError(failure.kind, `Developer mode required to delete ${slug}: ${DEVELOPER_MODE_HINT}`, { code: failure.code, details });
     if (failure.code === 'NOT_FOUND') throw new CliError(failure.kind, `Dashboard not found: ${slug} (or not your tenant's)`, { code: failure.code, details });
     throw new CliError(failure.kind, `Delete failed: ${failure.message}`, { code: failure.code, details });
   }

@@ -4,7 +4,8 @@ import { buildProgram } from './index.js';
 
 /**
  * The spec's table (Part 2, "Command-line client"): every command with its arguments and its
- * options, and the defaults commander knows (those read from the config file are not fixed here).
+ * options, and the defaults commander knows (those read from the config file are not fixed here);
+ * beside it the commands added since (`account`, `task`, `run --logs`).
  */
 const SPEC: Record<string, { args?: string[]; options?: string[]; defaults?: Record<string, unknown> }> = {
   'project init': { args: ['name'], options: ['--with-dashboard', '--no-dashboard', '--template'], defaults: { template: 'default' } },
@@ -21,7 +22,15 @@ const SPEC: Record<string, { args?: string[]; options?: string[]; defaults?: Rec
   install: { args: ['pack'], options: ['--version', '--force', '--no-deps'], defaults: { version: 'latest', deps: true } },
   uninstall: { args: ['pack'], options: ['--force', '--output'] },
   list: { options: ['--json', '--commands'] },
-  run: { args: ['command', 'args'], options: ['--json', '--raw', '--async'] },
+  run: { args: ['command', 'args'], options: ['--json', '--raw', '--async', '--logs'] },
+  'task get': { args: ['task-id'] },
+  'task wait': { args: ['task-id'], options: ['--timeout'] },
+  'task cancel': { args: ['task-id'] },
+  'task logs': { args: ['task-id'] },
+  'task list': { options: ['--status', '--limit'], defaults: { limit: 20 } },
+  'account show': {},
+  'account developer': { options: ['--org-slug', '--org-name', '--invite'] },
+  'account orgs': {},
   login: { options: ['--token', '--browser', '--config'], defaults: { browser: true } },
   logout: {},
   status: { options: ['--json'] },

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { addGlobalOptions, addProgramOptions } from '../program.js';
 import { CLI_VERSION } from '../version.js';
+import { registerAccountCommands } from './account.js';
 import { registerAuthCommands } from './auth.js';
 import { registerConfigCommands } from './config.js';
 import { registerDashboardCommands } from './dashboard.js';
@@ -14,6 +15,7 @@ import { registerPackSync, registerSandboxCommands } from './sandbox.js';
 import { registerScheduleCommands } from './schedule.js';
 import { registerSecretsCommands } from './secrets.js';
 import { registerStats } from './stats.js';
+import { registerTaskCommands } from './task.js';
 
 function leaves(command: Command): Command[] {
   return command.commands.length === 0 ? [command] : command.commands.flatMap(leaves);
@@ -24,7 +26,8 @@ export function buildProgram(): Command {
   const program = new Command('svc')
     .description('svc: write, publish and run packs of commands, dashboards and MCP tools')
     .enablePositionalOptions()
-    .showHelpAfterError('(add --help for usage)');
+    .showHelpAfterError('(add --help for usage)')
+    .addHelpText('after', '\nInstall or update svc from your platform, in the version it runs:\n  npm install -g <platform URL>/cli/svc-cli.tgz      (e.g. http://localhost:8080/cli/svc-cli.tgz)\nFirst steps: svc login, svc account, svc pack new <name>');
   addProgramOptions(program, CLI_VERSION);
 
   registerProjectCommands(program);
@@ -32,7 +35,9 @@ export function buildProgram(): Command {
   registerStats(program);
   registerPackCommands(program);
   registerRun(program);
+  registerTaskCommands(program);
   registerAuthCommands(program);
+  registerAccountCommands(program);
   registerConfigCommands(program);
   registerSecretsCommands(program);
   registerMcpCommands(program);

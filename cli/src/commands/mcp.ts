@@ -5,6 +5,7 @@ import { API_KEY_PREFIX } from '../api.js';
 import type { Context } from '../context.js';
 import { asCliError, CliError, kindOfStatus, validationError } from '../errors.js';
 import { action, integerOption } from '../program.js';
+import { clockTime } from '../session.js';
 import { waitForTask } from './run.js';
 
 /** The platform's own MCP endpoint, always listed. */
@@ -154,11 +155,19 @@ interface PlatformToolBody {
   pending?: boolean;
   task_id?: string;
   error?: string;
-  type?: 'validation' | 'command' | 'timeout' | 'internal';
+  type?: 'validation' | 'command' | 'timeout' | 'internal' | 'rate_limit';
+  retry_after?: number;
   correlation_id?: string;
 }
 
-const KIND_OF_TOOL_ERROR = { validation: 'validation', command: 'command', timeout: 'command', internal: 'server' } as const;
+const KIND_OF_TOOL_ERROR = { validation: 'validation', command: 'command', timeout: 'command', internal: 'server', rate_limit: 'general' } as const;
+
+/** A tool error as a person reads it: the platform's message, and for a refused run when it may run again. */
+function toolErrorMessage(tool: string, body: PlatformToolBody | undefined, text: string | undefined): string {
+  const message = body?.error ?? text ?? 'the tool failed';
+  if (body?.type !== 'rate_limit' || typeof body.retry_after !== 'number') return `${tool}: ${message}`;
+  return `${tool}: ${message} (at ${clockTime(Date.now() + body.retry_after * 1000)}); the free tier runs 5 commands an hour, a developer_preview access code or a paid plan has no such limit (\`svc status\` shows your tier)`;
+}
 
 function parseArgs(json: string | undefined): Record<string, unknown> {
   if (json === undefined) return {};
@@ -185,8 +194,8 @@ async function call(ctx: Context, name: string, tool: string, json: string | und
     body = undefined;
   }
   if (reply.isError) {
-    const kind = body?.type ? KIND_OF_TOOL_ERROR[body.type] : 'command';
-    throw new CliError(kind, `${tool}: ${body?.error ?? text ?? 'the tool failed'}`, { code: body?.type ? `TOOL_${body.type.toUpperCase()}` : 'TOOL_ERROR', details: { server: server.name, tool, ...body } });
+    const kind = (body?.type && KIND_OF_TOOL_ERROR[body.type]) || 'command';
+    throw new CliError(kind, toolErrorMessage(tool, body, text), { code: body?.type ? `TOOL_${body.type.toUpperCase()}` : 'TOOL_ERROR', details: { server: server.name, tool, ...body } });
   }
   if (server.source === 'platform' && body?.pending && body.task_id) {
     const task = await waitForTask(ctx, ctx.api(ctx.apiUrl, await platformApiKey(ctx)), body.task_id, tool);

@@ -37,32 +37,32 @@ describe('svc pack dev: the local server, offline', () => {
     for (const url of [`${base}/docs`, `${docsBase}/docs`]) {
       const page = await fetch(url);
       expect(page.headers.get('content-type')).toContain('text/html');
-      expect(await page.text()).toContain('/api/v1/commands/ada/notes');
+      expect(await page.text()).toContain('/api/v1/commands/ada/dev-pack-notes');
     }
     const list = ((await (await fetch(`${base}/api/v1/commands`)).json()) as any).data;
-    expect(list.commands.map((c: { name: string }) => c.name)).toEqual(['hello', 'notes', 'report']);
+    expect(list.commands.map((c: { name: string }) => c.name)).toEqual(['dev-pack-hello', 'dev-pack-notes', 'dev-pack-report']);
   });
 
   it('runs commands in the runner with the platform\'s answers: result, 400 for bad input, 404, 502 for a throw', async () => {
-    const ok = await post('hello', { name: 'Ada' });
+    const ok = await post('dev-pack-hello', { name: 'Ada' });
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as any).data).toMatchObject({ result: { greeting: 'Hello, Ada!' }, execution: { status: 'completed' } });
-    const bad = await post('hello', { name: 7 });
+    const bad = await post('dev-pack-hello', { name: 7 });
     expect([bad.status, ((await bad.json()) as any).error.code]).toEqual([400, 'VALIDATION_FAILED']);
     const missing = await post('nope', {});
     expect([missing.status, ((await missing.json()) as any).error.code]).toEqual([404, 'NOT_FOUND']);
-    expect(((await (await post('notes', { action: 'add', topic: 't', text: 'kept' })).json()) as any).data.result).toEqual({ topic: 't', count: 1 });
+    expect(((await (await post('dev-pack-notes', { action: 'add', topic: 't', text: 'kept' })).json()) as any).data.result).toEqual({ topic: 't', count: 1 });
     expect(JSON.parse(await readFile(join(dir, '.svc', 'dev-storage.json'), 'utf8'))).toHaveProperty(['notes:t', 'value'], { items: ['kept'] });
   });
 
   it('reloads when a file changes, and a command that throws answers 502 and is counted in stats', async () => {
     await writeFile(join(dir, 'commands', 'hello.js'), "export default async () => { throw new TypeError('changed and broken'); };\n");
     await expect.poll(() => stderr, { timeout: 10_000 }).toContain('reloaded @ada/dev-pack');
-    const failed = await post('hello', { name: 'Ada' });
+    const failed = await post('dev-pack-hello', { name: 'Ada' });
     expect(failed.status).toBe(502);
     expect(((await failed.json()) as any).error).toMatchObject({ code: 'COMMAND_FAILED', details: { type: 'TypeError' } });
     const stats = (await svc(['stats', '-o', 'json'], { cwd: dir, env: home.env })).json().data.commands;
-    expect(stats.find((c: { command: string }) => c.command === 'ada/hello')).toMatchObject({ runs: 2, failures: 1 });
+    expect(stats.find((c: { command: string }) => c.command === 'ada/dev-pack-hello')).toMatchObject({ runs: 2, failures: 1 });
   });
 
   it('stops on SIGINT with exit code 130', async () => {

@@ -70,6 +70,33 @@ async function namespaceCheck(ctx: Context, registry: string, token: string | un
   }
 }
 
+interface NameCheck {
+  name: string;
+  available: boolean;
+  taken_by: string | null;
+}
+
+/** Whether the pack's command names are free in its namespace, asked of the platform; null when it cannot be asked. */
+async function commandNamesCheck(ctx: Context, registry: string, token: string | undefined, manifest: PackManifest): Promise<NameCheck[] | null> {
+  try {
+    const body = { namespace: manifest.pack.namespace, pack: manifest.pack.name, commands: manifest.commands.map((command) => command.name) };
+    return (await ctx.api(registry, token).data<{ commands: NameCheck[] }>('POST', '/api/v1/registry/command-names/check', { body })).commands;
+  } catch (err) {
+    ctx.out.debug(`command names not checked: ${asCliError(err).message}`);
+    return null;
+  }
+}
+
+/** What a dry run found that would stop the publication, one line each. */
+function dryRunProblems(namespace: { available: boolean; error?: string } | null, names: NameCheck[] | null): string[] {
+  const problems: string[] = [];
+  if (namespace && !namespace.available) problems.push(namespace.error ?? 'the namespace is not yours');
+  for (const name of names ?? []) {
+    if (!name.available) problems.push(`command "${name.name}" is taken in this namespace by ${name.taken_by ?? 'another pack'}: rename it in pack.yaml`);
+  }
+  return problems;
+}
+
 async function publish(ctx: Context, packagePath: string | undefined, options: PublishOptions): Promise<void> {
   const registry = options.registry ? String(parseConfigValue('registry.url', options.registry)) : ctx.registryUrl;
   const item = packagePath ? await fromFile(ctx, packagePath) : await fromFolder(ctx);
@@ -77,11 +104,16 @@ async function publish(ctx: Context, packagePath: string | undefined, options: P
   const ref = `@${item.manifest.pack.namespace}/${item.manifest.pack.name}`;
 
   if (options.dryRun) {
-    const check = ctx.token() || options.token ? await namespaceCheck(ctx, registry, options.token, item.manifest.pack.namespace) : null;
-    ctx.out.result(
-      { dry_run: true, registry, source: item.source, pack: describe(item, sha256), namespace: check },
-      `Would publish ${ref} ${item.manifest.pack.version} (${item.tarball.length} bytes) to ${registry}; nothing was uploaded.${check && !check.available ? `\nwarning: ${check.error ?? 'the namespace is not yours'}` : ''}`,
-    );
+    const signedIn = Boolean(ctx.token() || options.token);
+    const check = signedIn ? await namespaceCheck(ctx, registry, options.token, item.manifest.pack.namespace) : null;
+    const names = signedIn && check?.available ? await commandNamesCheck(ctx, registry, options.token, item.manifest) : null;
+    const problems = dryRunProblems(check, names);
+    const data = { dry_run: true, registry, source: item.source, pack: describe(item, sha256), namespace: check, command_names: names, publishable: signedIn && check !== null ? problems.length === 0 : null };
+    ctx.out.result(data, [`Would publish ${ref} ${item.manifest.pack.version} (${item.tarball.length} bytes) to ${registry}; nothing was uploaded.`, ...problems.map((problem) => `warning: ${problem}`)].join('\n'));
+    // A publication the platform would refuse is not a successful dry run.
+    if (names?.some((name) => !name.available)) {
+      throw validationError(`${ref} would not publish: ${problems.join('; ')}`, { code: 'COMMAND_NAME_TAKEN', details: data });
+    }
     return;
   }
 

@@ -74,7 +74,7 @@ describe('svc pack: new, validate, test, build, exec, stats (no platform)', () =
     const dir = join(home.dir, 'basic-pack');
     const dry = await run(['pack', 'publish', 'dist/ada-basic-pack-0.1.0.tar.gz', '--dry-run'], dir);
     expect(dry.code, dry.stdout).toBe(0);
-    expect(dry.json().data).toMatchObject({ dry_run: true, pack: { namespace: 'ada', name: 'basic-pack', version: '0.1.0', commands: ['hello'] }, namespace: null });
+    expect(dry.json().data).toMatchObject({ dry_run: true, pack: { namespace: 'ada', name: 'basic-pack', version: '0.1.0', commands: ['basic-pack-hello'] }, namespace: null });
     expect(dry.json().data.pack.signature.key_fingerprint).toMatch(/^SHA256:/);
   });
 
@@ -130,24 +130,24 @@ describe('svc pack: new, validate, test, build, exec, stats (no platform)', () =
 
   it('exec runs a command in the platform runner and counts it in stats; a command that throws is exit code 10', async () => {
     const dir = join(home.dir, 'advanced-pack');
-    const ran = await run(['pack', 'exec', 'ada/notes', '--arg', 'action=add', '--arg', 'topic=ideas', '--arg', 'text=looms'], dir);
+    const ran = await run(['pack', 'exec', 'ada/advanced-pack-notes', '--arg', 'action=add', '--arg', 'topic=ideas', '--arg', 'text=looms'], dir);
     expect(ran.code, ran.stdout).toBe(0);
     expect(ran.json().data.result).toEqual({ topic: 'ideas', count: 1 });
     // ctx.storage of local runs is kept in .svc/dev-storage.json.
-    expect((await run(['pack', 'exec', 'ada/notes', '--arg', 'action=list', '--arg', 'topic=ideas'], dir)).json().data.result).toEqual({ topic: 'ideas', items: ['looms'] });
-    const invalid = await run(['pack', 'exec', 'ada/notes', '--arg', 'action=burn', '--arg', 'topic=x'], dir);
+    expect((await run(['pack', 'exec', 'ada/advanced-pack-notes', '--arg', 'action=list', '--arg', 'topic=ideas'], dir)).json().data.result).toEqual({ topic: 'ideas', items: ['looms'] });
+    const invalid = await run(['pack', 'exec', 'ada/advanced-pack-notes', '--arg', 'action=burn', '--arg', 'topic=x'], dir);
     expect([invalid.code, invalid.json().error.code]).toEqual([3, 'VALIDATION_FAILED']);
 
     await writeFile(join(dir, 'commands', 'hello.js'), "export default async () => { throw new RangeError('no greeting today'); };\n");
-    const failed = await run(['pack', 'exec', 'ada/hello', '--arg', 'name=Ada'], dir);
+    const failed = await run(['pack', 'exec', 'ada/advanced-pack-hello', '--arg', 'name=Ada'], dir);
     expect(failed.code).toBe(10);
     expect(failed.json().error).toMatchObject({ kind: 'command', exit_code: 10, details: { type: 'RangeError' } });
     expect(failed.json().error.message).toContain('no greeting today');
 
     const stats = (await run(['stats'], dir)).json().data.commands;
     expect(stats.map((c: { command: string; runs: number; failures: number }) => [c.command, c.runs, c.failures])).toEqual([
-      ['ada/hello', 1, 1],
-      ['ada/notes', 2, 0],
+      ['ada/advanced-pack-hello', 1, 1],
+      ['ada/advanced-pack-notes', 2, 0],
     ]);
     expect(stats[1]).toMatchObject({ queue: 'fast' });
     expect(stats[1].p95_ms).toBeGreaterThanOrEqual(stats[1].p50_ms);
@@ -157,20 +157,20 @@ describe('svc pack: new, validate, test, build, exec, stats (no platform)', () =
 
   it('hands local runs the declared secrets found in .svc/secrets.json', async () => {
     const dir = join(home.dir, 'full-pack');
-    const before = await run(['pack', 'exec', 'ada/check-secret', '--arg', 'name=API_TOKEN'], dir);
+    const before = await run(['pack', 'exec', 'ada/full-pack-check-secret', '--arg', 'name=API_TOKEN'], dir);
     expect(before.json().data.result).toEqual({ name: 'API_TOKEN', present: false, length: 0 });
     await mkdir(join(dir, '.svc'), { recursive: true });
     await writeFile(join(dir, '.svc', 'secrets.json'), JSON.stringify({ API_TOKEN: 'local-token', UNDECLARED: 'not handed' }));
-    const after = await run(['pack', 'exec', 'ada/check-secret', '--arg', 'name=API_TOKEN'], dir);
+    const after = await run(['pack', 'exec', 'ada/full-pack-check-secret', '--arg', 'name=API_TOKEN'], dir);
     expect(after.json().data.result).toEqual({ name: 'API_TOKEN', present: true, length: 'local-token'.length });
-    expect((await run(['pack', 'exec', 'ada/check-secret', '--arg', 'name=UNDECLARED'], dir)).json().data.result.present).toBe(false);
+    expect((await run(['pack', 'exec', 'ada/full-pack-check-secret', '--arg', 'name=UNDECLARED'], dir)).json().data.result.present).toBe(false);
   });
 
   it('lists and describes the commands of the pack in the folder', async () => {
     const dir = join(home.dir, 'advanced-pack');
     const listed = (await run(['pack', 'list-commands'], dir)).json().data.commands;
-    expect(listed.map((c: { name: string; queue: string }) => `${c.name}:${c.queue}`)).toEqual(['hello:fast', 'notes:fast', 'report:medium']);
-    const described = (await run(['pack', 'describe', 'report'], dir)).json().data;
-    expect(described).toMatchObject({ source: 'local', name: 'report', timeout: 120, input_schema: { required: ['text'] } });
+    expect(listed.map((c: { name: string; queue: string }) => `${c.name}:${c.queue}`)).toEqual(['advanced-pack-hello:fast', 'advanced-pack-notes:fast', 'advanced-pack-report:medium']);
+    const described = (await run(['pack', 'describe', 'advanced-pack-report'], dir)).json().data;
+    expect(described).toMatchObject({ source: 'local', name: 'advanced-pack-report', timeout: 120, input_schema: { required: ['text'] } });
   });
 });

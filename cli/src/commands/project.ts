@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { validationError } from '../errors.js';
 import { DASHBOARD_TEMPLATES, type DashboardTemplate } from '../dashboard/templates.js';
-import type { PackTemplate } from '../pack/templates.js';
+import { templateCommandNames, type CommandNames, type PackTemplate } from '../pack/templates.js';
 import { action } from '../program.js';
 import { scaffoldDashboard } from './dashboard.js';
 import { requireEmptyFolder, writeFiles } from '../scaffold.js';
@@ -23,18 +23,18 @@ interface ProjectFile {
 }
 
 /** The pack each project template starts with, and the guide written into docs/. */
-const PROJECT_KINDS: Record<ProjectTemplate, { pack: PackTemplate; doc: [string, string]; manifest?: string }> = {
+const PROJECT_KINDS: Record<ProjectTemplate, { pack: PackTemplate; doc: [string, string]; manifest?: (names: CommandNames) => string }> = {
   default: { pack: 'basic', doc: ['docs/README.md', '# Docs\n\nThe pack is in `pack/`; `svc pack dev` there serves it locally.\n'] },
   scheduled: {
     pack: 'advanced',
     doc: [
       'docs/SCHEDULING.md',
-      '# Running on a schedule\n\nThe pack proposes a schedule in `pack/pack.yaml` (`schedules:`): every tenant that installs it gets it, paused. Turn it on with one command:\n\n```sh\nsvc schedule list                 # the proposal, paused (proposed_by_pack)\nsvc schedule resume SCHEDULE_ID\nsvc schedule runs SCHEDULE_ID     # its runs, newest first: tasks like any other\n```\n\nOr make one of your own: `svc schedule create NAMESPACE.report --cron "0 7 * * 1-5" --timezone Europe/Berlin --input \'{"text":"…"}\'`. Cron has five fields or a name such as @hourly; each tick fires once, as a task of yours.\n',
+      '# Running on a schedule\n\nThe pack proposes a schedule in `pack/pack.yaml` (`schedules:`): every tenant that installs it gets it, paused. Turn it on with one command:\n\n```sh\nsvc schedule list                 # the proposal, paused (proposed_by_pack)\nsvc schedule resume SCHEDULE_ID\nsvc schedule runs SCHEDULE_ID     # its runs, newest first: tasks like any other\n```\n\nOr make one of your own: `svc schedule create NAMESPACE.PACK-report --cron "0 7 * * 1-5" --timezone Europe/Berlin --input \'{"text":"…"}\'`. Cron has five fields or a name such as @hourly; each tick fires once, as a task of yours.\n',
     ],
-    manifest: [
+    manifest: (names) => [
       '# Schedules proposed to every tenant that installs the pack, created paused: `svc schedule resume ID` turns one on.',
       'schedules:',
-      '  - command: report',
+      `  - command: ${names.report}`,
       '    cron: "0 7 * * 1-5"      # weekdays at 07:00',
       '    timezone: Europe/Berlin',
       '    input: { text: the week ahead, top: 5 }',
@@ -46,7 +46,7 @@ const PROJECT_KINDS: Record<ProjectTemplate, { pack: PackTemplate; doc: [string,
     pack: 'basic',
     doc: [
       'docs/MCP.md',
-      '# Using the commands from MCP clients\n\nOnce installed, each command is an MCP tool `namespace__pack__command` at `POST /mcp` of the platform (API key as Bearer):\n\n```sh\nsvc mcp list-tools svc\nsvc mcp call svc NAMESPACE__PACK__hello \'{"name": "Ada"}\'\n```\n\nDescriptions and input schemas in pack.yaml are what models read: keep them precise.\n',
+      '# Using the commands from MCP clients\n\nOnce installed, each command is an MCP tool `namespace__pack__command` at `POST /mcp` of the platform (API key as Bearer):\n\n```sh\nsvc mcp list-tools svc\nsvc mcp call svc NAMESPACE__PACK__PACK-hello \'{"name": "Ada"}\'\n```\n\nDescriptions and input schemas in pack.yaml are what models read: keep them precise.\n',
     ],
   },
 };
@@ -75,7 +75,7 @@ async function init(ctx: Context, name: string, options: { dashboard: boolean; t
   await requireEmptyFolder(dir);
   const kind = PROJECT_KINDS[options.template];
   const pack = await scaffoldPack(ctx, join(dir, 'pack'), name, { template: kind.pack, namespace: options.namespace });
-  if (kind.manifest) await appendFile(join(dir, 'pack', 'pack.yaml'), kind.manifest);
+  if (kind.manifest) await appendFile(join(dir, 'pack', 'pack.yaml'), kind.manifest(templateCommandNames(pack)));
   const dashboard = options.dashboard ? await scaffoldDashboard(ctx, join(dir, 'dashboard'), `${name}-dashboard`.slice(0, 50), { template: 'basic', namespace: pack.namespace }) : null;
   await writeFiles(dir, { [kind.doc[0]]: kind.doc[1] });
   const project: ProjectFile = { name, template: options.template, pack: 'pack', dashboard: dashboard ? 'dashboard' : null };

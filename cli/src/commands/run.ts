@@ -69,31 +69,56 @@ export function asCommandFailure(err: unknown): unknown {
   return new CliError('command', err.message, { code: err.code, details: err.details });
 }
 
-interface Task {
+/** A line a pack's code logged with `ctx.log` during the run, as the platform keeps it. */
+export interface RunLogLine {
+  at: string;
+  level: string;
+  message: string;
+}
+
+export interface Task {
   task_id: string;
   status: 'pending' | 'started' | 'success' | 'failure' | 'timeout' | 'revoked';
   result: unknown;
   error: { message: string; type: string } | null;
   started_at?: string | null;
   completed_at?: string | null;
+  logs?: RunLogLine[];
 }
 
 const TERMINAL = new Set(['success', 'failure', 'timeout', 'revoked']);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls a task until it ends, showing its status on a terminal; a task that did not succeed is exit code 10. */
-export async function waitForTask(ctx: Context, api: ApiClient, taskId: string, label: string): Promise<Task> {
+export function taskPath(taskId: string): string {
+  return `/api/v1/tasks/${encodeURIComponent(taskId)}`;
+}
+
+/** A task that ended without success, as exit code 10. */
+export function taskFailure(task: Task, label: string): CliError {
+  return new CliError('command', `${label} ended in ${task.status}: ${task.error?.message ?? 'no message'}`, { code: `TASK_${task.status.toUpperCase()}`, details: { task_id: task.task_id, status: task.status, error: task.error, ...(task.logs ? { logs: task.logs } : {}) } });
+}
+
+/**
+ * Polls a task until it ends (or `timeoutMs` passes: exit 1 `WAIT_TIMEOUT`, the task goes on),
+ * showing its status on a terminal; a task that did not succeed is exit code 10.
+ */
+export async function waitForTask(ctx: Context, api: ApiClient, taskId: string, label: string, timeoutMs = Number.POSITIVE_INFINITY): Promise<Task> {
   const progress = ctx.out.progress(`${label}: pending (task ${taskId})`);
+  const deadline = Date.now() + timeoutMs;
   let delay = 200;
   for (;;) {
-    const task = (await api.request<{ data: Task }>('GET', `/api/v1/tasks/${encodeURIComponent(taskId)}`)).body.data;
+    const task = (await api.request<{ data: Task }>('GET', taskPath(taskId))).body.data;
     if (TERMINAL.has(task.status)) {
       if (task.status === 'success') {
         progress.succeed(`${label}: done`);
         return task;
       }
       progress.fail(`${label}: ${task.status}`);
-      throw new CliError('command', `${label} ended in ${task.status}: ${task.error?.message ?? 'no message'}`, { code: `TASK_${task.status.toUpperCase()}`, details: { task_id: taskId, status: task.status, error: task.error } });
+      throw taskFailure(task, label);
+    }
+    if (Date.now() + delay > deadline) {
+      progress.fail(`${label}: still ${task.status}`);
+      throw new CliError('general', `Task ${taskId} is still ${task.status} after the wait; it goes on: \`svc task wait ${taskId}\` follows it again`, { code: 'WAIT_TIMEOUT', details: { task_id: taskId, status: task.status } });
     }
     progress.update(`${label}: ${task.status} (task ${taskId})`);
     await sleep(delay);
@@ -101,33 +126,57 @@ export async function waitForTask(ctx: Context, api: ApiClient, taskId: string, 
   }
 }
 
+/** A run's log lines as text, for stderr: `09:15:02 info  message`. */
+export function logText(lines: RunLogLine[]): string {
+  return lines.map((line) => `${line.at.slice(11, 19)} ${line.level.padEnd(5)} ${line.message}`).join('\n');
+}
+
 /**
  * Runs a command on the platform and waits for its result, as a task when it becomes one;
- * `base` is where commands are run (`/api/v1/sandbox/commands` for the sandbox's packs).
+ * `base` is where commands are run (`/api/v1/sandbox/commands` for the sandbox's packs). With
+ * `logs`, the platform answers the lines the run logged too.
  */
-export async function runOnPlatform(ctx: Context, ref: CommandRef, input: Record<string, unknown>, options: { async?: boolean }, base = '/api/v1/commands') {
+export async function runOnPlatform(ctx: Context, ref: CommandRef, input: Record<string, unknown>, options: { logs?: boolean }, base = '/api/v1/commands') {
   const api = ctx.api();
   const path = `${base}/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`;
   const label = `${ref.namespace}.${ref.name}`;
   let reply;
   try {
-    reply = await api.request('POST', path, { body: input, query: { async: options.async ? 'true' : undefined }, accept: [202] });
+    reply = await api.request('POST', path, { body: input, query: { logs: options.logs ? 'true' : undefined }, accept: [202] });
   } catch (err) {
     throw asCommandFailure(err);
   }
   const data = reply.body.data;
-  if (reply.status !== 202) return { command: label, result: data.result, execution: data.execution, task_id: null };
+  if (reply.status !== 202) return { command: label, result: data.result, execution: data.execution, task_id: null, ...(options.logs ? { logs: (data.logs ?? []) as RunLogLine[] } : {}) };
   ctx.out.debug(`task ${data.task_id} submitted`);
   const task = await waitForTask(ctx, api, data.task_id, label);
   const durationMs = task.started_at && task.completed_at ? Date.parse(task.completed_at) - Date.parse(task.started_at) : null;
-  return { command: label, result: task.result, execution: { duration_ms: durationMs, status: 'completed' }, task_id: task.task_id };
+  return { command: label, result: task.result, execution: { duration_ms: durationMs, status: 'completed' }, task_id: task.task_id, ...(options.logs ? { logs: task.logs ?? [] } : {}) };
 }
 
-async function run(ctx: Context, commandArg: string, args: string[], options: { raw?: boolean; async?: boolean }): Promise<void> {
+/** `svc run --async`: the task is made and its id answered at once; `svc task wait` follows it. */
+async function submit(ctx: Context, ref: CommandRef, input: Record<string, unknown>): Promise<void> {
+  const label = `${ref.namespace}.${ref.name}`;
+  const reply = await ctx.api().request('POST', `/api/v1/commands/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`, { body: input, query: { async: 'true' }, accept: [202] });
+  const data = reply.body.data as { task_id: string; status: string; status_url: string };
+  ctx.out.result({ command: label, task_id: data.task_id, status: data.status, status_url: data.status_url }, `Task ${data.task_id} (${label}) is ${data.status}.\nNext: svc task wait ${data.task_id}   (or svc task get / logs / cancel ${data.task_id})`);
+}
+
+/** Prints a failed run's logs (they came in its error's details) before the failure is reported. */
+function showLogsOf(ctx: Context, err: unknown): never {
+  const logs = err instanceof CliError ? (err.details?.logs as RunLogLine[] | undefined) : undefined;
+  if (logs && logs.length > 0) ctx.out.note(logText(logs));
+  throw err;
+}
+
+async function run(ctx: Context, commandArg: string, args: string[], options: { raw?: boolean; async?: boolean; logs?: boolean }): Promise<void> {
   const ref = parseCommandRef(commandArg);
   const detail = await ctx.api().data<{ input_schema?: { properties?: Record<string, Property> } }>('GET', `/api/v1/commands/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`);
   const input = parseInputArgs(args, detail.input_schema?.properties);
-  const outcome = await runOnPlatform(ctx, ref, input, options);
+  if (options.async) return submit(ctx, ref, input);
+  const outcome = await runOnPlatform(ctx, ref, input, options).catch((err: unknown) => (options.logs ? showLogsOf(ctx, err) : Promise.reject(err)));
+  // The logs go to stderr, so that stdout stays the result alone.
+  if (outcome.logs && outcome.logs.length > 0) ctx.out.note(logText(outcome.logs));
   const text = options.raw ? JSON.stringify(outcome.result) : JSON.stringify(outcome.result, null, 2);
   ctx.out.result(outcome, text);
 }
@@ -140,8 +189,9 @@ export function registerRun(program: Command): void {
     .argument('[args...]', 'its input, as --key=value (typed by its input schema)')
     .option('--json', 'same as --output json')
     .option('--raw', 'print only the result, as compact JSON')
-    .option('--async', 'run it as a task and poll it until it ends (a spinner shows its status)')
+    .option('--async', 'run it as a task and answer its id at once (follow it with `svc task wait <id>`)')
+    .option('--logs', 'show the lines the command logged (ctx.log) on stderr; in JSON output, as `logs`')
     .allowUnknownOption()
     .allowExcessArguments()
-    .action(action<{ raw?: boolean; async?: boolean }>((ctx, [command, args], options) => run(ctx, command as string, (args as string[]) ?? [], options)));
+    .action(action<{ raw?: boolean; async?: boolean; logs?: boolean }>((ctx, [command, args], options) => run(ctx, command as string, (args as string[]) ?? [], options)));
 }

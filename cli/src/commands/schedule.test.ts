@@ -12,7 +12,7 @@ describe('svc schedule and the scheduled template (no platform)', () => {
     const made = await run(['project', 'init', 'orbit', '--template', 'scheduled', '--namespace', 'ada']);
     expect(made.code, made.stdout).toBe(0);
     const manifest = parseManifest(await readFile(join(home.dir, 'orbit', 'pack', 'pack.yaml'), 'utf8'));
-    expect(manifest.schedules).toEqual([{ command: 'report', cron: '0 7 * * 1-5', timezone: 'Europe/Berlin', input: { text: 'the week ahead', top: 5 }, description: 'Weekday morning word count' }]);
+    expect(manifest.schedules).toEqual([{ command: 'orbit-report', cron: '0 7 * * 1-5', timezone: 'Europe/Berlin', input: { text: 'the week ahead', top: 5 }, description: 'Weekday morning word count' }]);
     const checked = await run(['pack', 'validate'], join(home.dir, 'orbit', 'pack'));
     expect(checked.code, checked.stdout).toBe(0);
     expect(await readFile(join(home.dir, 'orbit', 'docs', 'SCHEDULING.md'), 'utf8')).toContain('svc schedule resume');

@@ -1,3 +1,4 @@
+import { MAX_TOOL_NAME_LENGTH, toolName } from '@svc/pack-sdk';
 import { packageJsonText } from '../scaffold.js';
 
 /**
@@ -164,6 +165,27 @@ test('check-secret says whether a secret is set, never what it is', async () => 
 });
 `;
 
+/** The template's commands by role, named after the pack. */
+export interface CommandNames {
+  hello: string;
+  notes: string;
+  report: string;
+  secret: string;
+}
+
+/**
+ * Command names are unique within a namespace, so a template's commands are named after the
+ * pack (`<pack>-hello`, `<pack>-notes`, …): two packs made from one template publish side by
+ * side. The prefix is shortened when the MCP tool name (`ns__pack__command`) would be too long.
+ */
+export function templateCommandNames(input: Pick<PackTemplateInput, 'namespace' | 'name'>): CommandNames {
+  const room = MAX_TOOL_NAME_LENGTH - toolName(input.namespace, input.name, '').length - '-check-secret'.length;
+  const prefix = input.name.slice(0, room).replace(/-+$/, '');
+  // No room at all (a namespace and pack name near the limit themselves): the bare names.
+  const named = (role: string) => (room > 0 && prefix ? `${prefix}-${role}` : role);
+  return { hello: named('hello'), notes: named('notes'), report: named('report'), secret: named('check-secret') };
+}
+
 function manifest(input: PackTemplateInput, description: string, commands: string, secrets = ''): string {
   return `# The pack's manifest: svc pack validate checks it exactly as the registry will.
 schema_version: 1
@@ -177,7 +199,7 @@ commands:
 ${commands}${secrets}`;
 }
 
-const HELLO_COMMAND = `  - name: hello
+const HELLO_COMMAND = (names: CommandNames) => `  - name: ${names.hello}
     description: Greets someone by name
     entry: commands/hello.js
     input_schema:
@@ -193,7 +215,7 @@ const HELLO_COMMAND = `  - name: hello
         input: { name: Ada }
 `;
 
-const NOTES_COMMAND = `  - name: notes
+const NOTES_COMMAND = (names: CommandNames) => `  - name: ${names.notes}
     description: Adds to or lists the notes of a topic, kept in the caller's storage
     entry: commands/notes.js
     input_schema:
@@ -212,7 +234,7 @@ const NOTES_COMMAND = `  - name: notes
         input: { action: add, topic: ideas, text: a loom for numbers }
 `;
 
-const REPORT_COMMAND = `  - name: report
+const REPORT_COMMAND = (names: CommandNames) => `  - name: ${names.report}
     description: Counts the words of a text and lists the most frequent
     entry: commands/report.js
     input_schema:
@@ -229,7 +251,7 @@ const REPORT_COMMAND = `  - name: report
         input: { text: the quick fox and the lazy dog }
 `;
 
-const SECRET_COMMAND = `  - name: check-secret
+const SECRET_COMMAND = (names: CommandNames) => `  - name: ${names.secret}
     description: Says whether a pack secret is set for the caller, without showing it
     entry: commands/check-secret.js
     input_schema:
@@ -268,6 +290,8 @@ function packageJson(input: PackTemplateInput): string {
 }
 
 const CI_WORKFLOW = `# Checks the pack on every push: the registry's checks and the tests.
+# svc comes from your platform (the repository variable SVC_URL, e.g. https://svc.example.com),
+# so it is the version the platform runs.
 name: pack
 on: [push, pull_request]
 jobs:
@@ -277,13 +301,14 @@ jobs:
       - uses: actions/checkout@v4
       - uses: actions/setup-node@v4
         with: { node-version: 20 }
-      - run: npm install -g @svc/cli
+      - run: npm install -g "\${{ vars.SVC_URL }}/cli/svc-cli.tgz"
       - run: svc pack validate --strict
       - run: svc pack test
 `;
 
 /** Every file of a new pack made from `template`, by path. */
 export function packTemplateFiles(template: PackTemplate, input: PackTemplateInput): Record<string, string> {
+  const names = templateCommandNames(input);
   const common = {
     'package.json': packageJson(input),
     'tests/context.js': CONTEXT_HELPER,
@@ -293,7 +318,7 @@ export function packTemplateFiles(template: PackTemplate, input: PackTemplateInp
     'tests/hello.test.js': HELLO_TEST,
   };
   if (template === 'basic') {
-    return { ...common, 'pack.yaml': manifest(input, 'A first pack', HELLO_COMMAND), 'README.md': readme(input, ['hello']) };
+    return { ...common, 'pack.yaml': manifest(input, 'A first pack', HELLO_COMMAND(names)), 'README.md': readme(input, [names.hello]) };
   }
   const advanced = {
     ...common,
@@ -302,20 +327,16 @@ export function packTemplateFiles(template: PackTemplate, input: PackTemplateInp
     'commands/report.js': REPORT,
     'tests/report.test.js': REPORT_TEST,
   };
+  const three = HELLO_COMMAND(names) + NOTES_COMMAND(names) + REPORT_COMMAND(names);
   if (template === 'advanced') {
-    return { ...advanced, 'pack.yaml': manifest(input, 'Greetings, notes and word counts', HELLO_COMMAND + NOTES_COMMAND + REPORT_COMMAND), 'README.md': readme(input, ['hello', 'notes', 'report']) };
+    return { ...advanced, 'pack.yaml': manifest(input, 'Greetings, notes and word counts', three), 'README.md': readme(input, [names.hello, names.notes, names.report]) };
   }
   return {
     ...advanced,
     'commands/check-secret.js': WHOAMI,
     'tests/check-secret.test.js': WHOAMI_TEST,
-    'pack.yaml': manifest(
-      input,
-      'Greetings, notes, word counts and a secret',
-      HELLO_COMMAND + NOTES_COMMAND + REPORT_COMMAND + SECRET_COMMAND,
-      '# Secrets its commands read as ctx.secrets.NAME: only these are handed to them.\nsecrets: [API_TOKEN]\n',
-    ),
-    'README.md': readme(input, ['hello', 'notes', 'report', 'check-secret'], '\nSecrets: `svc secrets set @' + `${input.namespace}/${input.name} API_TOKEN <value>` + '`; commands read them as `ctx.secrets.API_TOKEN`.\n'),
+    'pack.yaml': manifest(input, 'Greetings, notes, word counts and a secret', three + SECRET_COMMAND(names), '# Secrets its commands read as ctx.secrets.NAME: only these are handed to them.\nsecrets: [API_TOKEN]\n'),
+    'README.md': readme(input, [names.hello, names.notes, names.report, names.secret], '\nSecrets: `svc secrets set @' + `${input.namespace}/${input.name} API_TOKEN <value>` + '`; commands read them as `ctx.secrets.API_TOKEN`.\n'),
     '.github/workflows/pack.yml': CI_WORKFLOW,
     '.svcignore': '# Left out of the package (node_modules, .svc, dist and .git always are).\ntests/\n.gitignore\n.github/\n',
   };

@@ -64,10 +64,17 @@ export interface SpawnedCli {
   done: Promise<CliResult>;
 }
 
-/** Starts the built `svc` as a child process. */
-export function spawnSvc(args: string[], options: { cwd: string; env: Record<string, string> }): SpawnedCli {
-  requireBuiltCli();
-  const child = spawn(process.execPath, [SVC_BIN, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface SvcProcessOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** Another `svc` program than the repository's build (one installed from a package). */
+  bin?: string;
+}
+
+/** Starts the built `svc` (or `bin`) as a child process. */
+export function spawnSvc(args: string[], options: SvcProcessOptions): SpawnedCli {
+  if (!options.bin) requireBuiltCli();
+  const child = spawn(process.execPath, [options.bin ?? SVC_BIN, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -80,7 +87,7 @@ export function spawnSvc(args: string[], options: { cwd: string; env: Record<str
 }
 
 /** Runs the built `svc` to the end. */
-export function svcProcess(args: string[], options: { cwd: string; env: Record<string, string> }): Promise<CliResult> {
+export function svcProcess(args: string[], options: SvcProcessOptions): Promise<CliResult> {
   return spawnSvc(args, options).done;
 }
 

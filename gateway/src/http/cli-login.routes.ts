@@ -52,7 +52,7 @@ document.getElementById('login').addEventListener('submit', async (event) => {
     return;
   }
   const handoff = document.getElementById('handoff');
-  for (const [name, value] of Object.entries({ state, access_token: body.data.tokens.accessToken, refresh_token: body.data.tokens.refreshToken })) {
+  for (const [name, value] of Object.entries({ state, access_token: body.data.tokens.accessToken, refresh_token: body.data.tokens.refreshToken, refresh_expires_at: String(body.data.tokens.refreshExpiresAt ?? '') })) {
     const input = document.createElement('input');
     input.type = 'hidden';
     input.name = name;

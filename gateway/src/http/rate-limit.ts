@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { errorBody, RateLimitError, correlationOf } from '@svc/core';
 import { rateLimitRefusals } from '@svc/metrics';
-import { consumeAll, rateLimitHeaders, retryAfterSeconds, type LimitCheck, type LimitResult } from '@svc/rate-limit';
+import { consumeAll, rateLimitHeaders, refusalOf, type LimitCheck, type LimitResult } from '@svc/rate-limit';
 
 const remaining = (r: LimitResult) => Math.max(0, r.state.remainingPoints);
 
@@ -22,7 +22,8 @@ export function governing(results: LimitResult[]): LimitResult | undefined {
 
 /**
  * Writes the governing limiter's X-RateLimit-* headers; after a refusal also answers 429 with
- * Retry-After and the RATE_LIMITED body (`error.retry_after` in seconds). True when the
+ * Retry-After and the RATE_LIMITED body (`error.retry_after` in seconds; `details` name the
+ * limit, its size and window, the tier and when it resets). True when the
  * request may go on.
  */
 export function answerLimits(req: Request, res: Response, results: LimitResult[]): boolean {
@@ -31,9 +32,9 @@ export function answerLimits(req: Request, res: Response, results: LimitResult[]
   res.set(rateLimitHeaders(decisive));
   if (!decisive.rejected) return true;
   rateLimitRefusals.inc({ limit: decisive.name.replace(/^rl:/, '') });
-  const retryAfter = retryAfterSeconds(decisive);
-  res.setHeader('Retry-After', String(retryAfter));
-  res.status(429).json(errorBody(new RateLimitError(`Rate limit exceeded; retry in ${retryAfter} s`, { retry_after: retryAfter }), correlationOf(req)));
+  const { message, details } = refusalOf(decisive);
+  res.setHeader('Retry-After', String(details.retry_after));
+  res.status(429).json(errorBody(new RateLimitError(message, details), correlationOf(req)));
   return false;
 }
 

@@ -48,7 +48,7 @@ export function createRequestLimits({ enabled, cache, storage, commandGroup }: R
 
   const ipNames = Object.keys(IP_LIMITS) as IpLimitName[];
   const ip = limiters(ipNames, (name) => ({ name: `ip-${name}`, ...IP_LIMITS[name] }), cache, storage);
-  const byIp = Object.fromEntries(ipNames.map((name) => [name, rateLimit((req) => [{ limiter: ip[name], key: req.ip ?? 'unknown' }])])) as Record<IpLimitName, RequestHandler>;
+  const byIp = Object.fromEntries(ipNames.map((name) => [name, rateLimit((req) => [{ limiter: ip[name], key: req.ip ?? 'unknown', label: { kind: 'client_ip', name } }])])) as Record<IpLimitName, RequestHandler>;
   const tiers = limiters(TIERS, (tier) => ({ name: `tier-${tier}`, points: TIER_LIMITS[tier].requestsPerMinute, durationSeconds: 60 }), cache, storage);
   const groupSpecs = groupLimits(commandGroup);
   const groups = limiters(Object.keys(groupSpecs) as EndpointGroup[], (group) => groupSpecs[group], cache, storage);
@@ -62,8 +62,8 @@ export function createRequestLimits({ enabled, cache, storage, commandGroup }: R
     const identity = req.identity;
     if (!identity) return next();
     const perMinute: LimitCheck[] = [
-      { limiter: tiers[identity.tier], key: identity.userId },
-      { limiter: groups[endpointGroupOf(req.path)], key: identity.userId },
+      { limiter: tiers[identity.tier], key: identity.userId, label: { kind: 'requests_per_minute', tier: identity.tier } },
+      { limiter: groups[endpointGroupOf(req.path)], key: identity.userId, label: { kind: 'endpoint_group', name: endpointGroupOf(req.path) } },
     ];
     let results = await consumeAll(perMinute);
     // A request refused per minute does not spend a command run.
@@ -77,7 +77,7 @@ export function createRequestLimits({ enabled, cache, storage, commandGroup }: R
     if (res.headersSent || res.hasHeader('X-RateLimit-Limit')) return next(err);
     let results;
     try {
-      results = await consumeAll([{ limiter: unknownCaller, key: req.ip ?? 'unknown' }]);
+      results = await consumeAll([{ limiter: unknownCaller, key: req.ip ?? 'unknown', label: { kind: 'client_ip', name: 'unauthenticated requests' } }]);
     } catch {
       return next(err); // the counters are away: the answer goes out without headers
     }

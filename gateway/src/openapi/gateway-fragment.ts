@@ -68,6 +68,18 @@ export const gatewayOpenApi: OpenApiFragment = {
         responses: { 200: { description: 'An HTML page rendering `/openapi.json`.', content: { 'text/html': { schema: string() } } } },
       },
     },
+    '/cli/svc-cli.tgz': {
+      get: {
+        operationId: 'getCliPackage',
+        summary: 'The `svc` command-line client this platform was built with',
+        description: 'An npm package (`npm pack` of `cli/`): `npm install -g <platform>/cli/svc-cli.tgz` installs `svc`, whose `--version` is the platform\'s. Its dependencies come from the npm registry. Answers carry an ETag and `Cache-Control: no-cache`.',
+        tags: ['Command-line client'],
+        responses: {
+          200: { description: 'The package.', content: { 'application/gzip': { schema: string({ format: 'binary' }) } } },
+          404: errorResponse('`NOT_FOUND`: this platform was deployed without the CLI package.'),
+        },
+      },
+    },
     '/cli/login': {
       get: {
         operationId: 'getCliLoginPage',

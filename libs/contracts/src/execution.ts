@@ -74,6 +74,10 @@ export const RunRefusal = z.object({
 });
 export type RunRefusal = z.infer<typeof RunRefusal>;
 
+/** A line a pack's code logged during a run (`ctx.log`, or its console), kept with the task for its owner. */
+export const RunLogLine = z.object({ at: z.string(), level: z.string(), message: z.string() });
+export type RunLogLine = z.infer<typeof RunLogLine>;
+
 /** How a run ended, as the worker reports it to a waiting synchronous caller; `busy`: it never started (`refusal` says why). */
 export const RunOutcome = z.object({
   task_id: z.string(),
@@ -82,6 +86,8 @@ export const RunOutcome = z.object({
   error: TaskError.optional(),
   refusal: RunRefusal.optional(),
   duration_ms: z.number(),
+  /** What the run logged, within the kept budget (`RUN_LOG_BYTES` of the worker). */
+  logs: z.array(RunLogLine).optional(),
 });
 export type RunOutcome = z.infer<typeof RunOutcome>;
 

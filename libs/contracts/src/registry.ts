@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_NAME_LENGTH, MAX_PACKAGE_BYTES, NAME_PATTERN, NAMESPACE_PATTERN, parsePackRef, QUEUES, VISIBILITIES } from '@svc/pack-sdk';
+import { MAX_COMMANDS, MAX_NAME_LENGTH, MAX_PACKAGE_BYTES, NAME_PATTERN, NAMESPACE_PATTERN, parsePackRef, QUEUES, VISIBILITIES } from '@svc/pack-sdk';
 
 /** Multipart field that carries the package in `POST /api/v1/registry/packs`. */
 export const PACKAGE_FIELD = 'package';
@@ -30,6 +30,13 @@ export const InstallPackBody = z.strictObject({
     .max(64)
     .regex(/^(latest|\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?)$/, 'must be a semver version such as 1.2.0, or "latest"')
     .default('latest'),
+});
+
+/** `POST /registry/command-names/check`: whether a pack's command names are free in its namespace. */
+export const CommandNamesCheckBody = z.strictObject({
+  namespace: Namespace,
+  pack: PackOrCommandName,
+  commands: z.array(PackOrCommandName).min(1).max(MAX_COMMANDS),
 });
 
 export const PackIdParam = z.uuid('must be a pack id (uuid)');

@@ -32,7 +32,7 @@ export class CommandRunQuota {
   /** The check one command run of this caller must pass, or undefined when the tier is unlimited. */
   checkFor(identity: Pick<Identity, 'userId' | 'tier'>): LimitCheck | undefined {
     const limiter = this.limiters.get(identity.tier);
-    return limiter && { limiter, key: identity.userId };
+    return limiter && { limiter, key: identity.userId, label: { kind: 'command_runs_per_hour', tier: identity.tier } };
   }
 
   /** Takes one run from the caller's budget; undefined when the tier is unlimited. */

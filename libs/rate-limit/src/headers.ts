@@ -20,3 +20,38 @@ export function rateLimitHeaders({ limit, state }: LimitResult): Record<string, 
     'X-RateLimit-Reset': String(Math.ceil((Date.now() + state.msBeforeNext) / 1000)),
   };
 }
+
+/** "10 requests a minute", "5 command runs an hour", "30 requests per 45 s". */
+function sizeOf({ limit, windowSeconds, label }: LimitResult): string {
+  const what = label?.kind === 'command_runs_per_hour' ? 'command runs' : 'requests';
+  const per = windowSeconds === 60 ? 'a minute' : windowSeconds === 3600 ? 'an hour' : `per ${windowSeconds} s`;
+  return `${limit} ${what} ${per}`;
+}
+
+/**
+ * The message and details of a RATE_LIMITED answer, naming the limit that refused: which one,
+ * its size, the caller's tier, and when it resets; a client tells the person exactly that.
+ *
+ * @example
+ *   const { message, details } = refusalOf(result); // "Rate limit reached: the free tier allows 10 requests a minute; retry in 49 s"
+ *   throw new RateLimitError(message, details);
+ */
+export function refusalOf(result: LimitResult): { message: string; details: Record<string, unknown> } {
+  const retryAfter = retryAfterSeconds(result);
+  const { label } = result;
+  const whose = label?.tier && (label.kind === 'requests_per_minute' || label.kind === 'command_runs_per_hour') ? `the ${label.tier} tier allows ${sizeOf(result)}` : undefined;
+  const which = label?.kind === 'endpoint_group' ? `${sizeOf(result)} to the ${label.name} endpoints` : label?.kind === 'client_ip' ? `${sizeOf(result)} from one address to ${label.name}` : sizeOf(result);
+  const reached = label?.kind === 'command_runs_per_hour' ? 'Command run limit reached' : 'Rate limit reached';
+  return {
+    message: `${reached}: ${whose ?? which}; retry in ${retryAfter} s`,
+    details: {
+      retry_after: retryAfter,
+      limit: result.limit,
+      window_seconds: result.windowSeconds,
+      ...(label ? { limit_kind: label.kind } : {}),
+      ...(label?.tier ? { tier: label.tier } : {}),
+      ...(label?.name ? { limit_name: label.name } : {}),
+      resets_at: new Date(Date.now() + result.state.msBeforeNext).toISOString(),
+    },
+  };
+}

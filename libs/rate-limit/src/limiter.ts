@@ -1,4 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Tier } from '@svc/auth';
 import type { Cache } from '@svc/cache';
 
 export interface LimitSpec {
@@ -47,30 +48,45 @@ export function createLimiter(spec: LimitSpec, cache: Cache, storage: LimitStora
   });
 }
 
+/**
+ * What a limit is, told to the person it refuses: the tier's requests a minute or command runs
+ * an hour, an endpoint group's budget, or a client address's on a public endpoint (`name` says
+ * which group or endpoint).
+ */
+export interface LimitLabel {
+  kind: 'requests_per_minute' | 'command_runs_per_hour' | 'endpoint_group' | 'client_ip';
+  tier?: Tier;
+  name?: string;
+}
+
 /** One point to take from `limiter` for `key` (a user id, a client IP). */
 export interface LimitCheck {
   limiter: RateLimiterAbstract;
   key: string;
+  label?: LimitLabel;
 }
 
-/** Where one limiter stands after a request: its size, its state, and whether it refused. */
+/** Where one limiter stands after a request: its size and window, its state, and whether it refused. */
 export interface LimitResult {
   /** The limiter's name (`rl:<name>`), for logs and metrics. */
   name: string;
   limit: number;
+  windowSeconds: number;
   state: RateLimiterRes;
   rejected: boolean;
+  label?: LimitLabel;
 }
 
 /** Takes one point from every check at once; a refusal is a result, anything else throws. */
 export function consumeAll(checks: LimitCheck[]): Promise<LimitResult[]> {
   return Promise.all(
-    checks.map(async ({ limiter, key }) => {
+    checks.map(async ({ limiter, key, label }) => {
+      const size = { limit: limiter.points, windowSeconds: limiter.duration, label };
       try {
-        return { name: limiter.keyPrefix, limit: limiter.points, state: await limiter.consume(key), rejected: false };
+        return { name: limiter.keyPrefix, ...size, state: await limiter.consume(key), rejected: false };
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        return { name: limiter.keyPrefix, limit: limiter.points, state: rejection, rejected: true };
+        return { name: limiter.keyPrefix, ...size, state: rejection, rejected: true };
       }
     }),
   );

@@ -26,7 +26,7 @@ import {
   type SchemaObject,
 } from '@svc/openapi';
 import { TASK_STATUSES } from './db/schema.js';
-import { IDEMPOTENCY_KEY_MAX } from './api/http/task.routes.js';
+import { IDEMPOTENCY_KEY_MAX, TASK_LIST_MAX, TaskListQuery } from './api/http/task.routes.js';
 import { McpQuery } from './api/mcp/mcp-options.js';
 import { StartSandboxBody } from './api/http/sandbox.routes.js';
 import { ALREADY_RUNNING, SANDBOX_QUOTAS } from './api/services/sandbox.service.js';
@@ -45,9 +45,16 @@ const runParameters = [
   pathParameter('namespace', fromZod(Namespace), 'The namespace, without `@`.'),
   pathParameter('name', fromZod(PackOrCommandName), 'The command\'s name.'),
   { name: 'async', in: 'query' as const, required: false, description: 'Run as a task even when the command is fast.', schema: enumOf(['true', 'false']) },
+  { name: 'logs', in: 'query' as const, required: false, description: '`true`: the answer carries the lines the run logged (`logs`; on a failure, `error.details.logs`).', schema: enumOf(['true', 'false']) },
   headerParameter('Prefer', string(), '`respond-async` asks for a task, as `?async=true` does.'),
 ];
 const replayed = { 'Idempotent-Replayed': { description: '`true` when this is the stored outcome of an earlier call with the same `Idempotency-Key`.', schema: constant('true') } };
+/** A line a pack's code logged during a run; a run keeps 16 KiB of them, the last line counting any dropped. */
+const runLogLine = object({ at: dateTime, level: string({ description: '`debug`, `info`, `warn` or `error`.' }), message: string() });
+const ranBody = object(
+  { result: anyValue('What the command returned.'), execution: object({ duration_ms: integer({ minimum: 0 }), status: constant('completed') }), logs: arrayOf(runLogLine) },
+  { optional: ['logs'] },
+);
 const taskId = pathParameter('task_id', string(), 'The task\'s id.');
 const jsonRpcId: SchemaObject = { anyOf: [string(), integer()] };
 /** An error answer's id is null when the request's own could not be read. */
@@ -108,6 +115,7 @@ const schemas = {
         { optional: ['total', 'message'], description: 'The command\'s last progress report (`ctx.progress(done, total?, message?)`); null when it made none.' },
       ),
     ),
+    logs: arrayOf(runLogLine, { description: 'What the run logged (its last attempt), for the task\'s owner: 16 KiB of lines, the last counting any dropped.' }),
   }),
   JsonRpcResponse: {
     description: 'A JSON-RPC 2.0 response.',
@@ -159,7 +167,7 @@ export const executionOpenApi: OpenApiFragment = {
         ],
         requestBody: { required: false, description: 'The input: a JSON object that satisfies the command\'s `input_schema` (`{}` when absent).', content: { 'application/json': { schema: { type: 'object' } } } },
         responses: {
-          200: dataResponse('The command ran.', object({ result: anyValue('What the command returned.'), execution: object({ duration_ms: integer({ minimum: 0 }), status: constant('completed') }) }), replayed),
+          200: dataResponse('The command ran (with `logs` when `?logs=true`).', ranBody, replayed),
           202: dataResponse('Running as a task.', object({ task_id: uuid, status: constant('pending'), status_url: string({ description: '`/api/v1/tasks/{task_id}`.' }) }), {
             ...replayed,
             Location: { description: 'The task\'s status URL.', schema: string() },
@@ -170,6 +178,27 @@ export const executionOpenApi: OpenApiFragment = {
           409: errorResponse('`TASK_REVOKED`: cancelled meanwhile; `IDEMPOTENCY_CONFLICT`: the same key is still running, or was used for another command.'),
           502: errorResponse('`INTEGRATION_ERROR`: the command threw (`error.type` is the thrown class name), its result was over 1 MiB, or its runner died.'),
           503: notStarted,
+        },
+      },
+    },
+    '/api/v1/tasks': {
+      get: {
+        operationId: 'listTasks',
+        summary: 'The caller\'s own tasks, newest first',
+        description: 'Runs that became tasks (asked for async, or waited past the synchronous limit); a synchronous run answered in time keeps no task. Only the caller\'s own, in their tenant.',
+        tags: ['Tasks'],
+        parameters: queryParameters(TaskListQuery, { status: 'Only tasks in this status.', limit: `How many, newest first (1-${TASK_LIST_MAX}, default 20).` }),
+        responses: {
+          200: jsonResponse(
+            'The tasks.',
+            object({
+              success: constant(true),
+              data: object({
+                tasks: arrayOf(object({ task_id: uuid, command: string({ description: '`namespace.name`.' }), status: enumOf(TASK_STATUSES), created_at: dateTime, started_at: nullable(dateTime), completed_at: nullable(dateTime) })),
+              }),
+            }),
+          ),
+          400: errorResponse('`VALIDATION_FAILED`: an unknown status, a limit out of range, or another parameter.'),
         },
       },
     },
@@ -265,7 +294,7 @@ export const executionOpenApi: OpenApiFragment = {
         ],
         requestBody: { required: false, description: 'The input: a JSON object that satisfies the command\'s `input_schema`.', content: { 'application/json': { schema: { type: 'object' } } } },
         responses: {
-          200: dataResponse('The command ran.', object({ result: anyValue('What the command returned.'), execution: object({ duration_ms: integer({ minimum: 0 }), status: constant('completed') }) })),
+          200: dataResponse('The command ran (with `logs` when `?logs=true`).', ranBody),
           202: dataResponse('Running as a task.', object({ task_id: uuid, status: constant('pending'), status_url: string() }), { Location: { description: 'The task\'s status URL.', schema: string() } }),
           400: errorResponse('`VALIDATION_FAILED`: the input does not satisfy `input_schema`, or a malformed `async`.'),
           404: errorResponse('`NOT_FOUND`: no synced pack of the namespace has this command.'),

@@ -63,6 +63,7 @@ const schemas = {
     accessToken: string({ description: 'A bearer JWT.' }),
     refreshToken: string({ description: 'Single use: each refresh returns a new one.' }),
     expiresAt: integer({ description: 'When the access token expires, in milliseconds since the Unix epoch.' }),
+    refreshExpiresAt: integer({ description: 'When the refresh token expires, in milliseconds since the Unix epoch. Every refresh answers a new refresh token a whole refresh lifetime ahead (30 days by default): a session in use slides on.' }),
   }),
   SignedIn: object({ tokens: ref('Tokens'), user: ref('User') }),
   AccessCode: object({
@@ -288,6 +289,19 @@ export const identityOpenApi: OpenApiFragment = {
         summary: 'Consumer or developer mode',
         tags: ['Account'],
         responses: { 200: dataResponse('The mode; a developer\'s first organization.', ref('AccountMode')) },
+      },
+    },
+    '/api/v1/account/organizations': {
+      get: {
+        operationId: 'listAccountOrganizations',
+        summary: 'The organizations the caller belongs to',
+        tags: ['Account'],
+        responses: {
+          200: dataResponse(
+            'Every organization of the caller with their role there, in the order they joined (the first is the one `GET /account/mode` shows).',
+            object({ organizations: arrayOf(object({ ...organizationProperties, role: enumOf(ROLES), joined_at: dateTime })) }),
+          ),
+        },
       },
     },
     '/api/v1/account/developer-mode': {

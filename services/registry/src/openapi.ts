@@ -1,4 +1,4 @@
-import { GrantBody, InstallPackBody, ListCommandsQuery, Namespace, PACKAGE_FIELD, PackIdParam, PackOrCommandName } from '@svc/contracts';
+import { CommandNamesCheckBody, GrantBody, InstallPackBody, ListCommandsQuery, Namespace, PACKAGE_FIELD, PackIdParam, PackOrCommandName } from '@svc/contracts';
 import {
   arrayOf,
   boolean,
@@ -102,6 +102,27 @@ export const registryOpenApi: OpenApiFragment = {
   ],
   schemas,
   paths: {
+    '/api/v1/registry/command-names/check': {
+      post: {
+        operationId: 'checkCommandNames',
+        summary: 'Whether a pack\'s command names are free in its namespace',
+        description: 'Command names are unique among the active packs of a namespace; a name another pack uses would make publishing (or releasing) this pack fail with `COMMAND_NAME_TAKEN`. The pack\'s own names never clash with it. `svc pack publish --dry-run` asks this.',
+        tags: ['Packs'],
+        requestBody: jsonBody(fromZod(CommandNamesCheckBody), 'The namespace, the pack and its command names.'),
+        responses: {
+          200: dataResponse(
+            'Each name, free or taken (by which pack).',
+            object({
+              namespace: string(),
+              pack: string(),
+              commands: arrayOf(object({ name: string(), available: boolean(), taken_by: nullable(string({ description: '`@namespace/pack` of the active pack that uses the name.' })) })),
+            }),
+          ),
+          400: errorResponse('`VALIDATION_FAILED`: a malformed namespace, pack or command name, no names or more than a pack may have.'),
+          403: errorResponse('`PERMISSION_DENIED` (`details.reason: namespace_not_owned`): the namespace is neither the caller\'s personal one nor one of their organizations.'),
+        },
+      },
+    },
     '/api/v1/registry/packs': {
       post: {
         operationId: 'publishPack',

@@ -43,6 +43,7 @@ function endedTask(overrides: Partial<TaskRow> = {}): TaskRow {
     scheduleId: null,
     scheduledFor: null,
     progress: null,
+    logs: null,
     ...overrides,
   };
 }

@@ -15,6 +15,7 @@ export function outcomeOf(task: TaskRow): RunOutcome | undefined {
     ...(task.status === 'success' ? { result: task.result } : {}),
     ...(task.error ? { error: task.error } : {}),
     duration_ms: task.durationMs ?? 0,
+    ...(task.logs ? { logs: task.logs } : {}),
   };
 }
 
@@ -29,9 +30,22 @@ export function taskView(task: TaskRow) {
     completed_at: task.completedAt?.toISOString() ?? null,
     correlation_id: task.correlationId,
     progress: task.progress ?? null,
+    logs: task.logs ?? [],
   };
 }
 
 export function statusUrl(taskId: string): string {
   return `/api/v1/tasks/${taskId}`;
+}
+
+/** A task in a list: what ran and how it stands, without its input or result. */
+export function taskSummary(task: TaskRow) {
+  return {
+    task_id: task.id,
+    command: `${task.namespace}.${task.command}`,
+    status: task.status,
+    created_at: task.createdAt.toISOString(),
+    started_at: task.startedAt?.toISOString() ?? null,
+    completed_at: task.completedAt?.toISOString() ?? null,
+  };
 }

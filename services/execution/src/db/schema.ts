@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, customType, index, integer, json, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { PackManifest } from '@svc/pack-sdk';
-import { SCHEDULE_CATCH_UPS, SCHEDULE_OVERLAPS, SCHEDULE_PAUSE_REASONS, TASK_STATUSES, type TaskError, type TaskProgress } from '@svc/contracts';
+import { SCHEDULE_CATCH_UPS, SCHEDULE_OVERLAPS, SCHEDULE_PAUSE_REASONS, TASK_STATUSES, type RunLogLine, type TaskError, type TaskProgress } from '@svc/contracts';
 import { inboxTable, outboxTable } from '@svc/db';
 
 export const execution = pgSchema('execution');
@@ -65,6 +65,8 @@ export const tasks = execution.table(
     scheduleId: uuid('schedule_id'),
     /** The tick a schedule fired this run for; null when triggered by hand. One run per tick: unique with the schedule. */
     scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
+    /** What the run logged (its last attempt), bounded by the worker: shown to the task's owner with the task. */
+    logs: json('logs').$type<RunLogLine[]>(),
   },
   (t) => [
     index('tasks_user_idx').on(t.userId),

@@ -12,6 +12,10 @@ export function accountRoutes(accounts: AccountService, apiKeys: ApiKeyService):
     res.json(ok(await accounts.mode(requireIdentity(req).userId)));
   });
 
+  router.get('/account/organizations', async (req, res) => {
+    res.json(ok(await accounts.organizationsOf(requireIdentity(req).userId)));
+  });
+
   router.post('/account/developer-mode', async (req, res) => {
     const identity = requireIdentity(req);
     res.json(ok(await accounts.enableDeveloperMode(identity.userId, parseInput(DeveloperModeBody, req.body))));

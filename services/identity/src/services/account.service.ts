@@ -29,6 +29,16 @@ export class AccountService {
     return { account_mode: 'developer' as const, organization: { ...organization, role: primary.role } };
   }
 
+  /** Every organization the user belongs to, with their role there, in the order they joined. */
+  async organizationsOf(userId: string) {
+    const memberships = await new OrganizationRepository(this.db).membershipsOf(userId);
+    const organizations = memberships.map(({ organization, role, joinedAt }) => {
+      const { createdAt: _created, ...view } = organizationView(organization);
+      return { ...view, role, joined_at: joinedAt.toISOString() };
+    });
+    return { organizations };
+  }
+
   async enableDeveloperMode(userId: string, body: z.infer<typeof DeveloperModeBody>) {
     const user = await new UserRepository(this.db).findById(userId);
     if (!user) throw new NotFoundError('User not found');

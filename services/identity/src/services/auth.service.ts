@@ -26,6 +26,8 @@ export interface Tokens {
   accessToken: string;
   refreshToken: string;
   expiresAt: number;
+  /** When the refresh token expires (ms since the epoch): each refresh gives a new one a full lifetime ahead, so a session in use slides on. */
+  refreshExpiresAt: number;
 }
 
 export interface PublicUser {
@@ -173,9 +175,10 @@ export class AuthService {
 
   private async issue(sessions: SessionRepository, userId: string, familyId: string): Promise<Tokens> {
     const refreshToken = newRefreshToken();
-    await sessions.insert({ familyId, userId, tokenHash: digest(refreshToken), expiresAt: new Date(Date.now() + this.settings.refreshTtlSeconds * 1000) });
+    const refreshExpiresAt = Date.now() + this.settings.refreshTtlSeconds * 1000;
+    await sessions.insert({ familyId, userId, tokenHash: digest(refreshToken), expiresAt: new Date(refreshExpiresAt) });
     const access = signAccessToken({ sub: userId, sid: familyId }, this.settings.jwtSecret, this.settings.accessTtlSeconds);
-    return { accessToken: access.token, refreshToken, expiresAt: access.expiresAt };
+    return { accessToken: access.token, refreshToken, expiresAt: access.expiresAt, refreshExpiresAt };
   }
 }
 

@@ -1,8 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import multer from 'multer';
 import { requireDeveloperMode, requireIdentity } from '@svc/auth';
-import { PACKAGE_FIELD } from '@svc/contracts';
-import { AppError, ok, PayloadTooLargeError, ValidationError } from '@svc/core';
+import { CommandNamesCheckBody, PACKAGE_FIELD } from '@svc/contracts';
+import { AppError, ok, parseInput, PayloadTooLargeError, ValidationError } from '@svc/core';
 import { MAX_PACKAGE_BYTES, PUBLIC_KEY_FIELD, SIGNATURE_FIELD } from '@svc/pack-sdk';
 import type { PublishService } from '../services/publish.service.js';
 
@@ -49,6 +49,10 @@ function receivePackage(req: Request, res: Response): Promise<Buffer | undefined
 
 export function publishRoutes(publisher: PublishService): Router {
   const router = Router();
+
+  router.post('/registry/command-names/check', async (req, res) => {
+    res.json(ok(await publisher.checkCommandNames(requireIdentity(req), parseInput(CommandNamesCheckBody, req.body))));
+  });
 
   router.post('/registry/packs', async (req, res) => {
     const identity = requireIdentity(req);

@@ -12,6 +12,9 @@ import { VersionRepository } from '../repositories/version.repository.js';
 import { commandNameTaken, packFormatError, versionExists } from './errors.js';
 import type { FleetPython } from './fleet-python.js';
 
+/** Stands for a pack not published yet: no command belongs to it, so every clash counts. */
+const NO_PACK_ID = '00000000-0000-0000-0000-000000000000';
+
 /** A detached Ed25519 signature of the package, sent beside it (`svc pack build --sign`). */
 export interface SignatureFields {
   public_key: string;
@@ -69,6 +72,26 @@ export class PublishService {
     if (unfit.length > 0) {
       throw ValidationError.coded('PACKAGE_INVALID', `${unfit[0]!.message}${unfit.length > 1 ? ` (and ${unfit.length - 1} more)` : ''}`, { field: 'vendor', wheels: unfit });
     }
+  }
+
+  /**
+   * Whether `commands` are free for `pack` in `namespace`: a name another active pack of the
+   * namespace uses would stop the publication (`COMMAND_NAME_TAKEN`). Only a member of the
+   * namespace's tenant may ask, as only they may publish there and see its packs' names.
+   */
+  async checkCommandNames(identity: Identity, body: { namespace: string; pack: string; commands: string[] }) {
+    if (!tenantOfNamespace(identity, body.namespace)) {
+      throw new PermissionError(`Namespace "${body.namespace}" is neither your personal namespace nor one of your organizations`, { reason: 'namespace_not_owned', namespace: body.namespace });
+    }
+    const names = [...new Set(body.commands)];
+    const existing = await new PackRepository(this.db).findByName(body.namespace, body.pack);
+    const clashes = await new CommandRepository(this.db).activeClashes(body.namespace, names, existing?.pack.id ?? NO_PACK_ID);
+    const takenBy = new Map(clashes.map((clash) => [clash.command, `@${body.namespace}/${clash.pack}`]));
+    return {
+      namespace: body.namespace,
+      pack: body.pack,
+      commands: names.map((name) => ({ name, available: !takenBy.has(name), taken_by: takenBy.get(name) ?? null })),
+    };
   }
 
   /**

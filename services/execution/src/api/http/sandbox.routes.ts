@@ -6,7 +6,7 @@ import { PACKAGE_FIELD } from '@svc/contracts';
 import { ok, parseInput, PayloadTooLargeError, ValidationError } from '@svc/core';
 import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
 import { SANDBOX_TIMEOUT, type SandboxService } from '../services/sandbox.service.js';
-import { sendRunAnswer, wantsAsync } from './task.routes.js';
+import { sendRunAnswer, wantsAsync, wantsLogs } from './task.routes.js';
 
 export const StartSandboxBody = z
   .object({ timeout: z.number().int().min(SANDBOX_TIMEOUT.min).max(SANDBOX_TIMEOUT.max).optional() })
@@ -59,8 +59,9 @@ export function sandboxRoutes(sandboxes: SandboxService): Router {
     res.status(synced.created ? 201 : 200).json(ok(synced));
   });
   router.post('/sandbox/commands/:namespace/:name', async (req, res) => {
+    const withLogs = wantsLogs(req);
     const answer = await sandboxes.run(sandboxUser(req), { namespace: req.params.namespace, name: req.params.name, input: req.body ?? {}, preferAsync: wantsAsync(req) });
-    sendRunAnswer(req, res, answer);
+    sendRunAnswer(req, res, answer, withLogs);
   });
   return router;
 }

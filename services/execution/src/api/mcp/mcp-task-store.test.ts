@@ -36,6 +36,7 @@ function row(overrides: Partial<TaskRow>): TaskRow {
     progress: null,
     scheduleId: null,
     scheduledFor: null,
+    logs: null,
     ...overrides,
   };
 }

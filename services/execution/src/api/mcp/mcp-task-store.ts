@@ -103,7 +103,7 @@ export class McpTaskStore implements TaskStore {
   }
 
   async listTasks(cursor?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
-    const rows = await this.deps.tasks.list(this.caller, TASKS_PAGE_SIZE + 1, cursor === undefined ? undefined : decodeCursor(cursor));
+    const rows = await this.deps.tasks.pageOf(this.caller, TASKS_PAGE_SIZE + 1, cursor === undefined ? undefined : decodeCursor(cursor));
     const page = rows.slice(0, TASKS_PAGE_SIZE);
     const last = page.at(-1);
     return { tasks: page.map((row) => mcpTaskOf(row, this.deps.tasks.retentionMs)), ...(rows.length > TASKS_PAGE_SIZE && last ? { nextCursor: encodeCursor(last) } : {}) };

@@ -10,7 +10,8 @@ import { IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '../../core/reposit
 import { TaskRepository, type NewTask, type TaskRow, type UnstoredTask } from '../../core/repositories/task.repository.js';
 import type { CommandCatalog } from '../../core/command-catalog.js';
 import { announceTaskEnd } from '../../core/task-events.js';
-import { isTerminal, outcomeOf, taskView } from '../../core/task-view.js';
+import { isTerminal, outcomeOf, taskSummary, taskView } from '../../core/task-view.js';
+import type { TaskStatus } from '../../db/schema.js';
 import type { InputValidator } from './input-validator.js';
 import type { ReplyWaiters } from './reply-waiters.js';
 import type { UsageLimitGate } from './usage-limit.js';
@@ -287,6 +288,12 @@ export class TaskService {
     return taskView(task);
   }
 
+  /** The caller's own tasks in their tenant, newest first: runs that became tasks (a synchronous run answered in time keeps no row). */
+  async list(caller: Identity, query: { status?: TaskStatus; limit: number }) {
+    const rows = await new TaskRepository(this.db).listOf(caller.userId, caller.tenantId, query);
+    return { tasks: rows.map(taskSummary) };
+  }
+
   async cancel(caller: Identity, taskId: string) {
     const task = await this.owned(caller, taskId);
     // Written with the change and published once it commits: every worker stops the task if it runs it.
@@ -313,8 +320,8 @@ export class TaskService {
     return task && isOwner(caller, task) ? task : undefined;
   }
 
-  /** The caller's tasks, newest first, a page of `limit` after the row `before`. */
-  list(caller: Identity, limit: number, before?: { createdAt: Date; id: string }): Promise<TaskRow[]> {
+  /** The caller's tasks as rows, newest first, a page of `limit` after the row `before` (MCP's `tasks/list`). */
+  pageOf(caller: Identity, limit: number, before?: { createdAt: Date; id: string }): Promise<TaskRow[]> {
     return new TaskRepository(this.db).listOwned({ userId: caller.userId, tenantId: caller.tenantId }, limit, before);
   }
 

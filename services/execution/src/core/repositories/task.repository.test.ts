@@ -106,6 +106,17 @@ describe.each(testDatabaseKinds())('new tasks, claims and endings written togeth
     expect((await tasks.find(made[3]!.id))?.result).toEqual(odd);
   });
 
+  it("keeps a run's log lines with its ending, none as null, and drops them with the result at retention", async () => {
+    const [logged, silent] = await Promise.all(['logged', 'silent'].map((text) => tasks.insert(newTask(text))));
+    await Promise.all([tasks.claim(logged!.id), tasks.claim(silent!.id)]);
+    const logs = [{ at: new Date().toISOString(), level: 'info', message: 'a "quoted", {braced} \\ line' }];
+    const [withLogs, without] = await Promise.all([tasks.finish(logged!.id, { ...success(1), logs, retentionMs: -1000 }), tasks.finish(silent!.id, { ...success(2), logs: [] })]);
+    expect([withLogs?.logs, without?.logs]).toEqual([logs, null]);
+    expect((await tasks.find(logged!.id))?.logs).toEqual(logs);
+    await tasks.purgeExpired();
+    expect((await tasks.find(logged!.id))?.logs).toBeNull();
+  });
+
   it('keeps a task revoked while it ran revoked, and answers undefined for its ending', async () => {
     const [kept, revoked] = await Promise.all(['kept', 'revoked'].map((text) => tasks.insert(newTask(text))));
     await Promise.all([tasks.claim(kept!.id), tasks.claim(revoked!.id)]);

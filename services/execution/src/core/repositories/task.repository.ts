@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { RunLogLine } from '@svc/contracts';
 import type { Db } from '@svc/db';
 import { LIVE_STATUSES, NEW_TASK_COLUMNS, SCHEDULED_TASK_COLUMNS, tasks, type TaskError, type TaskStatus } from '../../db/schema.js';
 import type { TaskProgress } from '@svc/contracts';
@@ -19,6 +20,8 @@ export interface TaskEnding {
   error?: TaskError;
   durationMs: number;
   retentionMs: number;
+  /** What the run logged; none is kept as null. */
+  logs?: RunLogLine[];
 }
 
 /** Values for some of a row's columns, each a value or SQL (`now()`). */
@@ -34,6 +37,7 @@ export function endingColumns(ending: TaskEnding) {
     durationMs: Math.round(ending.durationMs),
     completedAt: now,
     resultExpiresAt: new Date(now.getTime() + ending.retentionMs),
+    logs: ending.logs && ending.logs.length > 0 ? ending.logs : null,
   };
 }
 
@@ -68,6 +72,12 @@ export class TaskRepository {
     return taskStatementsFor(this.db).find(id);
   }
 
+  /** A user's tasks in one tenant, newest first. */
+  listOf(userId: string, tenantId: string, query: { status?: TaskStatus; limit: number }): Promise<TaskRow[]> {
+    const filters = [eq(tasks.userId, userId), eq(tasks.tenantId, tenantId), ...(query.status ? [eq(tasks.status, query.status)] : [])];
+    return this.db.select().from(tasks).where(and(...filters)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(query.limit);
+  }
+
   /** Takes a task for a run: pending (or started, after a worker died) becomes started. */
   claim(id: string): Promise<TaskRow | undefined> {
     return taskStatementsFor(this.db).claim(id);
@@ -76,7 +86,7 @@ export class TaskRepository {
   /** Records the end of a run; undefined when the task was revoked meanwhile. */
   finish(id: string, ending: TaskEnding): Promise<TaskRow | undefined> {
     const columns = endingColumns(ending);
-    return taskStatementsFor(this.db).finish({ id, columns, result: jsonText(columns.result), error: jsonText(columns.error) });
+    return taskStatementsFor(this.db).finish({ id, columns, result: jsonText(columns.result), error: jsonText(columns.error), logs: jsonText(columns.logs) });
   }
 
   /**
@@ -187,7 +197,7 @@ export class TaskRepository {
   async purgeExpired(): Promise<number> {
     const rows = await this.db
       .update(tasks)
-      .set({ result: null, input: {}, resultPurged: true })
+      .set({ result: null, input: {}, logs: null, resultPurged: true })
       .where(and(lt(tasks.resultExpiresAt, new Date()), eq(tasks.resultPurged, false)))
       .returning({ id: tasks.id });
     return rows.length;

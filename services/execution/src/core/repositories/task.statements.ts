@@ -15,6 +15,7 @@ export interface Finishing {
   columns: ReturnType<typeof endingColumns>;
   result: string | null;
   error: string | null;
+  logs: string | null;
 }
 
 /**
@@ -81,9 +82,10 @@ function prepareStatements(db: Db) {
         durationMs: sql`ending.duration_ms`,
         completedAt: sql`ending.completed_at`,
         resultExpiresAt: sql`ending.result_expires_at`,
+        logs: sql`ending.logs`,
       })
       .from(
-        sql`unnest(${sql.placeholder('ids')}::uuid[], ${sql.placeholder('statuses')}::text[], ${sql.placeholder('results')}::json[], ${sql.placeholder('errors')}::json[], ${sql.placeholder('durations')}::integer[], ${sql.placeholder('completedAt')}::timestamptz[], ${sql.placeholder('expiresAt')}::timestamptz[]) as ending(id, status, result, error, duration_ms, completed_at, result_expires_at)`,
+        sql`unnest(${sql.placeholder('ids')}::uuid[], ${sql.placeholder('statuses')}::text[], ${sql.placeholder('results')}::json[], ${sql.placeholder('errors')}::json[], ${sql.placeholder('durations')}::integer[], ${sql.placeholder('completedAt')}::timestamptz[], ${sql.placeholder('expiresAt')}::timestamptz[], ${sql.placeholder('logs')}::json[]) as ending(id, status, result, error, duration_ms, completed_at, result_expires_at, logs)`,
       )
       .where(and(eq(tasks.id, sql`ending.id`), eq(tasks.status, 'started')))
       .returning()
@@ -139,11 +141,12 @@ function statementsOn(db: Db): TaskStatements {
           durations: finishing.map((f) => f.columns.durationMs),
           completedAt: finishing.map((f) => f.columns.completedAt.toISOString()),
           expiresAt: finishing.map((f) => f.columns.resultExpiresAt.toISOString()),
+          logs: finishing.map((f) => f.logs),
         });
         // drizzle does not type the rows of an update joined to an SQL source; they are the table's own.
         return rowsOf(ids, rows as TaskRow[]);
       },
-      { rowOf: (f) => f.id, sizeOf: (f) => (f.result?.length ?? 0) + (f.error?.length ?? 0), maxBatchBytes: MAX_BATCH_BYTES },
+      { rowOf: (f) => f.id, sizeOf: (f) => (f.result?.length ?? 0) + (f.error?.length ?? 0) + (f.logs?.length ?? 0), maxBatchBytes: MAX_BATCH_BYTES },
     ),
   };
 }

@@ -15,6 +15,7 @@ import {
   type RunnerRuntime,
   type RunnerSettings,
 } from './runner-protocol.js';
+import type { RunLog } from './run-log.js';
 import type { RunnerSandbox } from './runner-sandbox.js';
 
 /** What a hook knows about the call it serves; it acts for `tenant`, never for the pack. */
@@ -41,6 +42,8 @@ export interface RunRequest {
   signal?: AbortSignal;
   /** Capabilities served for this call only (`task.progress`, which reports to this run's caller), before the pool's. */
   hooks?: Hooks;
+  /** Where the call's log lines are kept for its caller, besides the worker's own log. */
+  log?: RunLog;
 }
 
 export interface RunOutcome {
@@ -392,6 +395,7 @@ export class RunnerProcess {
     const text = payload.toString('utf8', 0, Math.min(payload.length, LOG_MESSAGE_LIMIT * 4)).trimEnd();
     if (!text) return;
     this.#options.logger.log(level, truncate(text), { source: 'pack', ...extra, ...this.#callMeta(call) });
+    if (call && !call.settled) call.request.log?.add(level, text);
   }
 
   #onLog(header: Record<string, unknown>, payload: Buffer): void {

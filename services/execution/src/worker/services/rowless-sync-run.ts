@@ -42,5 +42,6 @@ export function unstoredRow(sync: SyncRun): TaskRow {
     resultExpiresAt: null,
     resultPurged: false,
     progress: null,
+    logs: null,
   };
 }

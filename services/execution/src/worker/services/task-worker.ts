@@ -8,6 +8,7 @@ import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '..
 import { CommandCancelledError, CommandError, CommandTimeoutError, PythonVersionError, ResultTooLargeError, RunnersBusyError } from '../runners/runner-errors.js';
 import type { RunnerPool } from '../runners/runner-pool.js';
 import { SandboxUnavailableError } from '../runners/runner-sandbox.js';
+import { RunLog } from '../runners/run-log.js';
 import type { PackSource } from '../../core/command-catalog.js';
 import { announceEnd, announceStart } from '../../core/task-events.js';
 import { isTerminal, outcomeOf } from '../../core/task-view.js';
@@ -111,6 +112,7 @@ export class TaskWorker {
     const controller = new AbortController();
     this.running.set(task.id, controller);
     let ending: Ending;
+    const log = new RunLog();
     try {
       const packDir = await this.packs.dirFor(task.packId, task.packVersionId);
       const { runtime, python } = await this.manifests.of(packDir);
@@ -127,6 +129,7 @@ export class TaskWorker {
         context: { tenant: task.tenantId, user: task.userId, correlationId: task.correlationId, ...(secrets ? { secrets } : {}) },
         timeoutMs: task.timeoutMs,
         signal: controller.signal,
+        log,
         tenantRunners: caps.runners,
         hooks: { 'task.progress': (_call, args) => this.progress(job, task, stored, args) },
         // Sent while the command runs, so that it costs the run no time; awaited before the end is announced.
@@ -151,7 +154,7 @@ export class TaskWorker {
     if (ending.status !== 'success' && ending.retryable && task.attempts <= task.maxRetries) {
       return this.retry(job, task, stored);
     }
-    const ended: TaskEnding = { ...ending, durationMs, retentionMs: this.settings.retentionMs };
+    const ended: TaskEnding = { ...ending, durationMs, retentionMs: this.settings.retentionMs, logs: log.lines() };
     // Fast path (rowless-sync-run.ts): a synchronous run that succeeded in time needs no row; it
     // is written only if its answer cannot be delivered.
     const rowless = endsRowless(job, ended);

@@ -1,0 +1,1 @@
+ALTER TABLE "execution"."tasks" ADD COLUMN "logs" json;
