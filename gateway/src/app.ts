@@ -1,4 +1,5 @@
 import express, { type Request, type RequestHandler } from 'express';
+import { DEFAULT_PUBLIC_URL, mcpResourceOf, oauthIssuerOf } from '@svc/auth';
 import type { Bus } from '@svc/bus';
 import { trackedReads, type Cache } from '@svc/cache';
 import { SVC_VERSION } from '@svc/contracts';
@@ -35,6 +36,11 @@ export interface GatewayConfig {
   version: string;
   /** How often API-key usage is reported to identity (default 30 s). */
   apiKeyUsageFlushMs?: number;
+  /**
+   * SVC_PUBLIC_URL (default `http://localhost:8080`): the issuer OAuth access tokens must name,
+   * and `<url>/mcp` the resource they must be for.
+   */
+  publicUrl?: string;
 }
 
 export interface GatewayDeps {
@@ -125,12 +131,15 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   const usage = new ApiKeyUsage(bus, log, config.apiKeyUsageFlushMs);
   const principals = trackedReads(cache, PRINCIPAL_READS);
   const resolver = new PrincipalResolver(principals, bus, log, config.internalSecret);
-  const policies = authenticator(createPassport(config.jwtSecret, resolver), usage);
+  const publicUrl = config.publicUrl ?? DEFAULT_PUBLIC_URL;
+  const oauth = { issuer: oauthIssuerOf(publicUrl), resource: mcpResourceOf(publicUrl) };
+  const policies = authenticator(createPassport(config.jwtSecret, resolver, oauth), usage, oauth);
   const byPolicy: Record<AuthPolicy, RequestHandler> = {
     public: policies('public'),
     jwt: policies('jwt'),
     'jwt-or-key': policies('jwt-or-key'),
     key: policies('key'),
+    'key-or-oauth': policies('key-or-oauth'),
     'view-token': viewTokenAuthentication(config.internalSecret, resolver),
   };
   const authenticate: RequestHandler = (req, res, next) => byPolicy[res.locals.route!.auth](req, res, next);
@@ -193,6 +202,7 @@ export function gatewayConfigFromEnv(env: {
   RATE_LIMIT_WINDOW: number;
   REDIS_URL?: string;
   SVC_TRUST_PROXY: TrustProxy;
+  SVC_PUBLIC_URL: string;
 }): GatewayConfig {
   return {
     jwtSecret: env.SVC_JWT_SECRET,
@@ -203,6 +213,7 @@ export function gatewayConfigFromEnv(env: {
     commandGroupLimit: { points: env.RATE_LIMIT_REQUESTS, durationSeconds: env.RATE_LIMIT_WINDOW },
     trustProxy: env.SVC_TRUST_PROXY,
     version: SVC_VERSION,
+    publicUrl: env.SVC_PUBLIC_URL,
   };
 }
 

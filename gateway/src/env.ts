@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { envBoolean, parseEnv } from '@svc/core';
-import { infrastructureEnv, secretsEnv } from '@svc/platform';
+import { infrastructureEnv, publicUrlEnv, secretsEnv } from '@svc/platform';
 import { DEFAULT_COMMAND_GROUP_LIMIT } from './http/limits.js';
 
 const serviceUrl = (port: number) => z.string().url().default(`http://127.0.0.1:${port}`);
@@ -80,6 +80,7 @@ export const GatewayEnv = z.object({
   SVC_SSH_URL: serviceUrl(8088),
   ...rateLimitEnv,
   ...dashboardListenerEnv,
+  ...publicUrlEnv,
 });
 
 export type GatewayEnv = z.infer<typeof GatewayEnv>;

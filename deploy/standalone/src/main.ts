@@ -42,6 +42,7 @@ const fleet = await startFleet({
   commandGroupLimit: { points: env.RATE_LIMIT_REQUESTS, durationSeconds: env.RATE_LIMIT_WINDOW },
   trustProxy: env.SVC_TRUST_PROXY,
   dashboardOrigin,
+  publicUrl: env.SVC_PUBLIC_URL,
 });
 log.info('svc is up', { url: fleet.url, dashboard_origin: fleet.dashboard?.origin ?? 'none (one origin)', database: infra.database.kind, cache: infra.cache.kind, bus: infra.bus.kind });
 releaseMemoryWhenIdle();

@@ -11,9 +11,11 @@ export type ServiceName = 'identity' | 'registry' | 'execution' | 'storage' | 'a
 
 /**
  * `public`: no credentials; `jwt`: an access token; `jwt-or-key`: either; `key`: an API key only;
- * `view-token`: a dashboard view token in the path, whose session is the caller's.
+ * `key-or-oauth`: an API key or an OAuth access token for the MCP resource (a 401 carries the
+ * `WWW-Authenticate` challenge naming the resource's metadata); `view-token`: a dashboard view
+ * token in the path, whose session is the caller's.
  */
-export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key' | 'key' | 'view-token';
+export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key' | 'key' | 'key-or-oauth' | 'view-token';
 
 export interface RouteRule {
   service: ServiceName;
@@ -50,7 +52,17 @@ export const ROUTES: RouteRule[] = [
   { service: 'registry', path: '/api/v1/commands', methods: ['GET'], auth: 'jwt-or-key' },
   { service: 'execution', path: '/api/v1/commands', methods: ['POST'], auth: 'jwt-or-key' },
   { service: 'execution', path: '/api/v1/tasks', auth: 'jwt-or-key' },
-  { service: 'execution', path: '/mcp', exact: true, auth: 'key' },
+  { service: 'execution', path: '/mcp', exact: true, auth: 'key-or-oauth' },
+  // The authorization server for MCP clients (identity) and the MCP resource's metadata.
+  { service: 'identity', path: '/.well-known/oauth-authorization-server', exact: true, methods: ['GET'], auth: 'public', ipLimit: 'oauth' },
+  { service: 'identity', path: '/.well-known/oauth-protected-resource', exact: true, methods: ['GET'], auth: 'public', ipLimit: 'oauth' },
+  { service: 'identity', path: '/.well-known/oauth-protected-resource/mcp', exact: true, methods: ['GET'], auth: 'public', ipLimit: 'oauth' },
+  { service: 'identity', path: '/oauth/authorize', exact: true, methods: ['GET', 'POST'], auth: 'public', ipLimit: 'oauth' },
+  // The consent page's sign-in checks a password: the sign-in limit.
+  { service: 'identity', path: '/oauth/consent', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'sign-in' },
+  { service: 'identity', path: '/oauth/token', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'token-refresh' },
+  { service: 'identity', path: '/oauth/revoke', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'token-refresh' },
+  { service: 'identity', path: '/oauth/register', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'oauth-registration' },
   { service: 'storage', path: '/api/v1/storage', auth: 'jwt' },
   { service: 'storage', path: '/api/v1/secrets', auth: 'jwt' },
   { service: 'admin', path: '/api/v1/telemetry', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'telemetry' },

@@ -1,7 +1,7 @@
 import type { ComponentsObject, HeaderObject, ResponseObject, SchemaObject, SecuritySchemeObject } from 'openapi3-ts/oas30';
 import { constant, dateTime, freeObject, integer, object, ref, string } from './schema.js';
 
-/** The two credentials the gateway accepts; both travel as `Authorization: Bearer …`. */
+/** The credentials the gateway accepts; all travel as `Authorization: Bearer …`. */
 export const SECURITY_SCHEMES = {
   bearerAuth: {
     type: 'http',
@@ -14,6 +14,13 @@ export const SECURITY_SCHEMES = {
     scheme: 'bearer',
     bearerFormat: 'sk-svc-<64 hex digits>',
     description: 'An API key (`sk-svc-` and 64 hex digits) with the scope `commands:execute`, created with `POST /api/v1/account/api-keys`.',
+  },
+  oauthToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'An OAuth 2.1 access token for the MCP endpoint (`/mcp` only): from the platform\'s authorization server (`/.well-known/oauth-authorization-server`; authorization code with PKCE, scope `commands:execute`), bound to that resource and to the tenant the user chose. A 401 names the metadata in `WWW-Authenticate`.',
   },
 } satisfies Record<string, SecuritySchemeObject>;
 
