@@ -138,7 +138,6 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
     public: policies('public'),
     jwt: policies('jwt'),
     'jwt-or-key': policies('jwt-or-key'),
-    key: policies('key'),
     'key-or-oauth': policies('key-or-oauth'),
     'view-token': viewTokenAuthentication(config.internalSecret, resolver),
   };

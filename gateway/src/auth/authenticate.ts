@@ -155,10 +155,6 @@ export function authenticator(instance: passport.PassportStatic, usage: ApiKeyUs
     }
     if (header !== undefined && token === undefined) return next(new AuthenticationError('The Authorization header must be "Bearer" and exactly one token'));
     const isKey = token?.startsWith('sk-svc-') ?? false;
-    if (policy === 'key') {
-      if (isKey) return apiKey(req, res, next);
-      return next(new AuthenticationError('This endpoint accepts API keys only: Authorization: Bearer sk-svc-…'));
-    }
     if (!isKey) return jwt(req, res, next);
     if (policy === 'jwt-or-key') return apiKey(req, res, next);
     next(new AuthenticationError('API keys are not accepted on this endpoint; use an access token'));

@@ -34,7 +34,6 @@ const SECURITY: Record<AuthPolicy, SecuritySchemeName[]> = {
   public: [],
   jwt: ['bearerAuth'],
   'jwt-or-key': ['bearerAuth', 'apiKey'],
-  key: ['apiKey'],
   'key-or-oauth': ['apiKey', 'oauthToken'],
   // The token is a path parameter, described by the operation; it is no scheme of its own.
   'view-token': [],

@@ -10,12 +10,12 @@ import type { IpLimitName } from '../http/limits.js';
 export type ServiceName = 'identity' | 'registry' | 'execution' | 'storage' | 'admin' | 'billing' | 'notify' | 'dashboard' | 'ssh';
 
 /**
- * `public`: no credentials; `jwt`: an access token; `jwt-or-key`: either; `key`: an API key only;
- * `key-or-oauth`: an API key or an OAuth access token for the MCP resource (a 401 carries the
- * `WWW-Authenticate` challenge naming the resource's metadata); `view-token`: a dashboard view
- * token in the path, whose session is the caller's.
+ * `public`: no credentials; `jwt`: an access token; `jwt-or-key`: either; `key-or-oauth`: an API
+ * key or an OAuth access token for the MCP resource (a 401 carries the `WWW-Authenticate`
+ * challenge naming the resource's metadata); `view-token`: a dashboard view token in the path,
+ * whose session is the caller's.
  */
-export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key' | 'key' | 'key-or-oauth' | 'view-token';
+export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key' | 'key-or-oauth' | 'view-token';
 
 export interface RouteRule {
   service: ServiceName;

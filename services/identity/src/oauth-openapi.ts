@@ -24,7 +24,7 @@ const authorizationProperties = {
   scopes: arrayOf(string()),
   resource: string({ description: 'The resource its tokens are for (the MCP endpoint).' }),
   created_at: dateTime,
-  last_used_at: nullable(dateTime),
+  last_used_at: nullable({ ...dateTime, description: 'When the client last obtained tokens (the code exchanged, or a refresh).' }),
   revoked_at: nullable(dateTime),
 };
 
