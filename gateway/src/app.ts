@@ -1,3 +1,4 @@
+import cors from 'cors';
 import express, { type Request, type RequestHandler } from 'express';
 import { DEFAULT_PUBLIC_URL, mcpResourceOf, oauthIssuerOf } from '@svc/auth';
 import type { Bus } from '@svc/bus';
@@ -20,7 +21,7 @@ import { apiSecurityHeaders, dashboardOriginSecurityHeaders } from './http/secur
 import { documentedMethods } from './openapi/allowed-methods.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { docsRoutes } from './openapi/docs.routes.js';
-import { findRoute, mayChangeCaller, type AuthPolicy, type RouteRule, type ServiceName } from './routing/route-table.js';
+import { corsRuleOf, findRoute, mayChangeCaller, type AuthPolicy, type RouteRule, type ServiceName } from './routing/route-table.js';
 import type { TrustProxy } from './env.js';
 
 export interface GatewayConfig {
@@ -80,6 +81,21 @@ const PRINCIPAL_READS = { maxEntries: 10_000, ttlSeconds: 60, name: 'svc-gateway
 
 const noRoute = (req: Request) => new NotFoundError(`No route for ${req.method} ${req.path}`, { method: req.method, path: req.path });
 
+/**
+ * The answer to a browser's preflight for a path pages of any origin may call (`cors` rules):
+ * its methods, no credentials, the headers MCP clients send. The answers themselves carry
+ * `Access-Control-Allow-Origin: *` from the service (the MCP SDK's handlers).
+ */
+const preflights = new Map<RouteRule, RequestHandler>();
+function preflight(rule: RouteRule): RequestHandler {
+  let handler = preflights.get(rule);
+  if (!handler) {
+    handler = cors({ origin: '*', methods: rule.methods, allowedHeaders: ['Content-Type', 'MCP-Protocol-Version'], maxAge: 600 });
+    preflights.set(rule, handler);
+  }
+  return handler;
+}
+
 /** An express app of the gateway's: no `X-Powered-By`, trusted hops as configured, a correlation id on every answer. */
 function gatewayApp(trustProxy: TrustProxy): express.Express {
   const app = express();
@@ -100,9 +116,11 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   const allowedMethods = documentedMethods(document);
 
   const route: RequestHandler = (req, res, next) => {
-    // No cross-origin use is served (the console will be same-origin): a preflight is refused
-    // in the error format, naming the methods the path has.
+    // No cross-origin use is served (the console will be same-origin) but MCP clients' OAuth
+    // calls: a preflight is refused in the error format, naming the methods the path has.
     if (req.method === 'OPTIONS') {
+      const cors = corsRuleOf(req.path);
+      if (cors) return preflight(cors)(req, res, next);
       const allowed = allowedMethods(req.path);
       if (!allowed) return next(noRoute(req));
       res.setHeader('Allow', allowed.join(', '));

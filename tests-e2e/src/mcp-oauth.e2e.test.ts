@@ -83,6 +83,17 @@ describe.each(MODES)('OAuth 2.1 sign-in for MCP clients (%s infrastructure)', (m
       code_challenge_methods_supported: ['S256'],
       client_id_metadata_document_supported: true,
     });
+    // MCP clients in a browser page (the Inspector) call these from their own origin.
+    for (const [path, method] of [['/.well-known/oauth-protected-resource/mcp', 'GET'], ['/.well-known/oauth-authorization-server', 'GET'], ['/oauth/register', 'POST'], ['/oauth/token', 'POST'], ['/oauth/revoke', 'POST']] as const) {
+      const preflight = await fetch(`${fleet.url}${path}`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': method, 'access-control-request-headers': 'content-type, mcp-protocol-version' } });
+      expect(preflight.status, path).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-methods')).toBe(method);
+      expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type,MCP-Protocol-Version');
+    }
+    expect((await fetch(`${fleet.url}/.well-known/oauth-authorization-server`, { headers: { origin: 'http://localhost:6274' } })).headers.get('access-control-allow-origin')).toBe('*');
+    // Nothing else of the API is served to other origins.
+    expect((await fetch(`${fleet.url}/mcp`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } })).status).toBe(405);
     // A refused token is told so in the challenge.
     const refused = await postMcp('not-a-token');
     expect(refused.status).toBe(401);
