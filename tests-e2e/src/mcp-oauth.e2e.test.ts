@@ -8,7 +8,7 @@ import { adminToken, createOrganization, signUp, type TestUser } from './support
 import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
 import { MODES, startTestFleet, TEST_SECRETS, type TestFleet } from './support/fleet.js';
-import { approveInBrowser, codeOf, selfSignedCertificate, serveClientDocument, TestOAuthClient } from './support/oauth.js';
+import { approveInBrowser, authorizeInBrowser, codeOf, selfSignedCertificate, serveClientDocument, TestOAuthClient } from './support/oauth.js';
 
 const REDIRECT = 'http://127.0.0.1:43117/callback';
 const clientMetadata = {
@@ -33,13 +33,8 @@ describe.each(MODES)('OAuth 2.1 sign-in for MCP clients (%s infrastructure)', (m
   const oauthPost = (path: string, fields: Record<string, string>) =>
     fetch(`${fleet.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
 
-  /** The whole sign-in as an MCP application does it: a bare 401, discovery, registration (or its document), consent, the code exchanged. */
   async function signIn(provider: TestOAuthClient, user: TestUser, tenantId: string) {
-    const refused = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider });
-    await expect(new Client({ name: 'e2e', version: '1.0.0' }).connect(refused)).rejects.toThrow(UnauthorizedError);
-    expect(provider.authorizationUrl?.href).toMatch(new RegExp(`^${fleet.url}/oauth/authorize\\?`));
-    const visit = await approveInBrowser(provider.authorizationUrl!, user, { tenantId });
-    await refused.finishAuth(codeOf(visit.location, fleet.url));
+    const visit = await authorizeInBrowser(mcpUrl(), provider, user, tenantId);
     return { visit, mcp: await connected(provider) };
   }
 

@@ -4,7 +4,9 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { expect } from 'vitest';
 import type { TestUser } from './accounts.js';
@@ -115,6 +117,20 @@ export function codeOf(location: URL, issuer: string): string {
   expect(location.searchParams.get('error'), location.href).toBeNull();
   expect(location.searchParams.get('iss')).toBe(issuer);
   return location.searchParams.get('code')!;
+}
+
+/**
+ * The whole sign-in as an MCP application does it: a bare 401 and discovery, registration (or its
+ * metadata document), the user's consent for `tenantId` in the browser, the code exchanged. The
+ * provider then holds tokens; the consent visit is returned.
+ */
+export async function authorizeInBrowser(mcpUrl: URL, provider: TestOAuthClient, user: TestUser, tenantId: string): Promise<ConsentVisit> {
+  const refused = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  await expect(new Client({ name: 'e2e', version: '1.0.0' }).connect(refused)).rejects.toThrow(UnauthorizedError);
+  expect(provider.authorizationUrl?.href.startsWith(`${mcpUrl.origin}/oauth/authorize?`)).toBe(true);
+  const visit = await approveInBrowser(provider.authorizationUrl!, user, { tenantId });
+  await refused.finishAuth(codeOf(visit.location, mcpUrl.origin));
+  return visit;
 }
 
 /** A certificate and key for `127.0.0.1` and `localhost`, signed by themselves (openssl), valid a day. */
