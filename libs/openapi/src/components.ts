@@ -80,6 +80,17 @@ export const SHARED_RESPONSES: Record<string, ResponseObject> = {
     description: '`AUTHENTICATION_FAILED`: the credential is missing, malformed, expired or revoked, or of a kind this endpoint does not accept.',
     content: { 'application/json': { schema: ref('Error') } },
   },
+  UnauthenticatedWithChallenge: {
+    description:
+      '`AUTHENTICATION_FAILED`, as `Unauthenticated`, with the challenge OAuth clients start from (RFC 6750, RFC 9728): where the resource\'s metadata is, the scope to ask for, and `error="invalid_token"` when a credential was presented and refused.',
+    headers: {
+      'WWW-Authenticate': {
+        description: '`Bearer resource_metadata="<public URL>/.well-known/oauth-protected-resource/mcp", scope="commands:execute"` (and `, error="invalid_token", error_description="…"`).',
+        schema: string(),
+      },
+    },
+    content: { 'application/json': { schema: ref('Error') } },
+  },
   RateLimited: {
     description: '`RATE_LIMITED`: a limit is spent (per user, per endpoint group, command runs or per client address); `error.retry_after` says for how long.',
     headers: {
