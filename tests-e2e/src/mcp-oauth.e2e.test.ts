@@ -255,6 +255,8 @@ describe.each(MODES)('OAuth 2.1 sign-in for MCP clients (%s infrastructure)', (m
     // No registration: the URL is the client id, and the page shows the document's name.
     expect(provider.clientInformation()!.client_id).toBe(documentServer.url);
     expect(visit.consentHtml).toContain('E2E Document Client');
+    // Its name proves nothing; where its document is served from is shown beside it.
+    expect(visit.consentHtml).toContain(`described by <span class="host">${new URL(documentServer.url).host}</span>`);
     expect(documentServer.fetched()).toBeGreaterThan(0);
     expect((await mcp.listTools()).tools.map((t) => t.name)).toContain(`${dev.slug}__oauth-tools__echo`);
     await mcp.close();

@@ -1,4 +1,4 @@
-import { createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
+import { createSecretKey, hkdfSync, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 /** The one scope an MCP client may ask for: running commands, as an API key's. */
@@ -52,7 +52,8 @@ export function oauthTokenKey(secret: string): KeyObject {
  */
 export function signOAuthAccessToken(claims: OAuthAccessClaims, settings: OAuthTokenSettings, ttlSeconds: number): { token: string; expiresIn: number } {
   const { sub, ...rest } = claims;
-  const token = jwt.sign(rest, oauthTokenKey(settings.secret), { algorithm: 'HS256', subject: sub, issuer: settings.issuer, audience: settings.audience, expiresIn: ttlSeconds });
+  // A `jti` of its own: two tokens issued in the same second are still two tokens.
+  const token = jwt.sign(rest, oauthTokenKey(settings.secret), { algorithm: 'HS256', subject: sub, issuer: settings.issuer, audience: settings.audience, expiresIn: ttlSeconds, jwtid: randomUUID() });
   return { token, expiresIn: ttlSeconds };
 }
 

@@ -10,6 +10,7 @@ export const CONSENT_PATH = '/oauth/consent';
 export interface ConsentRequestView {
   /** The signed authorization request the forms carry back. */
   request: string;
+  clientId: string;
   clientName: string;
   redirectUri: string;
   error?: string;
@@ -29,9 +30,14 @@ ${body}
 `;
 }
 
+/**
+ * Who asks: the name a client gives itself proves nothing, so a client that identifies itself by
+ * a metadata document is also shown the host that document is served from (which it cannot fake).
+ */
 function asking(view: ConsentRequestView): string {
   const host = new URL(view.redirectUri).host;
-  return `<p><strong>${escapeHtml(view.clientName)}</strong> asks to run commands on svc for you. If you approve, it is sent back to <span class="host">${escapeHtml(host)}</span>.</p>
+  const from = URL.canParse(view.clientId) ? ` (described by <span class="host">${escapeHtml(new URL(view.clientId).host)}</span>)` : '';
+  return `<p><strong>${escapeHtml(view.clientName)}</strong>${from} asks to run commands on svc for you. If you approve, it is sent back to <span class="host">${escapeHtml(host)}</span>.</p>
 ${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : ''}`;
 }
 

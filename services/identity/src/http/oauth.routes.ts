@@ -38,7 +38,7 @@ function providerOf({ oauth, consent, clients }: OAuthRouteDeps): OAuthServerPro
       const { scopes, resource } = oauth.checkRequest(params);
       const pending = { clientId: client.client_id, clientName: clientNameOf(client), redirectUri: params.redirectUri, codeChallenge: params.codeChallenge, state: params.state, scopes, resource };
       const request = consent.seal(pending);
-      const view = { request, clientName: pending.clientName, redirectUri: pending.redirectUri };
+      const view = { request, clientId: pending.clientId, clientName: pending.clientName, redirectUri: pending.redirectUri };
       const identity = await consent.signedIn((res.req as Request).cookies?.[OAUTH_COOKIE]);
       if (identity) sendConsent(res, view, identity, consent.formToken(identity, request));
       else sendSignIn(res, view);
@@ -110,7 +110,7 @@ async function consentStep({ consent, cookieSecure }: OAuthRouteDeps, req: Reque
   let view: ConsentRequestView;
   try {
     const pending = consent.open(body.request);
-    view = { request: body.request as string, clientName: pending.clientName, redirectUri: pending.redirectUri };
+    view = { request: body.request as string, clientId: pending.clientId, clientName: pending.clientName, redirectUri: pending.redirectUri };
   } catch (err) {
     // A browser is shown the problem; anything else (a script, a probe) gets the error body.
     if (!(err instanceof ValidationError) || req.accepts(['json', 'html']) !== 'html') throw err;
