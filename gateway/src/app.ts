@@ -1,4 +1,6 @@
+import cors from 'cors';
 import express, { type Request, type RequestHandler } from 'express';
+import { DEFAULT_PUBLIC_URL, mcpResourceOf, oauthIssuerOf } from '@svc/auth';
 import type { Bus } from '@svc/bus';
 import { trackedReads, type Cache } from '@svc/cache';
 import { SVC_VERSION } from '@svc/contracts';
@@ -21,7 +23,7 @@ import { apiSecurityHeaders, dashboardOriginSecurityHeaders } from './http/secur
 import { documentedMethods } from './openapi/allowed-methods.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { docsRoutes } from './openapi/docs.routes.js';
-import { findRoute, mayChangeCaller, type AuthPolicy, type RouteRule, type ServiceName } from './routing/route-table.js';
+import { corsRuleOf, findRoute, mayChangeCaller, type AuthPolicy, type RouteRule, type ServiceName } from './routing/route-table.js';
 import type { TrustProxy } from './env.js';
 
 export interface GatewayConfig {
@@ -39,6 +41,11 @@ export interface GatewayConfig {
   cliPackageFile?: string;
   /** How often API-key usage is reported to identity (default 30 s). */
   apiKeyUsageFlushMs?: number;
+  /**
+   * SVC_PUBLIC_URL (default `http://localhost:8080`): the issuer OAuth access tokens must name,
+   * and `<url>/mcp` the resource they must be for.
+   */
+  publicUrl?: string;
 }
 
 export interface GatewayDeps {
@@ -78,6 +85,21 @@ const PRINCIPAL_READS = { maxEntries: 10_000, ttlSeconds: 60, name: 'svc-gateway
 
 const noRoute = (req: Request) => new NotFoundError(`No route for ${req.method} ${req.path}`, { method: req.method, path: req.path });
 
+/**
+ * The answer to a browser's preflight for a path pages of any origin may call (`cors` rules):
+ * its methods, no credentials, the headers MCP clients send. The answers themselves carry
+ * `Access-Control-Allow-Origin: *` from the service (the MCP SDK's handlers).
+ */
+const preflights = new Map<RouteRule, RequestHandler>();
+function preflight(rule: RouteRule): RequestHandler {
+  let handler = preflights.get(rule);
+  if (!handler) {
+    handler = cors({ origin: '*', methods: rule.methods, allowedHeaders: ['Content-Type', 'MCP-Protocol-Version'], maxAge: 600 });
+    preflights.set(rule, handler);
+  }
+  return handler;
+}
+
 /** An express app of the gateway's: no `X-Powered-By`, trusted hops as configured, a correlation id on every answer. */
 function gatewayApp(trustProxy: TrustProxy): express.Express {
   const app = express();
@@ -101,9 +123,11 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   const allowedMethods = documentedMethods(document);
 
   const route: RequestHandler = (req, res, next) => {
-    // No cross-origin use is served (the console will be same-origin): a preflight is refused
-    // in the error format, naming the methods the path has.
+    // No cross-origin use is served (the console will be same-origin) but MCP clients' OAuth
+    // calls: a preflight is refused in the error format, naming the methods the path has.
     if (req.method === 'OPTIONS') {
+      const cors = corsRuleOf(req.path);
+      if (cors) return preflight(cors)(req, res, next);
       const allowed = allowedMethods(req.path);
       if (!allowed) return next(noRoute(req));
       res.setHeader('Allow', allowed.join(', '));
@@ -132,12 +156,14 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   const usage = new ApiKeyUsage(bus, log, config.apiKeyUsageFlushMs);
   const principals = trackedReads(cache, PRINCIPAL_READS);
   const resolver = new PrincipalResolver(principals, bus, log, config.internalSecret);
-  const policies = authenticator(createPassport(config.jwtSecret, resolver), usage);
+  const publicUrl = config.publicUrl ?? DEFAULT_PUBLIC_URL;
+  const oauth = { issuer: oauthIssuerOf(publicUrl), resource: mcpResourceOf(publicUrl) };
+  const policies = authenticator(createPassport(config.jwtSecret, resolver, oauth), usage, oauth);
   const byPolicy: Record<AuthPolicy, RequestHandler> = {
     public: policies('public'),
     jwt: policies('jwt'),
     'jwt-or-key': policies('jwt-or-key'),
-    key: policies('key'),
+    'key-or-oauth': policies('key-or-oauth'),
     'view-token': viewTokenAuthentication(config.internalSecret, resolver),
   };
   const authenticate: RequestHandler = (req, res, next) => byPolicy[res.locals.route!.auth](req, res, next);
@@ -201,6 +227,7 @@ export function gatewayConfigFromEnv(env: {
   REDIS_URL?: string;
   SVC_TRUST_PROXY: TrustProxy;
   SVC_CLI_PACKAGE?: string;
+  SVC_PUBLIC_URL: string;
 }): GatewayConfig {
   return {
     jwtSecret: env.SVC_JWT_SECRET,
@@ -212,6 +239,7 @@ export function gatewayConfigFromEnv(env: {
     trustProxy: env.SVC_TRUST_PROXY,
     version: SVC_VERSION,
     cliPackageFile: env.SVC_CLI_PACKAGE,
+    publicUrl: env.SVC_PUBLIC_URL,
   };
 }
 

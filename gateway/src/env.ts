@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { envBoolean, parseEnv } from '@svc/core';
-import { infrastructureEnv, secretsEnv } from '@svc/platform';
+import { infrastructureEnv, publicUrlEnv, secretsEnv } from '@svc/platform';
 import { DEFAULT_COMMAND_GROUP_LIMIT } from './http/limits.js';
 
 const serviceUrl = (port: number) => z.string().url().default(`http://127.0.0.1:${port}`);
@@ -82,6 +82,7 @@ export const GatewayEnv = z.object({
   ...dashboardListenerEnv,
   /** The CLI package `GET /cli/svc-cli.tgz` serves; by default the one `npm run build` made in `cli/dist-package/`. */
   SVC_CLI_PACKAGE: z.string().min(1).optional(),
+  ...publicUrlEnv,
 });
 
 export type GatewayEnv = z.infer<typeof GatewayEnv>;

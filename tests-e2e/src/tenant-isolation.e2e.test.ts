@@ -5,6 +5,7 @@ import { installPack, pollTask } from './support/execution.js';
 import { bundleOf, createDashboard, uploadBundle } from './support/dashboards.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 import { documentedOperations } from './support/openapi.js';
+import { authorizeInBrowser, TestOAuthClient } from './support/oauth.js';
 import { uploadPackage } from './support/packs.js';
 import { packageOf } from '@svc/pack-sdk/testing';
 
@@ -73,7 +74,12 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
     expect((await uploadBundle(fleet.url, ada.token, board.id, bundle, { version: '1.0.0' })).status).toBe(201);
     const share = await call(`/api/v1/dashboards/${board.id}/shares`, { method: 'POST', token: ada.token, body: {} });
     expect(share.status).toBe(201);
+    // An MCP client she authorized through OAuth for her organization.
+    const redirect = 'http://127.0.0.1:43117/callback';
+    await authorizeInBrowser(new URL(`${fleet.url}/mcp`), new TestOAuthClient(redirect, { client_name: `Agent ${SECRET}`, redirect_uris: [redirect], token_endpoint_auth_method: 'none' }), ada, org.id);
+    const authorization = (await call('/api/v1/account/authorizations', { token: ada.token })).body.data[0];
     adas = {
+      authorization_id: authorization.id,
       org_id: org.id,
       user_id: ada.id,
       key_id: key.id,
@@ -155,5 +161,6 @@ describe.each(MODES)("one tenant's resources as another sees them (%s infrastruc
     expect((await call(`/api/v1/dashboards/${adas.slug}`, { token: ada.token })).body.data).toMatchObject({ id: adas.dashboard_id, visibility: 'private' });
     expect((await call(`/api/v1/dashboards/${adas.dashboard_id}/shares`, { token: ada.token })).body.data).toEqual([expect.objectContaining({ id: adas.share_id })]);
     expect((await call(`/api/v1/schedules/${adaScheduleId}`, { token: ada.token })).body.data).toMatchObject({ description: SECRET, enabled: true, last_task_id: null });
+    expect((await call('/api/v1/account/authorizations', { token: ada.token })).body.data).toEqual([expect.objectContaining({ id: adas.authorization_id, client_name: `Agent ${SECRET}`, revoked_at: null })]);
   });
 });

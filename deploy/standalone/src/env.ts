@@ -9,7 +9,7 @@ import { IdentityEnv } from '@svc/identity';
 import { notifyEnv } from '@svc/notify';
 import { SshEnv, sshEnv } from '@svc/ssh';
 import { storageEnv } from '@svc/storage';
-import { blobStoreEnv, infrastructureEnv } from '@svc/platform';
+import { blobStoreEnv, infrastructureEnv, PublicUrl } from '@svc/platform';
 
 /**
  * The standalone reads every service's variables, the rate limits and the gateway's listeners,
@@ -30,6 +30,8 @@ export const StandaloneEnv = IdentityEnv.omit({ PORT: true, SVC_JWT_SECRET: true
   ...dashboardListenerEnv,
   /** Unset: `http://localhost:<SVC_DASHBOARD_ORIGIN_PORT>`, the second listener as this machine's browser reaches it. */
   SVC_DASHBOARD_ORIGIN: DashboardOrigin,
+  /** Unset: `http://localhost:<PORT>`, the gateway as this machine's clients reach it. */
+  SVC_PUBLIC_URL: PublicUrl.optional(),
   ...adminEnv,
   ...billingEnv,
   ...notifyEnv,

@@ -64,6 +64,12 @@ export interface FleetOptions {
    * loopback HTTP through its proxy, as in the distributed fleet.
    */
   hops?: 'in-process' | 'http';
+  /**
+   * Where clients reach the gateway (`SVC_PUBLIC_URL`): the OAuth issuer, and `<url>/mcp` the
+   * resource its tokens are for. Default `http://localhost:<port>` (`http://<host>:<port>` for a
+   * loopback host other than all interfaces), the port the gateway was bound to.
+   */
+  publicUrl?: string;
 }
 
 export interface Fleet {
@@ -92,9 +98,10 @@ function urlOf(server: Server): string {
 }
 
 /**
- * A listener bound before the app it serves exists: the dashboard origin (its port may be a
- * free one) must be known when the dashboard service is made, before the gateway. It answers 503
- * until `serve` is called, which happens before the fleet reports itself up.
+ * A listener bound before the app it serves exists: the gateway's and the dashboard origin's
+ * (their ports may be free ones) must be known when identity and the dashboard service are made,
+ * before the gateway. It answers 503 until `serve` is called, which happens before the fleet
+ * reports itself up.
  */
 function listenFirst(port: number, host: string): Promise<{ server: Server; serve(app: RequestListener): void }> {
   let app: RequestListener = (_req, res) => void res.writeHead(503, { 'retry-after': '1' }).end();
@@ -119,13 +126,16 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const rateLimitStorage = options.rateLimitStorage ?? (infra.cache.kind === 'redis' ? 'redis' : 'memory');
   const execution = { ...options.execution, version: SVC_VERSION, rateLimit: { enabled: rateLimitEnabled, storage: rateLimitStorage }, dataDir: options.dataDir, migrationsFolder: migrationsOf('@svc/execution') };
   const host = options.host ?? '0.0.0.0';
+  // Bound before the services are made: the OAuth issuer names its port, which may be a free one.
+  const gatewayListener = await listenFirst(options.port, host);
+  const publicUrl = options.publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${portOf(gatewayListener.server)}`;
   const dashboardListener = options.dashboardOrigin && (await listenFirst(options.dashboardOrigin.port, host));
   const dashboardOrigin = dashboardListener && (options.dashboardOrigin?.origin ?? `http://localhost:${portOf(dashboardListener.server)}`);
 
   const services: Record<ServiceName, ServiceModule> = {
     identity: createIdentityService({
       ...deps('identity'),
-      config: { ...options.identity, jwtSecret: secrets.jwtSecret, internalSecret: secrets.internalSecret, migrationsFolder: migrationsOf('@svc/identity') },
+      config: { ...options.identity, publicUrl, jwtSecret: secrets.jwtSecret, internalSecret: secrets.internalSecret, migrationsFolder: migrationsOf('@svc/identity') },
     }),
     registry: createRegistryService({
       ...deps('registry'),
@@ -189,10 +199,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     trustProxy: options.trustProxy ?? false,
     version: SVC_VERSION,
     apiKeyUsageFlushMs: options.apiKeyUsageFlushMs,
+    publicUrl,
   };
   const inProcess = (options.hops ?? 'in-process') === 'in-process' ? apps : {};
   const gateway = createGateway({ ...deps('gateway'), health: fleetHealthChecks(infra), config: gatewayConfig, inProcess });
-  const gatewayServer = await listen(gateway.app, options.port, host);
+  gatewayListener.serve(gateway.app);
+  const gatewayServer = gatewayListener.server;
   dashboardListener?.serve(gateway.dashboardApp);
 
   const stopWorkers = async () => {

@@ -44,6 +44,7 @@ const fleet = await startFleet({
   commandGroupLimit: { points: env.RATE_LIMIT_REQUESTS, durationSeconds: env.RATE_LIMIT_WINDOW },
   trustProxy: env.SVC_TRUST_PROXY,
   dashboardOrigin,
+  publicUrl: env.SVC_PUBLIC_URL,
 });
 // Every service of this process, and its worker, in one set of metrics (the `service` label tells them apart).
 const metricsServer = env.SVC_METRICS_PORT === undefined ? undefined : await serveMetrics(env.SVC_METRICS_PORT);

@@ -1,7 +1,7 @@
 import type { Bus } from '@svc/bus';
 import type { TrackedReads } from '@svc/cache';
 import { IdentitySchema, verifyPrincipalEntry, type Identity } from '@svc/auth';
-import { apiKeyPrincipalCacheKey, PRINCIPAL_RPC, principalCacheKey } from '@svc/contracts';
+import { apiKeyPrincipalCacheKey, oauthPrincipalCacheKey, PRINCIPAL_RPC, principalCacheKey } from '@svc/contracts';
 import type { Logger } from '@svc/core';
 
 /** How long the gateway waits for identity before it gives up on a request. */
@@ -55,7 +55,12 @@ export class PrincipalResolver {
     return this.resolve(apiKeyPrincipalCacheKey(keyHash), { apiKeyHash: keyHash });
   }
 
-  private async resolve(cacheKey: string, question: { sessionId: string } | { apiKeyHash: string }): Promise<Identity | null> {
+  /** The caller behind an OAuth access token's grant, bound to the tenant the user chose. */
+  forOAuthGrant(grantId: string): Promise<Identity | null> {
+    return this.resolve(oauthPrincipalCacheKey(grantId), { oauthGrantId: grantId });
+  }
+
+  private async resolve(cacheKey: string, question: { sessionId: string } | { apiKeyHash: string } | { oauthGrantId: string }): Promise<Identity | null> {
     const cached = await this.reads.get(cacheKey).catch((err: Error) => {
       this.log.warn('principal cache unavailable; asking identity', { error: err.message });
       return null;

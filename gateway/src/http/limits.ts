@@ -49,6 +49,10 @@ export const IP_LIMITS = {
   'registration-session': { points: 60, durationSeconds: 60 },
   // The processor delivers from a few addresses, in bursts (retries after an outage).
   'payment-webhook': { points: 600, durationSeconds: 60 },
+  // MCP clients discovering the authorization server and opening its consent page.
+  oauth: { points: 120, durationSeconds: 60 },
+  // Dynamic client registration writes a row per call: as scarce as account registration.
+  'oauth-registration': { points: 10, durationSeconds: 60 },
   // A dashboard opened through a share link loads its main.js and assets: room for a few opens a minute.
   'shared-dashboard': { points: 600, durationSeconds: 60 },
 } as const satisfies Record<string, Omit<LimitSpec, 'name'>>;

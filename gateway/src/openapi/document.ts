@@ -34,7 +34,7 @@ const SECURITY: Record<AuthPolicy, SecuritySchemeName[]> = {
   public: [],
   jwt: ['bearerAuth'],
   'jwt-or-key': ['bearerAuth', 'apiKey'],
-  key: ['apiKey'],
+  'key-or-oauth': ['apiKey', 'oauthToken'],
   // The token is a path parameter, described by the operation; it is no scheme of its own.
   'view-token': [],
 };
@@ -87,7 +87,8 @@ function withGatewayPolicy(operation: OperationObject, rule: RouteRule | undefin
   if (rule) {
     // A fragment may narrow what its route lets through (key management lets keys in to refuse them).
     security = operation.security ?? SECURITY[rule.auth].map((scheme) => ({ [scheme]: [] }));
-    if (rule.auth !== 'public') responses[401] ??= { $ref: '#/components/responses/Unauthenticated' };
+    // Where OAuth tokens are taken, every 401 names the way to get one.
+    if (rule.auth !== 'public') responses[401] ??= { $ref: `#/components/responses/${rule.auth === 'key-or-oauth' ? 'UnauthenticatedWithChallenge' : 'Unauthenticated'}` };
     // Public routes are limited per client address, every other route per user.
     if (rule.auth !== 'public' || rule.ipLimit) responses[429] ??= { $ref: '#/components/responses/RateLimited' };
   }

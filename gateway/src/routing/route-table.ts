@@ -10,10 +10,12 @@ import type { IpLimitName } from '../http/limits.js';
 export type ServiceName = 'identity' | 'registry' | 'execution' | 'storage' | 'admin' | 'billing' | 'notify' | 'dashboard' | 'ssh';
 
 /**
- * `public`: no credentials; `jwt`: an access token; `jwt-or-key`: either; `key`: an API key only;
- * `view-token`: a dashboard view token in the path, whose session is the caller's.
+ * `public`: no credentials; `jwt`: an access token; `jwt-or-key`: either; `key-or-oauth`: an API
+ * key or an OAuth access token for the MCP resource (a 401 carries the `WWW-Authenticate`
+ * challenge naming the resource's metadata); `view-token`: a dashboard view token in the path,
+ * whose session is the caller's.
  */
-export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key' | 'key' | 'view-token';
+export type AuthPolicy = 'public' | 'jwt' | 'jwt-or-key' | 'key-or-oauth' | 'view-token';
 
 export interface RouteRule {
   service: ServiceName;
@@ -26,6 +28,12 @@ export interface RouteRule {
   ipLimit?: IpLimitName;
   /** Largest declared body, in bytes, when it is not the JSON limit (uploads). */
   bodyLimit?: number;
+  /**
+   * Served to pages of any origin (CORS, no credentials): the OAuth metadata and the token,
+   * registration and revocation endpoints, which MCP clients running in a browser (the MCP
+   * Inspector) call from their own origin. Their preflight is answered by the gateway.
+   */
+  cors?: true;
 }
 
 export const ROUTES: RouteRule[] = [
@@ -50,7 +58,17 @@ export const ROUTES: RouteRule[] = [
   { service: 'registry', path: '/api/v1/commands', methods: ['GET'], auth: 'jwt-or-key' },
   { service: 'execution', path: '/api/v1/commands', methods: ['POST'], auth: 'jwt-or-key' },
   { service: 'execution', path: '/api/v1/tasks', auth: 'jwt-or-key' },
-  { service: 'execution', path: '/mcp', exact: true, auth: 'key' },
+  { service: 'execution', path: '/mcp', exact: true, auth: 'key-or-oauth' },
+  // The authorization server for MCP clients (identity) and the MCP resource's metadata.
+  { service: 'identity', path: '/.well-known/oauth-authorization-server', exact: true, methods: ['GET'], auth: 'public', ipLimit: 'oauth', cors: true },
+  { service: 'identity', path: '/.well-known/oauth-protected-resource', exact: true, methods: ['GET'], auth: 'public', ipLimit: 'oauth', cors: true },
+  { service: 'identity', path: '/.well-known/oauth-protected-resource/mcp', exact: true, methods: ['GET'], auth: 'public', ipLimit: 'oauth', cors: true },
+  { service: 'identity', path: '/oauth/authorize', exact: true, methods: ['GET', 'POST'], auth: 'public', ipLimit: 'oauth' },
+  // The consent page's sign-in checks a password: the sign-in limit.
+  { service: 'identity', path: '/oauth/consent', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'sign-in' },
+  { service: 'identity', path: '/oauth/token', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'token-refresh', cors: true },
+  { service: 'identity', path: '/oauth/revoke', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'token-refresh', cors: true },
+  { service: 'identity', path: '/oauth/register', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'oauth-registration', cors: true },
   { service: 'execution', path: '/api/v1/schedules', auth: 'jwt' },
   { service: 'storage', path: '/api/v1/storage', auth: 'jwt' },
   { service: 'storage', path: '/api/v1/secrets', auth: 'jwt' },
@@ -90,6 +108,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Whether a request may change its caller's own account (and so its principal): any signed-in write to identity. */
 export function mayChangeCaller(rule: RouteRule, method: string): boolean {
   return rule.service === 'identity' && rule.auth !== 'public' && !SAFE_METHODS.has(method);
+}
+
+/** The rule of a path served to pages of any origin (`cors`), whatever the method; undefined for every other path. */
+export function corsRuleOf(path: string, routes: RouteRule[] = ROUTES): RouteRule | undefined {
+  return routes.find((rule) => rule.cors && matches({ ...rule, methods: undefined }, 'OPTIONS', path));
 }
 
 /** First matching rule, most specific first as listed. */

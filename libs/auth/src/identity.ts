@@ -35,11 +35,17 @@ export const IdentitySchema = z.object({
   developerMode: z.boolean(),
   tenantId: z.string(),
   tenantSlug: z.string(),
-  authKind: z.enum(['jwt', 'api_key']),
+  /** `oauth`: an access token an MCP client got through the platform's authorization server (`/mcp` only). */
+  authKind: z.enum(['jwt', 'api_key', 'oauth']),
   /** Refresh-session family of the access token (JWT only). */
   sessionId: z.string().optional(),
   /** The API key used (API key only). */
   apiKeyId: z.string().optional(),
+  /**
+   * The authorization an OAuth token was issued under (OAuth only). Such an identity is bound to
+   * the tenant the user chose: `tenantId` is that tenant and `memberships` holds it alone.
+   */
+  oauthGrantId: z.string().optional(),
   scopes: z.array(z.string()),
   /** Every tenant the caller belongs to, the personal tenant first. */
   memberships: z.array(MembershipSchema),

@@ -7,3 +7,4 @@ export * from './tenant-access.js';
 export * from './signed-token.js';
 export * from './view-token.js';
 export * from './sealer.js';
+export * from './oauth-token.js';

@@ -66,8 +66,12 @@ export const ValidateAccessCodeBody = z.strictObject({ code: secretValue(z.strin
 
 /** What the gateway asks identity to turn a credential into an Identity. */
 export const PRINCIPAL_RPC = 'identity.principal';
-export const PrincipalRequest = z.union([z.strictObject({ sessionId: z.string() }), z.strictObject({ apiKeyHash: z.string().regex(/^[0-9a-f]{64}$/) })]);
-/** Null when the session or key is unknown, revoked or expired. */
+export const PrincipalRequest = z.union([
+  z.strictObject({ sessionId: z.string() }),
+  z.strictObject({ apiKeyHash: z.string().regex(/^[0-9a-f]{64}$/) }),
+  z.strictObject({ oauthGrantId: z.string().uuid() }),
+]);
+/** Null when the session, key or OAuth authorization is unknown, revoked or expired. */
 export const PrincipalReply = z.object({ identity: IdentitySchema.nullable() });
 
 /**
@@ -85,6 +89,11 @@ export function principalCacheKey(sessionId: string): string {
 /** Cache key of the Identity behind an API key, by the SHA-256 of the key. */
 export function apiKeyPrincipalCacheKey(keyHash: string): string {
   return `principal:api-key:${keyHash}`;
+}
+
+/** Cache key of the Identity behind an OAuth authorization (its tokens name it as `gid`). */
+export function oauthPrincipalCacheKey(grantId: string): string {
+  return `principal:oauth:${grantId}`;
 }
 
 export const API_KEY_PATTERN = /^sk-svc-[0-9a-f]{64}$/;

@@ -17,7 +17,15 @@ export const EmailRequested = z.object({
 });
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+/**
+ * Text made safe inside HTML, in content and in quoted attribute values.
+ *
+ * @example
+ *   escapeHtml('<b>"Ada"</b>'); // '&lt;b&gt;&quot;Ada&quot;&lt;/b&gt;'
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
 
 /**
  * The HTML part of a message written as plain text: its paragraphs (blank-line separated) as

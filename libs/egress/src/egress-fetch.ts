@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import type { BlockList } from 'node:net';
 import { GatewayTimeoutError, IntegrationError, ValidationError } from '@svc/core';
 import { guardedLookup, refuseLiteral, refusedRemote } from './guarded-connect.js';
@@ -28,6 +29,11 @@ export interface EgressOptions {
   maxResponseBytes?: number;
   /** Private ranges an operator allows besides public addresses (`allowList`). */
   allowed?: BlockList;
+  /**
+   * Certificates (PEM) trusted for https besides the system's: an operator's own authority, or a
+   * test's self-signed server. The address rules are the same.
+   */
+  ca?: string;
   signal?: AbortSignal;
 }
 
@@ -94,7 +100,8 @@ export async function egressFetch(raw: string, options: EgressOptions = {}): Pro
   }
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<EgressResponse>((resolve, reject) => {
-    const outgoing = request(url, { method, headers, lookup: guardedLookup(options.allowed), timeout: options.timeoutMs ?? 10_000, signal: options.signal }, (response) => {
+    const tls = url.protocol === 'https:' && options.ca ? { ca: [...rootCertificates, options.ca] } : {};
+    const outgoing = request(url, { method, headers, lookup: guardedLookup(options.allowed), timeout: options.timeoutMs ?? 10_000, signal: options.signal, ...tls }, (response) => {
       readBody(response, options.maxResponseBytes ?? 1024 * 1024).then(
         (body) => resolve({ status: response.statusCode ?? 0, headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])), body }),
         reject,

@@ -1,7 +1,7 @@
 import type { ComponentsObject, HeaderObject, ResponseObject, SchemaObject, SecuritySchemeObject } from 'openapi3-ts/oas30';
 import { constant, dateTime, freeObject, integer, object, ref, string } from './schema.js';
 
-/** The two credentials the gateway accepts; both travel as `Authorization: Bearer …`. */
+/** The credentials the gateway accepts; all travel as `Authorization: Bearer …`. */
 export const SECURITY_SCHEMES = {
   bearerAuth: {
     type: 'http',
@@ -14,6 +14,13 @@ export const SECURITY_SCHEMES = {
     scheme: 'bearer',
     bearerFormat: 'sk-svc-<64 hex digits>',
     description: 'An API key (`sk-svc-` and 64 hex digits) with the scope `commands:execute`, created with `POST /api/v1/account/api-keys`.',
+  },
+  oauthToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'An OAuth 2.1 access token for the MCP endpoint (`/mcp` only): from the platform\'s authorization server (`/.well-known/oauth-authorization-server`; authorization code with PKCE, scope `commands:execute`), bound to that resource and to the tenant the user chose. A 401 names the metadata in `WWW-Authenticate`.',
   },
 } satisfies Record<string, SecuritySchemeObject>;
 
@@ -71,6 +78,17 @@ const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 export const SHARED_RESPONSES: Record<string, ResponseObject> = {
   Unauthenticated: {
     description: '`AUTHENTICATION_FAILED`: the credential is missing, malformed, expired or revoked, or of a kind this endpoint does not accept.',
+    content: { 'application/json': { schema: ref('Error') } },
+  },
+  UnauthenticatedWithChallenge: {
+    description:
+      '`AUTHENTICATION_FAILED`, as `Unauthenticated`, with the challenge OAuth clients start from (RFC 6750, RFC 9728): where the resource\'s metadata is, the scope to ask for, and `error="invalid_token"` when a credential was presented and refused.',
+    headers: {
+      'WWW-Authenticate': {
+        description: '`Bearer resource_metadata="<public URL>/.well-known/oauth-protected-resource/mcp", scope="commands:execute"` (and `, error="invalid_token", error_description="…"`).',
+        schema: string(),
+      },
+    },
     content: { 'application/json': { schema: ref('Error') } },
   },
   RateLimited: {

@@ -34,3 +34,19 @@ export const secretsEnv = {
 };
 
 export type InfrastructureEnv = z.infer<z.ZodObject<typeof infrastructureEnv>>;
+
+/** Where clients reach the platform: an http(s) origin without a path, kept without a trailing slash. */
+export const PublicUrl = z
+  .string()
+  .url()
+  .refine((value) => /^https?:$/.test(new URL(value).protocol) && new URL(value).pathname === '/' && !new URL(value).search && !new URL(value).hash, 'must be an http(s) origin without a path, e.g. https://svc.example.com')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+/**
+ * `SVC_PUBLIC_URL`, read by the gateway and identity: where clients reach the platform
+ * (`https://svc.example.com`). The OAuth authorization server's issuer, and `<url>/mcp` the
+ * resource its tokens are for; a token minted for another URL is refused.
+ */
+export const publicUrlEnv = {
+  SVC_PUBLIC_URL: PublicUrl.default('http://localhost:8080'),
+};

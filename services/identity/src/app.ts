@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Router } from 'express';
+import { DEFAULT_PUBLIC_URL, mcpResourceOf, oauthIssuerOf } from '@svc/auth';
 import { EventOutbox, type Bus, type Subscription } from '@svc/bus';
 import type { Cache } from '@svc/cache';
 import { FLEET_PING_RPC } from '@svc/contracts';
@@ -14,6 +16,8 @@ import { respondToPrincipalRequests, respondToUserPrincipalRequests } from './ev
 import { consumeSubscriptionChanges } from './events/subscription.consumer.js';
 import { respondToTenantRequests } from './events/tenant.responder.js';
 import { accountRoutes } from './http/account.routes.js';
+import { authorizationRoutes } from './http/authorization.routes.js';
+import { oauthRoutes } from './http/oauth.routes.js';
 import { namespaceRoutes } from './http/namespace.routes.js';
 import { organizationRoutes } from './http/organization.routes.js';
 import { accessCodeRoutes } from './http/access-code.routes.js';
@@ -24,6 +28,11 @@ import { AccountService } from './services/account.service.js';
 import { ApiKeyService } from './services/api-key.service.js';
 import { OrganizationService } from './services/organization.service.js';
 import { AuthService } from './services/auth.service.js';
+import { AuthorizationService } from './services/authorization.service.js';
+import { ClientDocuments, type ClientDocumentOptions } from './services/client-document.js';
+import { OAuthClientService } from './services/oauth-client.service.js';
+import { OAuthConsentService } from './services/oauth-consent.service.js';
+import { OAuthService } from './services/oauth.service.js';
 import { ensureAdmin, type AdminBootstrap } from './services/bootstrap.service.js';
 import { bcryptHasher } from './services/password.js';
 import { PrincipalService } from './services/principal.service.js';
@@ -42,6 +51,13 @@ export interface IdentityConfig {
   bcryptRounds: number;
   cookieSecure: boolean;
   admin?: AdminBootstrap;
+  /**
+   * SVC_PUBLIC_URL: where clients reach the platform (default `http://localhost:8080`). The
+   * OAuth authorization server's issuer, and the MCP resource (`<url>/mcp`) its tokens are for.
+   */
+  publicUrl?: string;
+  /** How client ID metadata documents are fetched: private ranges allowed, extra trusted certificates. */
+  clientDocuments?: ClientDocumentOptions;
   /** Where the SQL migrations are; defaults to this package's `drizzle/`. */
   migrationsFolder?: string;
 }
@@ -56,6 +72,8 @@ export interface IdentityDeps {
 
 export interface IdentityService {
   routes: Router[];
+  /** The OAuth authorization server and its metadata, outside `/api/v1`. */
+  rootRoutes: Router[];
   /** Migrates, bootstraps the admin, starts answering bus requests and relaying the outbox. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -72,6 +90,19 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
   const accounts = new AccountService(db, organizations, principals, events);
   const apiKeys = new ApiKeyService(db, principals);
   const tiers = new TierService(events, principals, log);
+  const publicUrl = config.publicUrl ?? DEFAULT_PUBLIC_URL;
+  const oauth = new OAuthService(
+    db,
+    principals,
+    {
+      tokens: { secret: config.jwtSecret, issuer: oauthIssuerOf(publicUrl), audience: mcpResourceOf(publicUrl) },
+      accessTtlSeconds: config.accessTtlSeconds,
+      refreshTtlSeconds: config.refreshTtlSeconds,
+    },
+    log,
+  );
+  const clients = new OAuthClientService(db, new ClientDocuments(cache, log, config.clientDocuments));
+  const consent = new OAuthConsentService(auth, principals, oauth, config.internalSecret);
   const subscriptions: Subscription[] = [];
 
   return {
@@ -82,7 +113,9 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
       accountRoutes(accounts, apiKeys),
       organizationRoutes(organizations, principals),
       namespaceRoutes(db),
+      authorizationRoutes(new AuthorizationService(db, oauth)),
     ],
+    rootRoutes: [oauthRoutes({ oauth, consent, clients, cookieSecure: config.cookieSecure })],
     async start() {
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? IDENTITY_MIGRATIONS, schema: IDENTITY_SCHEMA });
       if (config.admin) await ensureAdmin(db, events, hasher, principals, config.admin, log);
@@ -114,6 +147,9 @@ export function identityConfigFromEnv(env: {
   SVC_ADMIN_EMAIL?: string;
   SVC_ADMIN_PASSWORD?: string;
   SVC_ADMIN_SLUG: string;
+  SVC_PUBLIC_URL?: string;
+  SVC_OAUTH_CLIENT_ALLOWED_CIDRS: string[];
+  SVC_OAUTH_CLIENT_CA_FILE?: string;
 }): IdentityConfig {
   return {
     jwtSecret: env.SVC_JWT_SECRET,
@@ -123,6 +159,8 @@ export function identityConfigFromEnv(env: {
     bcryptRounds: env.SVC_BCRYPT_ROUNDS,
     cookieSecure: env.SVC_COOKIE_SECURE,
     admin: env.SVC_ADMIN_EMAIL && env.SVC_ADMIN_PASSWORD ? { email: env.SVC_ADMIN_EMAIL, password: env.SVC_ADMIN_PASSWORD, slug: env.SVC_ADMIN_SLUG } : undefined,
+    publicUrl: env.SVC_PUBLIC_URL,
+    clientDocuments: { allowedCidrs: env.SVC_OAUTH_CLIENT_ALLOWED_CIDRS, ca: env.SVC_OAUTH_CLIENT_CA_FILE ? readFileSync(env.SVC_OAUTH_CLIENT_CA_FILE, 'utf8') : undefined },
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { envBoolean, parseEnv } from '@svc/core';
-import { infrastructureEnv, secretsEnv } from '@svc/platform';
+import { envBoolean, envCidrList, parseEnv } from '@svc/core';
+import { infrastructureEnv, publicUrlEnv, secretsEnv } from '@svc/platform';
 
 export const IdentityEnv = z.object({
   ...infrastructureEnv,
@@ -13,6 +13,11 @@ export const IdentityEnv = z.object({
   SVC_ADMIN_EMAIL: z.string().email().transform((e) => e.toLowerCase()).optional(),
   SVC_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   SVC_ADMIN_SLUG: z.string().default('operator'),
+  ...publicUrlEnv,
+  /** Private ranges client ID metadata documents may be fetched from besides public addresses. */
+  SVC_OAUTH_CLIENT_ALLOWED_CIDRS: envCidrList,
+  /** A PEM file of certificates trusted for fetching client ID metadata documents besides the system's. */
+  SVC_OAUTH_CLIENT_CA_FILE: z.string().min(1).optional(),
 });
 
 export type IdentityEnv = z.infer<typeof IdentityEnv>;

@@ -34,6 +34,7 @@ import {
   uuid,
   type OpenApiFragment,
 } from '@svc/openapi';
+import { oauthPaths, oauthSchemas, oauthTags } from './oauth-openapi.js';
 
 const ROLES = ['owner', 'admin', 'member'] as const;
 const slugErrors = '`SLUG_INVALID`, `SLUG_RESERVED` or `SLUG_TAKEN` (the slug rules: 2-39 of `[a-z0-9-]`, no leading or trailing hyphen, not reserved), or `VALIDATION_FAILED`.';
@@ -110,9 +111,11 @@ export const identityOpenApi: OpenApiFragment = {
     { name: 'Account', description: 'The caller\'s account: profile, developer mode, API keys.' },
     { name: 'Organizations', description: 'Organizations, their members and invites.' },
     { name: 'Access codes', description: 'Invitation codes that registration requires.' },
+    ...oauthTags,
   ],
-  schemas,
+  schemas: { ...schemas, ...oauthSchemas },
   paths: {
+    ...oauthPaths,
     '/api/v1/auth/register': {
       post: {
         operationId: 'register',

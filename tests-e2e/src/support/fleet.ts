@@ -95,6 +95,11 @@ export interface TestFleetOptions {
    * without it the fleet keeps one origin and entry points are the API's paths.
    */
   dashboardOrigin?: boolean;
+  /**
+   * How identity fetches OAuth client ID metadata documents: private ranges allowed (a test's
+   * server on loopback) and a certificate trusted besides the system's (its self-signed one).
+   */
+  oauthClientDocuments?: { allowedCidrs: string[]; ca: string };
 }
 
 interface ExecutionTestSettings {
@@ -147,6 +152,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       bcryptRounds: 4,
       cookieSecure: true,
       admin: ADMIN,
+      clientDocuments: options.oauthClientDocuments,
     },
     notify: {
       mail: options.smtpUrl ? { smtpUrl: options.smtpUrl, from: 'svc <no-reply@svc.test>' } : undefined,

@@ -1,5 +1,5 @@
 import { inboxTable, outboxTable } from '@svc/db';
-import { boolean, index, integer, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const identity = pgSchema('identity');
 
@@ -153,3 +153,78 @@ export const billingTiers = identity.table('billing_tiers', {
   userId: uuid('user_id').primaryKey(),
   occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * MCP clients registered dynamically (RFC 7591), public clients only (PKCE is their proof): the
+ * metadata they registered, as the authorization server answered it. Clients identified by an
+ * https URL (a client ID metadata document) are not kept here: their document is fetched.
+ */
+export const oauthClients = identity.table('oauth_clients', {
+  clientId: text('client_id').primaryKey(),
+  /** `redirect_uris`, `client_name`, `client_uri`, `grant_types`, … as registered. */
+  metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * What an authorization code and the grant it is exchanged for both say: who approved which
+ * client (and under which name, redirect URI) for which tenant, resource and scopes.
+ */
+const approvalColumns = () => ({
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  tenantId: uuid('tenant_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  clientId: text('client_id').notNull(),
+  /** As the client named itself when the user approved it. */
+  clientName: text('client_name').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  scopes: text('scopes').array().notNull(),
+  resource: text('resource').notNull(),
+});
+
+/**
+ * One authorization a user gave a client on the consent page: for one tenant, one resource and
+ * its scopes. Its refresh tokens rotate within it, and revoking it ends every token issued under
+ * it (access tokens name it as `gid`).
+ */
+export const oauthGrants = identity.table(
+  'oauth_grants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ...approvalColumns(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('oauth_grants_user_idx').on(t.userId)],
+);
+
+/** Authorization codes (digest only), single use, minutes long; the grant they were exchanged for, once they were. */
+export const oauthCodes = identity.table('oauth_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  ...approvalColumns(),
+  codeChallenge: text('code_challenge').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  grantId: uuid('grant_id'),
+  createdAt: createdAt(),
+});
+
+/** Refresh tokens of a grant (digest only): each used once, the next issued in its place. */
+export const oauthRefreshTokens = identity.table(
+  'oauth_refresh_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    grantId: uuid('grant_id')
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('oauth_refresh_tokens_grant_idx').on(t.grantId)],
+);

@@ -2,11 +2,12 @@ import type { Bus, Subscription } from '@svc/bus';
 import { PRINCIPAL_RPC, USER_PRINCIPAL_RPC } from '@svc/contracts';
 import type { PrincipalService } from '../services/principal.service.js';
 
-/** Answers the gateway's "who is behind this session or key?" when its cache has no entry. */
+/** Answers the gateway's "who is behind this session, key or OAuth authorization?" when its cache has no entry. */
 export function respondToPrincipalRequests(bus: Bus, principals: PrincipalService): Promise<Subscription> {
   return bus.respond(PRINCIPAL_RPC, async (request) => {
-    const identity = 'sessionId' in request ? await principals.resolveSession(request.sessionId) : await principals.resolveApiKey(request.apiKeyHash);
-    return { identity };
+    if ('sessionId' in request) return { identity: await principals.resolveSession(request.sessionId) };
+    if ('apiKeyHash' in request) return { identity: await principals.resolveApiKey(request.apiKeyHash) };
+    return { identity: await principals.resolveOAuthGrant(request.oauthGrantId) };
   });
 }
 

@@ -105,10 +105,19 @@ export class AuthService {
   }
 
   async login(email: string, password: string) {
-    const user = await new UserRepository(this.db).findByEmail(email);
-    const ok = await this.hasher.verify(password, user?.passwordHash);
-    if (!user || !ok) throw badCredentials();
+    const user = await this.userWithPassword(email, password);
     return { tokens: await this.openSession(this.db, user.id), user: publicUser(user) };
+  }
+
+  /**
+   * A sign-in that is not a client's (the OAuth consent page): a session the user's sign-out and
+   * password change end like any other, named by its id alone. Its tokens are not handed out.
+   */
+  async openBrowserSession(email: string, password: string): Promise<{ userId: string; sessionId: string }> {
+    const user = await this.userWithPassword(email, password);
+    const sessionId = randomUUID();
+    await this.issue(new SessionRepository(this.db), user.id, sessionId);
+    return { userId: user.id, sessionId };
   }
 
   /** Rotates a refresh token. Presenting a used token revokes its whole family. */
@@ -138,9 +147,7 @@ export class AuthService {
   }
 
   async changePasswordWithLogin(email: string, currentPassword: string, newPassword: string): Promise<void> {
-    const user = await new UserRepository(this.db).findByEmail(email);
-    const ok = await this.hasher.verify(currentPassword, user?.passwordHash);
-    if (!user || !ok) throw badCredentials();
+    const user = await this.userWithPassword(email, currentPassword);
     await this.replacePassword(user, currentPassword, newPassword);
   }
 
@@ -167,6 +174,14 @@ export class AuthService {
       return families;
     });
     await this.principals.forgetSessions(revoked);
+  }
+
+  /** The user with this e-mail and password; the same error for an unknown e-mail, after a comparison all the same. */
+  private async userWithPassword(email: string, password: string): Promise<UserWithTenant> {
+    const user = await new UserRepository(this.db).findByEmail(email);
+    const ok = await this.hasher.verify(password, user?.passwordHash);
+    if (!user || !ok) throw badCredentials();
+    return user;
   }
 
   private async openSession(db: Db, userId: string): Promise<Tokens> {

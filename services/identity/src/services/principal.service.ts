@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Cache } from '@svc/cache';
 import { signPrincipalEntry, type Identity, type Membership } from '@svc/auth';
-import { apiKeyPrincipalCacheKey, principalCacheKey } from '@svc/contracts';
+import { apiKeyPrincipalCacheKey, oauthPrincipalCacheKey, principalCacheKey } from '@svc/contracts';
 import type { Db } from '@svc/db';
 import type { Logger } from '@svc/core';
 import { ApiKeyRepository } from '../repositories/api-key.repository.js';
+import { OAuthGrantRepository } from '../repositories/oauth-grant.repository.js';
 import { OrganizationRepository } from '../repositories/organization.repository.js';
 import { SessionRepository } from '../repositories/session.repository.js';
 import { UserRepository, type UserWithTenant } from '../repositories/user.repository.js';
@@ -19,7 +20,7 @@ export const PRINCIPAL_CACHE_SECONDS = 300;
  */
 const changeMarkOf = (key: string) => `${key}:changed`;
 
-type Credential = { authKind: 'jwt'; sessionId?: string } | { authKind: 'api_key'; apiKeyId: string; scopes: string[] };
+type Credential = { authKind: 'jwt'; sessionId?: string } | { authKind: 'api_key'; apiKeyId: string; scopes: string[] } | { authKind: 'oauth'; oauthGrantId: string; scopes: string[] };
 
 /**
  * Turns a session or an API key into the Identity the gateway forwards, and keeps the
@@ -82,6 +83,28 @@ export class PrincipalService {
     return user ? this.identityOf(user, { authKind: 'jwt' }) : null;
   }
 
+  /**
+   * An OAuth authorization's caller, bound to the tenant the user chose: that tenant is the
+   * identity's tenant and its only membership. None when the authorization is revoked or the
+   * user is no longer a member of that tenant (removed from the organization).
+   */
+  async resolveOAuthGrant(grantId: string): Promise<Identity | null> {
+    const cacheKey = oauthPrincipalCacheKey(grantId);
+    const mark = await this.markOf(cacheKey);
+    const grant = await new OAuthGrantRepository(this.db).findLive(grantId);
+    if (!grant) return null;
+    const user = await new UserRepository(this.db).findById(grant.userId);
+    if (!user) return null;
+    const identity = await this.identityOf(user, { authKind: 'oauth', oauthGrantId: grant.id, scopes: grant.scopes });
+    const membership = identity.memberships.find((m) => m.tenantId === grant.tenantId);
+    if (!membership) return null;
+    return this.remember(cacheKey, mark, { ...identity, tenantId: membership.tenantId, tenantSlug: membership.slug, memberships: [membership] });
+  }
+
+  async forgetOAuthGrants(grantIds: string[]): Promise<void> {
+    await this.forget(grantIds.map(oauthPrincipalCacheKey));
+  }
+
   async forgetSessions(sessionIds: string[]): Promise<void> {
     await this.forget(sessionIds.map(principalCacheKey));
   }
@@ -92,8 +115,12 @@ export class PrincipalService {
 
   /** After a change to the user itself or its memberships: every credential of the user. */
   async forgetUser(userId: string): Promise<void> {
-    const [sessions, keys] = await Promise.all([new SessionRepository(this.db).liveFamiliesOfUser(userId), new ApiKeyRepository(this.db).liveHashesOf(userId)]);
-    await this.forget([...sessions.map(principalCacheKey), ...keys.map(apiKeyPrincipalCacheKey)]);
+    const [sessions, keys, grants] = await Promise.all([
+      new SessionRepository(this.db).liveFamiliesOfUser(userId),
+      new ApiKeyRepository(this.db).liveHashesOf(userId),
+      new OAuthGrantRepository(this.db).liveIdsOf(userId),
+    ]);
+    await this.forget([...sessions.map(principalCacheKey), ...keys.map(apiKeyPrincipalCacheKey), ...grants.map(oauthPrincipalCacheKey)]);
   }
 
   /** The change mark of a principal entry; undefined when the cache cannot say (nothing is then kept). */
