@@ -119,6 +119,32 @@ describe.each(MODES)('@svc/client against the platform (%s infrastructure)', (mo
     await expect(spent.me()).rejects.toBeInstanceOf(AuthenticationError);
   });
 
+  it('renews in the cookie flow with the svc_refresh cookie, never with a refresh token in a body', async () => {
+    // What a browser does with cookies, for this test's fetch: keep the svc_refresh cookie a
+    // response sets, send it back to /api/v1/auth paths on requests made with credentials.
+    let cookie: string | undefined;
+    const refreshes: string[] = [];
+    const browserFetch: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const path = new URL(request.url).pathname;
+      if (path.startsWith('/api/v1/auth/refresh')) refreshes.push(`${path} ${await request.clone().text()}`);
+      if (cookie && request.credentials === 'include' && path.startsWith('/api/v1/auth')) request.headers.set('cookie', cookie);
+      const response = await fetch(request);
+      const set = response.headers.get('set-cookie');
+      if (set?.startsWith('svc_refresh=')) cookie = set.split(';')[0];
+      return response;
+    };
+    const browser = createClient({ baseUrl: fleet.url, cookies: true, fetch: browserFetch });
+    await browser.signIn({ email: ada.email, password: ada.password });
+    expect(cookie).toMatch(/^svc_refresh=./);
+    expect(browser.session.tokens!.refreshToken).toBeUndefined();
+    const first = browser.session.tokens!.accessToken;
+    await new Promise((resolve) => setTimeout(resolve, ACCESS_TTL_SECONDS * 1000 + 500));
+    expect((await browser.me()).email).toBe(ada.email);
+    expect(browser.session.tokens!.accessToken).not.toBe(first);
+    expect(refreshes).toEqual(['/api/v1/auth/refresh-cookie ']);
+  });
+
   it('verifies a webhook delivery with verifyWebhook', async () => {
     const receiver = await startReceiver();
     receivers.push(receiver);

@@ -6,6 +6,7 @@
 >>> svc.run("ada/echo", {"text": "hi"})
 """
 
+from . import schemas
 from ._operations import API_VERSION, OPERATIONS
 from .aio import AsyncClient
 from .client import TERMINAL_STATUSES, Client, TaskCancelled, parse_command
@@ -32,7 +33,7 @@ from .webhook import verify_webhook
 __version__ = "0.1.0"
 
 __all__ = [
-    "API_VERSION", "OPERATIONS", "AsyncClient", "Client", "TERMINAL_STATUSES", "TaskCancelled", "parse_command",
+    "schemas", "API_VERSION", "OPERATIONS", "AsyncClient", "Client", "TERMINAL_STATUSES", "TaskCancelled", "parse_command",
     "AuthenticationError", "CommandError", "ConflictError", "GoneError", "NetworkError", "NotFoundError",
     "PayloadTooLargeError", "PermissionDeniedError", "RateLimitError", "ServerError", "ServiceUnavailableError",
     "SvcError", "SvcTimeoutError", "TaskFailedError", "ValidationError", "RetryInfo", "Tokens", "verify_webhook",

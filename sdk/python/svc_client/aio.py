@@ -9,6 +9,7 @@ from typing import Any, Callable, Mapping, Optional
 from ._operations import OPERATIONS
 from .client import TERMINAL_STATUSES, Client, result_of
 from .errors import SvcTimeoutError
+from .schemas import Task
 from .transport import RetryInfo, Tokens
 
 
@@ -58,7 +59,7 @@ class AsyncClient:
             raise
         return result_of(task)
 
-    async def wait(self, task_id: str, *, interval: float = 0.1, max_interval: float = 2.0) -> dict[str, Any]:
+    async def wait(self, task_id: str, *, interval: float = 0.1, max_interval: float = 2.0) -> Task:
         """Polls a task until it is terminal (bound it with ``asyncio.timeout`` or ``wait_for``)."""
         pause = interval
         while True:

@@ -12,6 +12,7 @@ from typing import Any, Callable, Mapping, Optional
 from ._operation import Operation
 from ._operations import OPERATIONS
 from .errors import SvcTimeoutError, TaskFailedError
+from .schemas import CreatedWebhook, CurrentUser, StorageEntry, StorageWrite, Task, User
 from .transport import RetryInfo, Session, Tokens, Transport, raise_for
 
 #: Statuses after which a task does not change any more.
@@ -26,7 +27,7 @@ def parse_command(command: str) -> tuple[str, str]:
     return match.group(1), match.group(2)
 
 
-def result_of(task: Mapping[str, Any]) -> Any:
+def result_of(task: Task) -> Any:
     """The result of a terminal task, or its failure raised as TaskFailedError."""
     if task["status"] == "success":
         return task.get("result")
@@ -110,7 +111,7 @@ class Client:
 
     # -- signing in --------------------------------------------------------------------------
 
-    def sign_in(self, email: str, password: str) -> dict[str, Any]:
+    def sign_in(self, email: str, password: str) -> User:
         """Signs in with e-mail and password; later requests carry the access token and renew it."""
         data = self.login(body={"email": email, "password": password})
         tokens = data["tokens"]
@@ -128,7 +129,7 @@ class Client:
         self.logout()
         self.session.clear()
 
-    def me(self) -> dict[str, Any]:
+    def me(self) -> CurrentUser:
         return self.get_current_user()
 
     # -- commands and tasks ------------------------------------------------------------------
@@ -169,7 +170,7 @@ class Client:
         return {"result": data.get("result")}
 
     def wait(self, task_id: str, *, timeout: Optional[float] = None, deadline: Optional[float] = None,
-             cancel: Optional[threading.Event] = None, interval: float = 0.1, max_interval: float = 2.0) -> dict[str, Any]:
+             cancel: Optional[threading.Event] = None, interval: float = 0.1, max_interval: float = 2.0) -> Task:
         """Polls a task, the pause growing by half up to ``max_interval``, until it is terminal."""
         if deadline is None and timeout is not None:
             deadline = time.monotonic() + timeout
@@ -200,10 +201,10 @@ class Client:
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def storage_get(self, key: str) -> dict[str, Any]:
+    def storage_get(self, key: str) -> StorageEntry:
         return self.get_storage_entry(key)
 
-    def storage_put(self, key: str, data: Mapping[str, Any], ttl: Optional[int] = None) -> dict[str, Any]:
+    def storage_put(self, key: str, data: Mapping[str, Any], ttl: Optional[int] = None) -> StorageWrite:
         return self.put_storage_entry(key, body={"data": dict(data), "ttl": ttl})
 
     def storage_delete(self, key: str) -> dict[str, Any]:
@@ -241,7 +242,7 @@ class Client:
     def usage_history(self) -> Any:
         return self.get_usage_history()
 
-    def webhooks_create(self, url: str, events: list[str], description: Optional[str] = None) -> dict[str, Any]:
+    def webhooks_create(self, url: str, events: list[str], description: Optional[str] = None) -> CreatedWebhook:
         """Registers an endpoint; the answer's ``secret`` (shown once) is what verify_webhook checks with."""
         body: dict[str, Any] = {"url": url, "events": events}
         if description is not None:

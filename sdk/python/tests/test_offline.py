@@ -81,6 +81,16 @@ class MethodList(unittest.TestCase):
             self.assertTrue(callable(getattr(Client, name)), name)
             self.assertTrue(inspect.iscoroutinefunction(getattr(AsyncClient, name)), name)
 
+    @unittest.skipUnless(os.environ.get("SVC_OPENAPI_JSON"), "SVC_OPENAPI_JSON not set")
+    def test_has_a_typed_dict_for_every_schema_of_the_document_with_its_fields(self):
+        with open(os.environ["SVC_OPENAPI_JSON"], encoding="utf-8") as f:
+            doc = json.load(f)
+        for name, schema in doc["components"]["schemas"].items():
+            self.assertTrue(hasattr(svc_client.schemas, name), name)
+            if "properties" in schema:
+                self.assertEqual(set(getattr(svc_client.schemas, name).__annotations__), set(schema["properties"]), name)
+                self.assertEqual(set(svc_client.schemas.REQUIRED[name]), set(schema.get("required", [])), name)
+
 
 if __name__ == "__main__":
     unittest.main()

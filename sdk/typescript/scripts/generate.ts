@@ -11,4 +11,5 @@ const doc = from ? await (await fetch(from)).json() : buildOpenApiDocument();
 const sources = await generateSources(doc);
 await writeFile(GENERATED_PATHS.typescript, sources.typescript);
 await writeFile(GENERATED_PATHS.python, sources.python);
-console.log(`wrote ${GENERATED_PATHS.typescript} and ${GENERATED_PATHS.python}`);
+await writeFile(GENERATED_PATHS.pythonTypes, sources.pythonTypes);
+console.log(`wrote ${Object.values(GENERATED_PATHS).join(', ')}`);

@@ -2,12 +2,14 @@ import openapiTS, { astToString } from 'openapi-typescript';
 
 /**
  * What the SDKs generate from the platform's OpenAPI document: the TypeScript types of every
- * path (openapi-typescript) and the Python client's operation table. `generate.ts` writes them;
+ * path (openapi-typescript), the Python client's operation table and its schemas as TypedDicts.
+ * `generate.ts` writes them;
  * the drift test compares them with what is committed.
  */
 export interface GeneratedSources {
   typescript: string;
   python: string;
+  pythonTypes: string;
 }
 
 const HEADER = 'This file is generated from the platform\'s /openapi.json by sdk/typescript/scripts/generate.ts; do not edit it.';
@@ -100,9 +102,44 @@ function pythonSource(doc: any): string {
   ].join('\n');
 }
 
+/** The Python annotation of a schema; other schemas of the document by name (forward references). */
+function pythonType(schema: any): string {
+  if (!schema || typeof schema !== 'object') return 'Any';
+  const inner = (() => {
+    if (schema.$ref) return JSON.stringify(String(schema.$ref).split('/').pop());
+    const alternatives = schema.oneOf ?? schema.anyOf;
+    if (alternatives) return `Union[${alternatives.map(pythonType).join(', ')}]`;
+    if (schema.type === 'array') return `list[${pythonType(schema.items)}]`;
+    if (schema.type === 'object' || schema.properties) return 'dict[str, Any]';
+    return PY_TYPES[schema.type] ?? 'Any';
+  })();
+  return schema.nullable ? `Optional[${inner}]` : inner;
+}
+
+/**
+ * A TypedDict per schema of the document's components (functional form: property names need not
+ * be identifiers). `total=False`: Python 3.10 has no `NotRequired`; `REQUIRED` lists what is.
+ */
+function pythonTypesSource(doc: any): string {
+  const schemas = Object.entries<any>(doc.components?.schemas ?? {});
+  const lines = [`"""${HEADER}"""`, '', 'from __future__ import annotations', '', 'from typing import Any, Optional, TypedDict, Union', ''];
+  const required: string[] = [];
+  for (const [name, schema] of schemas) {
+    if (!schema.properties) {
+      lines.push(`${name} = ${pythonType(schema).replace(/^"(.*)"$/, '$1')}`, '');
+      continue;
+    }
+    const fields = Object.entries<any>(schema.properties).map(([field, value]) => `    ${JSON.stringify(field)}: ${pythonType(value)},`);
+    lines.push(`${name} = TypedDict(${JSON.stringify(name)}, {`, ...fields, '}, total=False)', '');
+    required.push(`    ${JSON.stringify(name)}: (${(schema.required ?? []).map((field: string) => `${JSON.stringify(field)},`).join(' ')}),`);
+  }
+  lines.push('# The fields each schema requires.', 'REQUIRED: dict[str, tuple[str, ...]] = {', ...required, '}', '');
+  return lines.join('\n');
+}
+
 /** Both SDKs' generated sources for an OpenAPI document. */
 export async function generateSources(doc: any): Promise<GeneratedSources> {
   const ast = await openapiTS(doc, { alphabetize: false, emptyObjectsUnknown: true });
   const typescript = `// ${HEADER}\n\n${astToString(ast)}`;
-  return { typescript, python: pythonSource(doc) };
+  return { typescript, python: pythonSource(doc), pythonTypes: pythonTypesSource(doc) };
 }

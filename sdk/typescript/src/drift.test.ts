@@ -9,6 +9,7 @@ describe('the SDKs against /openapi.json', () => {
     const expected = await generateSources(buildOpenApiDocument());
     expect(await readFile(GENERATED_PATHS.typescript, 'utf8'), 'sdk/typescript/src/generated/openapi.ts is stale: run `npm run generate` in sdk/typescript').toBe(expected.typescript);
     expect(await readFile(GENERATED_PATHS.python, 'utf8'), 'sdk/python/svc_client/_operations.py is stale: run `npm run generate` in sdk/typescript').toBe(expected.python);
+    expect(await readFile(GENERATED_PATHS.pythonTypes, 'utf8'), 'sdk/python/svc_client/schemas.py is stale: run `npm run generate` in sdk/typescript').toBe(expected.pythonTypes);
   });
 
   it('leave out only operations that exist and that are not JSON or not for clients', () => {
