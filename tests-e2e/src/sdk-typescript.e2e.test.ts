@@ -9,7 +9,7 @@ import { startReceiver, type TestReceiver } from '@svc/notify/testing';
 import { adminToken, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
-import { firstCodeBlock, sdkTestPackage } from './support/sdk.js';
+import { describedSdkFetch, firstCodeBlock, sdkTestPackage } from './support/sdk.js';
 
 const run = promisify(execFile);
 const SDK_DIR = fileURLToPath(new URL('../../sdk/typescript/', import.meta.url));
@@ -30,7 +30,7 @@ describe.each(MODES)('@svc/client against the platform (%s infrastructure)', (mo
     fleet = await startTestFleet(mode, { accessTtlSeconds: ACCESS_TTL_SECONDS, commandGroupLimit: { points: 3, durationSeconds: 2 } });
     call = client(fleet.url);
     ada = await signUp(call, await adminToken(call), { slug: 'ada' });
-    svc = createClient({ baseUrl: fleet.url, onTokens: (t) => void tokens.push(t), onRetry: (r) => void retries.push(r) });
+    svc = createClient({ baseUrl: fleet.url, fetch: describedSdkFetch, onTokens: (t) => void tokens.push(t), onRetry: (r) => void retries.push(r) });
     await svc.signIn({ email: ada.email, password: ada.password });
     // Developer mode, then the pack published and installed over REST by the SDK itself.
     const dev = await svc.api.POST('/api/v1/account/developer-mode', { body: { organization: { name: 'Ada Labs', slug: `ada-labs-${randomBytes(3).toString('hex')}` } } });
@@ -51,7 +51,7 @@ describe.each(MODES)('@svc/client against the platform (%s infrastructure)', (mo
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(missing.correlationId).toMatch(/\S/);
-    const wrong = await createClient({ baseUrl: fleet.url }).signIn({ email: ada.email, password: 'not-her-password' }).catch((err) => err);
+    const wrong = await createClient({ baseUrl: fleet.url, fetch: describedSdkFetch }).signIn({ email: ada.email, password: 'not-her-password' }).catch((err) => err);
     expect(wrong).toBeInstanceOf(AuthenticationError);
   });
 
@@ -112,10 +112,10 @@ describe.each(MODES)('@svc/client against the platform (%s infrastructure)', (mo
     expect(tokens.at(-1)).toEqual(after);
     // A client given a token the platform refuses renews it with its refresh token on the 401.
     const { data } = await svc.api.POST('/api/v1/auth/login', { body: { email: ada.email, password: ada.password } });
-    const revived = createClient({ baseUrl: fleet.url, accessToken: 'not.a-valid.token', refreshToken: data!.data.tokens.refreshToken });
+    const revived = createClient({ baseUrl: fleet.url, fetch: describedSdkFetch, accessToken: 'not.a-valid.token', refreshToken: data!.data.tokens.refreshToken });
     expect((await revived.me()).email).toBe(ada.email);
     // A spent refresh token is refused: only the rotated one works.
-    const spent = createClient({ baseUrl: fleet.url, refreshToken: data!.data.tokens.refreshToken });
+    const spent = createClient({ baseUrl: fleet.url, fetch: describedSdkFetch, refreshToken: data!.data.tokens.refreshToken });
     await expect(spent.me()).rejects.toBeInstanceOf(AuthenticationError);
   });
 
@@ -129,7 +129,7 @@ describe.each(MODES)('@svc/client against the platform (%s infrastructure)', (mo
       const path = new URL(request.url).pathname;
       if (path.startsWith('/api/v1/auth/refresh')) refreshes.push(`${path} ${await request.clone().text()}`);
       if (cookie && request.credentials === 'include' && path.startsWith('/api/v1/auth')) request.headers.set('cookie', cookie);
-      const response = await fetch(request);
+      const response = await describedSdkFetch(request);
       const set = response.headers.get('set-cookie');
       if (set?.startsWith('svc_refresh=')) cookie = set.split(';')[0];
       return response;

@@ -1,4 +1,5 @@
 import { packageOf } from '@svc/pack-sdk/testing';
+import { describedFetch } from './mcp.js';
 
 /** Command code of the pack the SDK tests publish through the SDK itself. */
 export const SDK_TEST_FILES: Record<string, string> = {
@@ -31,3 +32,13 @@ export function firstCodeBlock(markdown: string, language: string): string {
   if (!match) throw new Error(`no ${language} block`);
   return match[1]!;
 }
+
+/**
+ * The `fetch` the SDK tests give `@svc/client`: every answer checked against the OpenAPI
+ * document, as the suite's own `client()` checks (a mismatch rejects the request).
+ */
+export const describedSdkFetch: typeof fetch = (input, init) => {
+  const request = new Request(input, init);
+  const forwarded = { method: request.method, headers: request.headers, body: request.body, signal: request.signal, duplex: 'half' };
+  return describedFetch(request.url, forwarded as RequestInit);
+};
