@@ -53,7 +53,8 @@ class AsyncClient:
             task = await asyncio.wait_for(self.wait(answer["task_id"]), timeout)
         except asyncio.TimeoutError:
             await self._in_thread(self.sync._cancel_quietly, answer["task_id"])
-            raise SvcTimeoutError(f"{command} gave no result within {timeout} s", status=0, code="CLIENT_TIMEOUT") from None
+            raise SvcTimeoutError(f"{command} gave no result within {timeout} s", status=0, code="CLIENT_TIMEOUT",
+                                  details={"task_id": answer["task_id"]}) from None
         except asyncio.CancelledError:
             await asyncio.shield(self._in_thread(self.sync._cancel_quietly, answer["task_id"]))
             raise

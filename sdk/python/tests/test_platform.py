@@ -142,8 +142,9 @@ class AgainstThePlatform(unittest.TestCase):
             started = await aio.start(f"{NS}/nap-long", {"ms": 60000})
             await aio.cancel(started["task_id"])
             self.assertEqual((await aio.wait(started["task_id"]))["status"], "revoked")
-            with self.assertRaises(SvcTimeoutError):
+            with self.assertRaises(SvcTimeoutError) as late:
                 await aio.run(f"{NS}/nap-long", {"ms": 60000}, timeout=0.3)
+            self.assertEqual((await aio.get_task(late.exception.details["task_id"]))["status"], "revoked")
 
         asyncio.run(scenario())
 
