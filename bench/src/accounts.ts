@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createPackWheel, parseManifest } from '@svc/pack-sdk';
 import { packageOf } from '@svc/pack-sdk/testing';
 import { expectCall } from './api.js';
 import { OPERATOR } from './fleets.js';
@@ -14,10 +15,31 @@ export interface Developer {
   apiKey: string;
 }
 
-/** Publishes and installs a private pack whose one command answers its input (`{ echoed: input }`), so that `POST /commands/{slug}/{command}` runs it. */
-export async function publishAndInstall(url: string, developer: Developer, name: string, command: string): Promise<void> {
+/** The wheel of a private Python pack whose one command answers its input, as `svc pack build` makes it. */
+function pythonEchoWheel(namespace: string, name: string, command: string): Buffer {
+  const module = name.replace(/-/g, '_');
+  const manifest = `schema_version: 1
+pack: { namespace: ${namespace}, name: ${name}, version: 1.0.0, visibility: private }
+runtime: python
+python: ">=3.10"
+commands:
+  - { name: ${command}, entry: "${module}.echo:run", input_schema: { type: object } }
+`;
+  const files = { 'pack.yaml': manifest, [`${module}/__init__.py`]: '', [`${module}/echo.py`]: 'def run(input, ctx):\n    return {"echoed": input}\n' };
+  return createPackWheel(files, parseManifest(manifest)).wheel;
+}
+
+/**
+ * Publishes and installs a private pack whose one command answers its input (`{ echoed: input }`),
+ * so that `POST /commands/{slug}/{command}` runs it: a Node pack, or a Python one as a wheel.
+ */
+export async function publishAndInstall(url: string, developer: Developer, name: string, command: string, runtime: 'node' | 'python' = 'node'): Promise<void> {
   const form = new FormData();
-  form.append('package', new Blob([await packageOf({ namespace: developer.slug, name, visibility: 'private', commands: [{ name: command }] })], { type: 'application/gzip' }), 'pack.tar.gz');
+  const [bytes, file] =
+    runtime === 'python'
+      ? [pythonEchoWheel(developer.slug, name, command), 'pack.whl']
+      : [await packageOf({ namespace: developer.slug, name, visibility: 'private', commands: [{ name: command }] }), 'pack.tar.gz'];
+  form.append('package', new Blob([bytes]), file);
   const published = await fetch(`${url}/api/v1/registry/packs`, { method: 'POST', headers: { authorization: `Bearer ${developer.token}` }, body: form });
   if (published.status !== 201) throw new Error(`publishing ${name}: ${published.status} ${await published.text()}`);
   await expectCall(200, url, '/api/v1/packs/install', { token: developer.token, body: { name: `@${developer.slug}/${name}`, version: '1.0.0' } });
