@@ -100,23 +100,26 @@ const sandbox = (extra: Record<string, SchemaObject> = {}) =>
     ...extra,
   });
 
-const schemas = {
-  Task: object({
-    task_id: uuid,
-    status: enumOf(TASK_STATUSES, { description: '`success`, `failure`, `timeout` and `revoked` are terminal.' }),
-    result: anyValue('The command\'s result once `success`; otherwise null.'),
-    error: nullable(object({ message: string(), type: string({ description: 'The exception class name.' }) })),
-    started_at: nullable(dateTime),
-    completed_at: nullable(dateTime),
-    correlation_id: string(),
-    progress: nullable(
-      object(
-        { done: number({ minimum: 0 }), total: number({ minimum: 0, exclusiveMinimum: true }), message: string() },
-        { optional: ['total', 'message'], description: 'The command\'s last progress report (`ctx.progress(done, total?, message?)`); null when it made none.' },
-      ),
+/** A task as `GET /tasks/{id}` shows it; a schedule's runs are these too. */
+const taskFields = {
+  task_id: uuid,
+  status: enumOf(TASK_STATUSES, { description: '`success`, `failure`, `timeout` and `revoked` are terminal.' }),
+  result: anyValue('The command\'s result once `success`; otherwise null.'),
+  error: nullable(object({ message: string(), type: string({ description: 'The exception class name.' }) })),
+  started_at: nullable(dateTime),
+  completed_at: nullable(dateTime),
+  correlation_id: string(),
+  progress: nullable(
+    object(
+      { done: number({ minimum: 0 }), total: number({ minimum: 0, exclusiveMinimum: true }), message: string() },
+      { optional: ['total', 'message'], description: 'The command\'s last progress report (`ctx.progress(done, total?, message?)`); null when it made none.' },
     ),
-    logs: arrayOf(runLogLine, { description: 'What the run logged (its last attempt), for the task\'s owner: 16 KiB of lines, the last counting any dropped.' }),
-  }),
+  ),
+  logs: arrayOf(runLogLine, { description: 'What the run logged (its last attempt), for the task\'s owner: 16 KiB of lines, the last counting any dropped.' }),
+};
+
+const schemas = {
+  Task: object(taskFields),
   JsonRpcResponse: {
     description: 'A JSON-RPC 2.0 response.',
     oneOf: [
@@ -151,7 +154,7 @@ export const executionOpenApi: OpenApiFragment = {
     { name: 'Sandbox', description: 'A development sandbox per user, with the spec\'s quotas.' },
     { name: 'Schedules', description: 'Commands run on a cron, as tasks, once per tick.' },
   ],
-  schemas: { ...schemas, ...scheduleSchemas },
+  schemas: { ...schemas, ...scheduleSchemas(taskFields) },
   paths: {
     ...schedulePaths,
     '/api/v1/commands/{namespace}/{name}': {

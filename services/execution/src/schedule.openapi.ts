@@ -1,5 +1,5 @@
 import { CreateScheduleBody, ListSchedulesQuery, SCHEDULE_CATCH_UPS, SCHEDULE_OVERLAPS, SCHEDULE_PAUSE_REASONS, ScheduleRunsQuery, UpdateScheduleBody } from '@svc/contracts';
-import { arrayOf, dataResponse, dateTime, enumOf, errorResponse, fromZod, integer, nullable, object, pathParameter, queryParameters, ref, string, uuid, boolean, anyValue, constant, type OpenApiFragment, type SchemaObject } from '@svc/openapi';
+import { arrayOf, dataResponse, dateTime, enumOf, errorResponse, fromZod, integer, nullable, object, pathParameter, queryParameters, ref, string, uuid, boolean, constant, type OpenApiFragment, type SchemaObject } from '@svc/openapi';
 import { SCHEDULE_LIMITS } from './api/services/schedule-limits.js';
 
 const scheduleId = pathParameter('id', uuid, 'The schedule\'s id.');
@@ -12,7 +12,8 @@ const badBody = errorResponse(
 );
 const limitReached = errorResponse('`SCHEDULE_LIMIT_REACHED`: the tenant has as many enabled schedules as its tier allows (`details.limit`, `details.tier`).');
 
-export const scheduleSchemas: Record<string, SchemaObject> = {
+/** The schedule's schemas; its runs are tasks (`task`: a task's fields) with the tick they were fired for. */
+export const scheduleSchemas = (task: Record<string, SchemaObject>): Record<string, SchemaObject> => ({
   Schedule: object({
     id: uuid,
     command: string({ description: '`namespace.name`.' }),
@@ -36,17 +37,11 @@ export const scheduleSchemas: Record<string, SchemaObject> = {
     updated_at: dateTime,
   }),
   ScheduleRun: object({
-    task_id: uuid,
-    status: string(),
-    result: anyValue('The command\'s result once `success`; otherwise null.'),
-    error: nullable(object({ message: string(), type: string() })),
-    started_at: nullable(dateTime),
-    completed_at: nullable(dateTime),
-    correlation_id: string(),
+    ...task,
     scheduled_for: nullable({ ...dateTime, description: 'The tick it was fired for; null when triggered by hand.' }),
     created_at: dateTime,
   }),
-};
+});
 
 const schedule = dataResponse('The schedule.', ref('Schedule'));
 const action = (operationId: string, summary: string, description: string) => ({
