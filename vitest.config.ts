@@ -7,5 +7,8 @@ export default defineConfig({
     // A file's platform start shares two cores with the rest of the suite: give it room.
     hookTimeout: 120_000,
     pool: 'forks',
+    // vitest's default on two cores is one file at a time; most files spend their time waiting on
+    // a platform's processes, the broker and the database, so three share the cores well.
+    poolOptions: { forks: { minForks: 1, maxForks: 3 } },
   },
 });

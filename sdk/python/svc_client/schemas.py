@@ -36,6 +36,7 @@ Health = TypedDict("Health", {
     "status": str,
     "version": str,
     "services": dict[str, Any],
+    "details": dict[str, Any],
     "timestamp": str,
 }, total=False)
 
@@ -65,6 +66,7 @@ Tokens = TypedDict("Tokens", {
     "accessToken": str,
     "refreshToken": str,
     "expiresAt": int,
+    "refreshExpiresAt": int,
 }, total=False)
 
 SignedIn = TypedDict("SignedIn", {
@@ -141,6 +143,25 @@ AccountMode = Union[dict[str, Any], dict[str, Any]]
 
 NamespaceCheck = Union[dict[str, Any], dict[str, Any]]
 
+OAuthError = TypedDict("OAuthError", {
+    "error": str,
+    "error_description": str,
+    "error_uri": str,
+}, total=False)
+
+Authorization = TypedDict("Authorization", {
+    "id": str,
+    "client_id": str,
+    "client_name": str,
+    "redirect_host": str,
+    "tenant": dict[str, Any],
+    "scopes": list[str],
+    "resource": str,
+    "created_at": str,
+    "last_used_at": Optional[str],
+    "revoked_at": Optional[str],
+}, total=False)
+
 CommandSummary = TypedDict("CommandSummary", {
     "namespace": str,
     "name": str,
@@ -148,8 +169,11 @@ CommandSummary = TypedDict("CommandSummary", {
     "version": str,
     "description": str,
     "input_schema": dict[str, Any],
+    "output_schema": Optional[dict[str, Any]],
+    "annotations": dict[str, Any],
     "output_format": str,
     "timeout": int,
+    "queue": str,
     "tags": list[str],
 }, total=False)
 
@@ -160,11 +184,13 @@ Command = TypedDict("Command", {
     "version": str,
     "description": str,
     "input_schema": dict[str, Any],
+    "output_schema": Optional[dict[str, Any]],
+    "annotations": dict[str, Any],
     "output_format": str,
     "timeout": int,
+    "queue": str,
     "tags": list[str],
     "retries": int,
-    "queue": str,
     "examples": list[dict[str, Any]],
 }, total=False)
 
@@ -202,9 +228,47 @@ Task = TypedDict("Task", {
     "started_at": Optional[str],
     "completed_at": Optional[str],
     "correlation_id": str,
+    "progress": Optional[dict[str, Any]],
+    "logs": list[dict[str, Any]],
 }, total=False)
 
 JsonRpcResponse = Union[dict[str, Any], dict[str, Any]]
+
+Schedule = TypedDict("Schedule", {
+    "id": str,
+    "command": str,
+    "input": dict[str, Any],
+    "cron": str,
+    "timezone": str,
+    "enabled": bool,
+    "overlap": str,
+    "catch_up": str,
+    "description": str,
+    "paused_reason": Optional[str],
+    "next_run_at": Optional[str],
+    "last_run_at": Optional[str],
+    "last_task_id": Optional[str],
+    "missed_ticks": int,
+    "skipped_ticks": int,
+    "proposed_by": Optional[str],
+    "created_by": str,
+    "created_at": str,
+    "updated_at": str,
+}, total=False)
+
+ScheduleRun = TypedDict("ScheduleRun", {
+    "task_id": str,
+    "status": str,
+    "result": Any,
+    "error": Optional[dict[str, Any]],
+    "started_at": Optional[str],
+    "completed_at": Optional[str],
+    "correlation_id": str,
+    "progress": Optional[dict[str, Any]],
+    "logs": list[dict[str, Any]],
+    "scheduled_for": Optional[str],
+    "created_at": str,
+}, total=False)
 
 Secret = TypedDict("Secret", {
     "name": str,
@@ -419,7 +483,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "Health": ("status", "version", "services", "timestamp",),
     "User": ("id", "email", "name", "role", "developerMode", "subscriptionTier", "createdAt",),
     "CurrentUser": ("id", "email", "name", "role", "developerMode", "subscriptionTier", "createdAt", "tenantSlug", "tenantId",),
-    "Tokens": ("accessToken", "refreshToken", "expiresAt",),
+    "Tokens": ("accessToken", "refreshToken", "expiresAt", "refreshExpiresAt",),
     "SignedIn": ("tokens", "user",),
     "AccessCode": ("id", "code", "tier", "cohort", "max_uses", "use_count", "is_active", "redeemed_by", "redeemed_at", "created_at",),
     "Organization": ("id", "name", "slug", "scope", "createdAt",),
@@ -428,11 +492,15 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "Invite": ("id", "email", "role", "expiresAt",),
     "NewApiKey": ("id", "name", "key_prefix", "scopes", "key", "created_at",),
     "ApiKey": ("id", "name", "key_prefix", "scopes", "last_used_at", "revoked_at", "created_at",),
-    "CommandSummary": ("namespace", "name", "pack", "version", "description", "input_schema", "output_format", "timeout", "tags",),
-    "Command": ("namespace", "name", "pack", "version", "description", "input_schema", "output_format", "timeout", "tags", "retries", "queue", "examples",),
+    "OAuthError": ("error",),
+    "Authorization": ("id", "client_id", "client_name", "redirect_host", "tenant", "scopes", "resource", "created_at", "last_used_at", "revoked_at",),
+    "CommandSummary": ("namespace", "name", "pack", "version", "description", "input_schema", "output_schema", "annotations", "output_format", "timeout", "queue", "tags",),
+    "Command": ("namespace", "name", "pack", "version", "description", "input_schema", "output_schema", "annotations", "output_format", "timeout", "queue", "tags", "retries", "examples",),
     "PublishedPack": ("id", "namespace", "name", "version", "version_id", "visibility", "description", "commands", "size_bytes", "sha256", "signature",),
     "InstalledPack": ("id", "name", "namespace", "version", "visibility", "commands", "installed_at", "status", "pinned",),
-    "Task": ("task_id", "status", "result", "error", "started_at", "completed_at", "correlation_id",),
+    "Task": ("task_id", "status", "result", "error", "started_at", "completed_at", "correlation_id", "progress", "logs",),
+    "Schedule": ("id", "command", "input", "cron", "timezone", "enabled", "overlap", "catch_up", "description", "paused_reason", "next_run_at", "last_run_at", "last_task_id", "missed_ticks", "skipped_ticks", "proposed_by", "created_by", "created_at", "updated_at",),
+    "ScheduleRun": ("task_id", "status", "result", "error", "started_at", "completed_at", "correlation_id", "progress", "logs", "scheduled_for", "created_at",),
     "Secret": ("name", "created_at", "updated_at",),
     "StorageEntry": ("key", "value", "created_at", "expires_at",),
     "StorageWrite": ("key", "created", "expires_at",),

@@ -58,6 +58,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cli/svc-cli.tgz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The `svc` command-line client this platform was built with
+         * @description An npm package (`npm pack` of `cli/`): `npm install -g <platform>/cli/svc-cli.tgz` installs `svc`, whose `--version` is the platform's. Its dependencies come from the npm registry. Answers carry an ETag and `Cache-Control: no-cache`.
+         */
+        get: operations["getCliPackage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cli/login": {
         parameters: {
             query?: never;
@@ -73,6 +93,192 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Authorization server metadata (RFC 8414) */
+        get: operations["oauthAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The MCP endpoint's protected resource metadata (RFC 9728) */
+        get: operations["oauthProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same metadata at the MCP path's well-known URL */
+        get: operations["oauthProtectedResourceMetadataMcp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start an authorization (code flow, PKCE S256) */
+        get: operations["oauthAuthorize"];
+        put?: never;
+        /** Start an authorization with the parameters in a form */
+        post: operations["oauthAuthorizeForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A step of the consent page: sign in, approve or deny
+         * @description Posted by the consent page's own forms (a request another site's page made is refused, 403). `action=sign-in` with `email` and `password` sets the `svc_oauth` cookie (HttpOnly, `Path=/oauth`, `SameSite=Lax`, an hour) and shows the consent step; `action=approve` with `tenant_id`, or `action=deny`, each with the page's `csrf` token, sends the browser back to the client.
+         */
+        post: operations["oauthConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a code or a refresh token for tokens
+         * @description Refresh tokens rotate: each is used once, and presenting a used one revokes the whole authorization. Access tokens last `SVC_ACCESS_TOKEN_TTL` and are for the MCP endpoint only.
+         */
+        post: operations["oauthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register a client (RFC 7591) */
+        post: operations["oauthRegisterClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a token (RFC 7009)
+         * @description An access or refresh token of the calling client ends its whole authorization: every token issued under it stops at once. An unknown token is answered the same.
+         */
+        post: operations["oauthRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/authorizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The applications the caller authorized
+         * @description Authorizations given on the consent page and still in force, newest first.
+         */
+        get: operations["listAuthorizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/authorizations/{authorization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an application's authorization
+         * @description Its refresh token no longer refreshes and its access tokens stop at once.
+         */
+        delete: operations["revokeAuthorization"];
         options?: never;
         head?: never;
         patch?: never;
@@ -323,6 +529,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organizations the caller belongs to */
+        get: operations["listAccountOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account/developer-mode": {
         parameters: {
             query?: never;
@@ -477,6 +700,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/registry/command-names/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether a pack's command names are free in its namespace
+         * @description Command names are unique among the active packs of a namespace; a name another pack uses would make publishing (or releasing) this pack fail with `COMMAND_NAME_TAKEN`. The pack's own names never clash with it. `svc pack publish --dry-run` asks this.
+         */
+        post: operations["checkCommandNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/registry/packs": {
         parameters: {
             query?: never;
@@ -619,6 +862,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your tenant's schedules, newest first */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Run a command on a cron
+         * @description Runs are tasks of the caller in their tenant. The input is checked against the command's schema now and again at each run.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A schedule */
+        get: operations["getSchedule"];
+        put?: never;
+        post?: never;
+        /** Delete a schedule (its runs stay tasks) */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change any field of a schedule
+         * @description A new command or input is checked again; a new cron or time zone moves the next tick; `enabled` pauses or resumes.
+         */
+        patch: operations["updateSchedule"];
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a schedule
+         * @description No tick fires until it is resumed.
+         */
+        post: operations["pauseSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a schedule (or turn on a pack's proposal)
+         * @description It fires from its next tick; ticks while it was paused are not caught up. The command and input are checked again, and the tier's limits apply.
+         */
+        post: operations["resumeSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One run now
+         * @description A task of the caller, whatever the schedule's state and overlap; an input the command now refuses gives a failed run.
+         */
+        post: operations["triggerSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A schedule's runs, newest first */
+        get: operations["listScheduleRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own tasks, newest first
+         * @description Runs that became tasks (asked for async, or waited past the synchronous limit); a synchronous run answered in time keeps no task. Only the caller's own, in their tenant.
+         */
+        get: operations["listTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tasks/{task_id}": {
         parameters: {
             query?: never;
@@ -730,7 +1113,7 @@ export interface paths {
         put?: never;
         /**
          * Streamable-HTTP MCP server (JSON-RPC)
-         * @description Stateless (no sessions) and answering JSON. Methods: `initialize` (tools capability only), `ping`, `tools/list` (the commands `GET /api/v1/commands` lists, as tools named `scope__pack__command`, 100 per page; with `?tools=installed` only those of the packs the caller's tenants installed), `tools/call` (runs through the REST path; counts against the command-run budget: a refused call is answered with `isError: true` and `{error, type: "rate_limit", code: "RATE_LIMITED", retry_after, correlation_id}`, the `X-RateLimit-*` headers describing the command-run budget). Send `Accept: application/json, text/event-stream`.
+         * @description Stateless (no sessions) and answering JSON (server-sent events for a `tools/call` that asked for progress). Protocol revisions 2025-11-25 (latest), 2025-06-18, 2025-03-26, 2024-11-05 and 2024-10-07. Methods: `initialize` (tools and tasks capabilities), `ping`, `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` (MCP Tasks over the caller's own tasks, same ids and states as `GET /api/v1/tasks/{task_id}`; medium and long tools carry `execution.taskSupport: "optional"`), `tools/list` (the commands `GET /api/v1/commands` lists, as tools named `scope__pack__command`, 100 per page, with their `annotations` and, for fast ones, `outputSchema`; with `?tools=installed` only those of the packs the caller's tenants installed; the last page ends with the built-in `svc__task_get` and `svc__task_cancel`), `tools/call` (runs through the REST path; counts against the command-run budget: a refused call is answered with `isError: true` and `{error, type: "rate_limit", code: "RATE_LIMITED", retry_after, correlation_id}`, the `X-RateLimit-*` headers describing the command-run budget). Send `Accept: application/json, text/event-stream`.
          */
         post: operations["mcp"];
         /** Not supported: the MCP endpoint is stateless */
@@ -1752,6 +2135,19 @@ export interface components {
                 /** @enum {string} */
                 worker: "healthy" | "degraded" | "unhealthy";
             };
+            /** @description Present when a worker answered. */
+            details?: {
+                /** @description What the execution worker that answered says of itself. */
+                worker: {
+                    /** @description The interpreter Python packs run on; null when the worker has none. */
+                    python: {
+                        /** @description Its path (`SVC_PYTHON`). */
+                        interpreter: string;
+                        /** @description e.g. `3.11.2`. */
+                        version: string;
+                    } | null;
+                };
+            };
             /** Format: date-time */
             timestamp: string;
         };
@@ -1800,6 +2196,8 @@ export interface components {
             refreshToken: string;
             /** @description When the access token expires, in milliseconds since the Unix epoch. */
             expiresAt: number;
+            /** @description When the refresh token expires, in milliseconds since the Unix epoch. Every refresh answers a new refresh token a whole refresh lifetime ahead (30 days by default): a session in use slides on. */
+            refreshExpiresAt: number;
         };
         SignedIn: {
             tokens: components["schemas"]["Tokens"];
@@ -1922,6 +2320,39 @@ export interface components {
             /** @description Why not, and what to do. */
             error: string;
         };
+        /** @description RFC 6749 §5.2. */
+        OAuthError: {
+            error: string;
+            error_description?: string;
+            error_uri?: string;
+        };
+        Authorization: {
+            /** Format: uuid */
+            id: string;
+            /** @description The id the client registered with, or the https URL of its client ID metadata document. */
+            client_id: string;
+            client_name: string;
+            /** @description Where the client receives its codes. */
+            redirect_host: string;
+            /** @description The tenant the user chose: the only one the client acts in. */
+            tenant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+            };
+            scopes: string[];
+            /** @description The resource its tokens are for (the MCP endpoint). */
+            resource: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the client last obtained tokens (the code exchanged, or a refresh).
+             */
+            last_used_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
         CommandSummary: {
             namespace: string;
             name: string;
@@ -1934,10 +2365,27 @@ export interface components {
             input_schema: {
                 [key: string]: unknown;
             };
+            /** @description The JSON Schema a successful run's result satisfies (checked after each run); null when the command declares none. Over MCP, the tool's `outputSchema`. */
+            output_schema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Hints for agents (MCP tool annotations); absent ones take the protocol's defaults. */
+            annotations: {
+                title?: string;
+                readOnlyHint?: boolean;
+                destructiveHint?: boolean;
+                idempotentHint?: boolean;
+                openWorldHint?: boolean;
+            };
             /** @enum {string} */
             output_format: "json";
             /** @description Seconds. */
             timeout: number;
+            /**
+             * @description `fast` answers inline; `medium` and `long` run as tasks (over MCP, tools that may run as MCP tasks).
+             * @enum {string}
+             */
+            queue: "fast" | "medium" | "long";
             tags: string[];
         };
         Command: {
@@ -1952,17 +2400,29 @@ export interface components {
             input_schema: {
                 [key: string]: unknown;
             };
+            /** @description The JSON Schema a successful run's result satisfies (checked after each run); null when the command declares none. Over MCP, the tool's `outputSchema`. */
+            output_schema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Hints for agents (MCP tool annotations); absent ones take the protocol's defaults. */
+            annotations: {
+                title?: string;
+                readOnlyHint?: boolean;
+                destructiveHint?: boolean;
+                idempotentHint?: boolean;
+                openWorldHint?: boolean;
+            };
             /** @enum {string} */
             output_format: "json";
             /** @description Seconds. */
             timeout: number;
-            tags: string[];
-            retries: number;
             /**
-             * @description `fast` answers inline; `medium` and `long` run as tasks.
+             * @description `fast` answers inline; `medium` and `long` run as tasks (over MCP, tools that may run as MCP tasks).
              * @enum {string}
              */
             queue: "fast" | "medium" | "long";
+            tags: string[];
+            retries: number;
             examples: {
                 description: string;
                 /** @description An input that satisfies `input_schema`. */
@@ -2037,6 +2497,20 @@ export interface components {
             /** Format: date-time */
             completed_at: string | null;
             correlation_id: string;
+            /** @description The command's last progress report (`ctx.progress(done, total?, message?)`); null when it made none. */
+            progress: {
+                done: number;
+                total?: number;
+                message?: string;
+            } | null;
+            /** @description What the run logged (its last attempt), for the task's owner: 16 KiB of lines, the last counting any dropped. */
+            logs: {
+                /** Format: date-time */
+                at: string;
+                /** @description `debug`, `info`, `warn` or `error`. */
+                level: string;
+                message: string;
+            }[];
         };
         /** @description A JSON-RPC 2.0 response. */
         JsonRpcResponse: {
@@ -2054,6 +2528,93 @@ export interface components {
                 /** @description More about the error. */
                 data?: unknown;
             };
+        };
+        Schedule: {
+            /** Format: uuid */
+            id: string;
+            /** @description `namespace.name`. */
+            command: string;
+            /** @description The input each run is given. */
+            input: Record<string, unknown>;
+            /** @description Five fields, or @hourly, @daily, @weekly, @monthly, @yearly. */
+            cron: string;
+            /** @description IANA time zone the cron is read in. */
+            timezone: string;
+            enabled: boolean;
+            /**
+             * @description `skip`: a tick while the last run is unfinished fires nothing; `queue`: it fires anyway.
+             * @enum {string}
+             */
+            overlap: "skip" | "queue";
+            /**
+             * @description Ticks missed while no scheduler ran: `none` fires none of them, `latest` fires the latest once.
+             * @enum {string}
+             */
+            catch_up: "none" | "latest";
+            description: string;
+            /**
+             * @description Why it is paused: by a person, proposed by a pack, or by itself (its creator or its command out of reach); null while enabled.
+             * @enum {string|null}
+             */
+            paused_reason: "paused" | "proposed_by_pack" | "creator_unavailable" | "command_unavailable" | null;
+            /** Format: date-time */
+            next_run_at: string | null;
+            /** Format: date-time */
+            last_run_at: string | null;
+            /** Format: uuid */
+            last_task_id: string | null;
+            missed_ticks: number;
+            skipped_ticks: number;
+            /** @description `@namespace/pack` when a pack proposed it. */
+            proposed_by: string | null;
+            /** Format: uuid */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ScheduleRun: {
+            /** Format: uuid */
+            task_id: string;
+            /**
+             * @description `success`, `failure`, `timeout` and `revoked` are terminal.
+             * @enum {string}
+             */
+            status: "pending" | "started" | "success" | "failure" | "timeout" | "revoked";
+            /** @description The command's result once `success`; otherwise null. */
+            result: unknown;
+            error: {
+                message: string;
+                /** @description The exception class name. */
+                type: string;
+            } | null;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+            correlation_id: string;
+            /** @description The command's last progress report (`ctx.progress(done, total?, message?)`); null when it made none. */
+            progress: {
+                done: number;
+                total?: number;
+                message?: string;
+            } | null;
+            /** @description What the run logged (its last attempt), for the task's owner: 16 KiB of lines, the last counting any dropped. */
+            logs: {
+                /** Format: date-time */
+                at: string;
+                /** @description `debug`, `info`, `warn` or `error`. */
+                level: string;
+                message: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description The tick it was fired for; null when triggered by hand.
+             */
+            scheduled_for: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         /** @description A secret without its value, which is never answered. */
         Secret: {
@@ -2392,6 +2953,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description `AUTHENTICATION_FAILED`, as `Unauthenticated`, with the challenge OAuth clients start from (RFC 6750, RFC 9728): where the resource's metadata is, the scope to ask for, and `error="invalid_token"` when a credential was presented and refused. */
+        UnauthenticatedWithChallenge: {
+            headers: {
+                /** @description `Bearer resource_metadata="<public URL>/.well-known/oauth-protected-resource/mcp", scope="commands:execute"` (and `, error="invalid_token", error_description="…"`). */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `RATE_LIMITED`: a limit is spent (per user, per endpoint group, command runs or per client address); `error.retry_after` says for how long. */
         RateLimited: {
             headers: {
@@ -2505,6 +3077,36 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getCliPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The package. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description `NOT_FOUND`: this platform was deployed without the CLI package. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     getCliLoginPage: {
         parameters: {
             query: {
@@ -2537,6 +3139,456 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    oauthAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Issuer, endpoints, `S256`, scope `commands:execute`, `client_id_metadata_document_supported`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    oauthProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `resource` (the MCP endpoint), `authorization_servers`, `scopes_supported`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    oauthProtectedResourceMetadataMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As `/.well-known/oauth-protected-resource`: the document `WWW-Authenticate` names. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    oauthAuthorize: {
+        parameters: {
+            query: {
+                /** @description A registered client id, or the https URL of a client ID metadata document. */
+                client_id: string;
+                /** @description One of the client's redirect URIs. */
+                redirect_uri?: string;
+                /** @description `code`. */
+                response_type: string;
+                /** @description PKCE challenge. */
+                code_challenge: string;
+                /** @description `S256` only. */
+                code_challenge_method: string;
+                /** @description `commands:execute` (the default). */
+                scope?: string;
+                /** @description Returned as is. */
+                state?: string;
+                /** @description RFC 8707: the MCP endpoint's URL, the only resource tokens are issued for. */
+                resource?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The consent page: sign in if needed, then choose a tenant, see the client's name and redirect host, approve or deny. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Back to the client with `error` (`invalid_scope`, `invalid_target`, `invalid_request`). */
+            302: {
+                headers: {
+                    /** @description The client's redirect URI with `code`, `state` and `iss`, or `error`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_client` (unknown client, or a metadata document that cannot be fetched or is not valid) or `invalid_request` (a redirect URI not registered): nowhere safe to send the browser. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    oauthAuthorizeForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The same parameters as the GET. */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The consent page: sign in if needed, then choose a tenant, see the client's name and redirect host, approve or deny. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Back to the client with `error` (`invalid_scope`, `invalid_target`, `invalid_request`). */
+            302: {
+                headers: {
+                    /** @description The client's redirect URI with `code`, `state` and `iss`, or `error`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_client` (unknown client, or a metadata document that cannot be fetched or is not valid) or `invalid_request` (a redirect URI not registered): nowhere safe to send the browser. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    oauthConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The page's form. */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The consent step after a sign-in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The decision, back to the client: `code`, `state` and `iss` when approved, `error=access_denied` when denied. */
+            303: {
+                headers: {
+                    /** @description The client's redirect URI with `code`, `state` and `iss`, or `error`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An expired, altered or missing request, a form without its token, or a tenant the user is not a member of: a page for a browser (`Accept: text/html`), else the error body (`VALIDATION_FAILED`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong e-mail or password, or the sign-in has ended: the sign-in step again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `PERMISSION_DENIED` (`details.reason: cross_origin`): a page of another origin posted the form. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    oauthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description RFC 6749 §4.1.3 and §6. */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description `access_token`, `token_type` `Bearer`, `expires_in`, `refresh_token`, `scope`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_request`, `invalid_client`, `invalid_grant` (unknown, expired, used or revoked code or refresh token, wrong verifier or redirect URI), `invalid_target`, `invalid_scope` or `unsupported_grant_type`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    oauthRegisterClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The client: its `client_id` and the metadata as kept. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_client_metadata`: a redirect URI that is not https nor loopback http, a grant type or scope not offered, a name that is not one line. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    oauthRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description RFC 7009 §2.1. */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Done (or nothing to do). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, unknown>;
+                };
+            };
+            /** @description `invalid_request` or `invalid_client`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listAuthorizations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authorizations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Authorization"][];
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    revokeAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorization's id. */
+                authorization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The id the client registered with, or the https URL of its client ID metadata document. */
+                            client_id: string;
+                            client_name: string;
+                            /** @description Where the client receives its codes. */
+                            redirect_host: string;
+                            /** @description The tenant the user chose: the only one the client acts in. */
+                            tenant: {
+                                /** Format: uuid */
+                                id: string;
+                                slug: string;
+                            };
+                            scopes: string[];
+                            /** @description The resource its tokens are for (the MCP endpoint). */
+                            resource: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the client last obtained tokens (the code exchanged, or a refresh).
+                             */
+                            last_used_at: string | null;
+                            /** Format: date-time */
+                            revoked_at: string | null;
+                            message: string;
+                        };
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `NOT_FOUND`: unknown, malformed, already revoked or another user's authorization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
             default: components["responses"]["Error"];
         };
     };
@@ -3250,6 +4302,45 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    listAccountOrganizations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every organization of the caller with their role there, in the order they joined (the first is the one `GET /account/mode` shows). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            organizations: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                slug: string;
+                                /** @description `@` and the slug. */
+                                scope: string;
+                                /** @enum {string} */
+                                role: "owner" | "admin" | "member";
+                                /** Format: date-time */
+                                joined_at: string;
+                            }[];
+                        };
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
     enableDeveloperMode: {
         parameters: {
             query?: never;
@@ -3777,6 +4868,68 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    checkCommandNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The namespace, the pack and its command names. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    namespace: string;
+                    pack: string;
+                    commands: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Each name, free or taken (by which pack). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            namespace: string;
+                            pack: string;
+                            commands: {
+                                name: string;
+                                available: boolean;
+                                /** @description `@namespace/pack` of the active pack that uses the name. */
+                                taken_by: string | null;
+                            }[];
+                        };
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: a malformed namespace, pack or command name, no names or more than a pack may have. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `PERMISSION_DENIED` (`details.reason: namespace_not_owned`): the namespace is neither the caller's personal one nor one of their organizations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
     publishPack: {
         parameters: {
             query?: never;
@@ -3789,7 +4942,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The package: a .tar.gz with pack.yaml at its root, at most 10485760 bytes.
+                     * @description The package: a .tar.gz with pack.yaml at its root, or for a Python pack (`runtime: python`) also a wheel with pack.yaml in its .dist-info folder; at most 10485760 bytes.
                      */
                     package: string;
                     /** @description Ed25519 signature of the package's bytes, base64 (`svc pack build --sign`). With `public_key`, or neither. */
@@ -3815,7 +4968,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `PACKAGE_INVALID`, `PACKAGE_PATH_INVALID`, `MANIFEST_INVALID`, `INPUT_SCHEMA_INVALID` or `ENTRY_MISSING`; `details.field`, `details.issue` and `details.issues` say what. `SIGNATURE_INVALID`: a signature was sent that does not verify, or only one of its two fields. */
+            /** @description `PACKAGE_INVALID`, `PACKAGE_PATH_INVALID`, `MANIFEST_INVALID` (also a Python pack whose `python:` range the platform's Python cannot meet: `details.field: python`, `details.platform_python`), `INPUT_SCHEMA_INVALID` or `ENTRY_MISSING`; `details.field`, `details.issue` and `details.issues` say what. `SIGNATURE_INVALID`: a signature was sent that does not verify, or only one of its two fields. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4245,6 +5398,8 @@ export interface operations {
             query?: {
                 /** @description Run as a task even when the command is fast. */
                 async?: "true" | "false";
+                /** @description `true`: the answer carries the lines the run logged (`logs`; on a failure, `error.details.logs`). */
+                logs?: "true" | "false";
             };
             header?: {
                 /** @description `respond-async` asks for a task, as `?async=true` does. */
@@ -4267,7 +5422,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The command ran. */
+            /** @description The command ran (with `logs` when `?logs=true`). */
             200: {
                 headers: {
                     /** @description `true` when this is the stored outcome of an earlier call with the same `Idempotency-Key`. */
@@ -4284,6 +5439,13 @@ export interface operations {
                                 /** @enum {string} */
                                 status: "completed";
                             };
+                            logs?: {
+                                /** Format: date-time */
+                                at: string;
+                                /** @description `debug`, `info`, `warn` or `error`. */
+                                level: string;
+                                message: string;
+                            }[];
                         };
                         meta?: components["schemas"]["Meta"];
                     };
@@ -4370,6 +5532,541 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                enabled?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of schedules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            schedules: components["schemas"]["Schedule"][];
+                            total: number;
+                            page: number;
+                            pages: number;
+                        };
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: a bad `page`, `limit` or `enabled`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    command: string;
+                    /** @default {} */
+                    input?: {
+                        [key: string]: unknown;
+                    };
+                    cron: string;
+                    /** @default UTC */
+                    timezone?: string;
+                    /** @default true */
+                    enabled?: boolean;
+                    /**
+                     * @default skip
+                     * @enum {string}
+                     */
+                    overlap?: "skip" | "queue";
+                    /**
+                     * @default none
+                     * @enum {string}
+                     */
+                    catch_up?: "none" | "latest";
+                    /** @default  */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"];
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED` with `details.field`: a malformed body; a cron croner cannot read, or one firing more often than the tier allows (free: 5 enabled, at most once every 60 min; developer_preview: 20 enabled, at most once every 5 min; pro: 100 enabled, at most once every 1 min; enterprise: 1000 enabled, at most once every 1 min) (`cron`); an unknown IANA time zone (`timezone`); a command the caller may not run (`command`); an input its schema refuses (`input.…`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `SCHEDULE_LIMIT_REACHED`: the tenant has as many enabled schedules as its tier allows (`details.limit`, `details.tier`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"];
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `NOT_FOUND`: no such schedule in the caller's tenant (another tenant's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `NOT_FOUND`: no such schedule in the caller's tenant (another tenant's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    command?: string;
+                    input?: {
+                        [key: string]: unknown;
+                    };
+                    cron?: string;
+                    timezone?: string;
+                    enabled?: boolean;
+                    /** @enum {string} */
+                    overlap?: "skip" | "queue";
+                    /** @enum {string} */
+                    catch_up?: "none" | "latest";
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"];
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED` with `details.field`: a malformed body; a cron croner cannot read, or one firing more often than the tier allows (free: 5 enabled, at most once every 60 min; developer_preview: 20 enabled, at most once every 5 min; pro: 100 enabled, at most once every 1 min; enterprise: 1000 enabled, at most once every 1 min) (`cron`); an unknown IANA time zone (`timezone`); a command the caller may not run (`command`); an input its schema refuses (`input.…`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `SCHEDULE_LIMIT_REACHED`: the tenant has as many enabled schedules as its tier allows (`details.limit`, `details.tier`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_FOUND`: no such schedule in the caller's tenant (another tenant's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    pauseSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"];
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED` with `details.field`: a malformed body; a cron croner cannot read, or one firing more often than the tier allows (free: 5 enabled, at most once every 60 min; developer_preview: 20 enabled, at most once every 5 min; pro: 100 enabled, at most once every 1 min; enterprise: 1000 enabled, at most once every 1 min) (`cron`); an unknown IANA time zone (`timezone`); a command the caller may not run (`command`); an input its schema refuses (`input.…`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `SCHEDULE_LIMIT_REACHED`: the tenant has as many enabled schedules as its tier allows (`details.limit`, `details.tier`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_FOUND`: no such schedule in the caller's tenant (another tenant's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    resumeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"];
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED` with `details.field`: a malformed body; a cron croner cannot read, or one firing more often than the tier allows (free: 5 enabled, at most once every 60 min; developer_preview: 20 enabled, at most once every 5 min; pro: 100 enabled, at most once every 1 min; enterprise: 1000 enabled, at most once every 1 min) (`cron`); an unknown IANA time zone (`timezone`); a command the caller may not run (`command`); an input its schema refuses (`input.…`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `SCHEDULE_LIMIT_REACHED`: the tenant has as many enabled schedules as its tier allows (`details.limit`, `details.tier`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_FOUND`: no such schedule in the caller's tenant (another tenant's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    triggerSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            task_id: string;
+                            status: string;
+                            status_url: string;
+                        };
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `NOT_FOUND`: no such schedule in the caller's tenant (another tenant's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listScheduleRuns: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The schedule's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runs: components["schemas"]["ScheduleRun"][];
+                            total: number;
+                            page: number;
+                            pages: number;
+                        };
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: a bad `page` or `limit`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `NOT_FOUND`: no such schedule in the caller's tenant (another tenant's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listTasks: {
+        parameters: {
+            query?: {
+                /** @description Only tasks in this status. */
+                status?: "pending" | "started" | "success" | "failure" | "timeout" | "revoked";
+                /** @description How many, newest first (1-100, default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            tasks: {
+                                /** Format: uuid */
+                                task_id: string;
+                                /** @description `namespace.name`. */
+                                command: string;
+                                /** @enum {string} */
+                                status: "pending" | "started" | "success" | "failure" | "timeout" | "revoked";
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                started_at: string | null;
+                                /** Format: date-time */
+                                completed_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: an unknown status, a limit out of range, or another parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
             default: components["responses"]["Error"];
         };
     };
@@ -4833,7 +6530,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The package (.tar.gz, pack.yaml at its root), at most 10485760 bytes.
+                     * @description The package (.tar.gz, pack.yaml at its root; or a Python pack's wheel), at most 10485760 bytes.
                      */
                     package: string;
                 };
@@ -4938,6 +6635,8 @@ export interface operations {
             query?: {
                 /** @description Run as a task even when the command is fast. */
                 async?: "true" | "false";
+                /** @description `true`: the answer carries the lines the run logged (`logs`; on a failure, `error.details.logs`). */
+                logs?: "true" | "false";
             };
             header?: {
                 /** @description `respond-async` asks for a task, as `?async=true` does. */
@@ -4958,7 +6657,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The command ran. */
+            /** @description The command ran (with `logs` when `?logs=true`). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4973,6 +6672,13 @@ export interface operations {
                                 /** @enum {string} */
                                 status: "completed";
                             };
+                            logs?: {
+                                /** Format: date-time */
+                                at: string;
+                                /** @description `debug`, `info`, `warn` or `error`. */
+                                level: string;
+                                message: string;
+                            }[];
                         };
                         meta?: components["schemas"]["Meta"];
                     };
@@ -5076,7 +6782,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            401: components["responses"]["Unauthenticated"];
+            401: components["responses"]["UnauthenticatedWithChallenge"];
             /** @description `METHOD_NOT_ALLOWED`: use POST. */
             405: {
                 headers: {
@@ -5123,6 +6829,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcResponse"] | components["schemas"]["JsonRpcResponse"][];
+                    "text/event-stream": string;
                 };
             };
             /** @description Only notifications or responses were sent: nothing to answer. */
@@ -5141,7 +6848,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcResponse"] | components["schemas"]["Error"];
                 };
             };
-            401: components["responses"]["Unauthenticated"];
+            401: components["responses"]["UnauthenticatedWithChallenge"];
             /** @description `PERMISSION_DENIED`: the API key lacks the `commands:execute` scope. */
             403: {
                 headers: {
@@ -5182,7 +6889,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            401: components["responses"]["Unauthenticated"];
+            401: components["responses"]["UnauthenticatedWithChallenge"];
             /** @description `METHOD_NOT_ALLOWED`: use POST. */
             405: {
                 headers: {
