@@ -4,7 +4,7 @@ import { documentedOperations, responseChecker } from './openapi.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const user = { id: '6f1c2a3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b', email: 'ada@example.test', name: '', role: 'member', developerMode: false, subscriptionTier: 'pro', createdAt: '2025-01-02T03:04:05.000Z' };
-const signedIn = { data: { tokens: { accessToken: 'a.b.c', refreshToken: 'r', expiresAt: 1735787045000 }, user } };
+const signedIn = { data: { tokens: { accessToken: 'a.b.c', refreshToken: 'r', expiresAt: 1735787045000, refreshExpiresAt: 1738379045000 }, user } };
 const error = { success: false, error: { type: 'NotFoundError', message: 'No route', code: 'NOT_FOUND', details: {}, correlation_id: 'abc', timestamp: '2025-01-02T03:04:05.000Z' } };
 
 describe('the response checks of the end-to-end client', () => {
@@ -27,7 +27,7 @@ describe('the response checks of the end-to-end client', () => {
   });
 
   it('reads OpenAPI 3.0: null where a field is nullable, and a fixed value as a one-value enum', () => {
-    const task = { task_id: user.id, status: 'pending', result: null, error: null, started_at: null, completed_at: null, correlation_id: 'abc', progress: null };
+    const task = { task_id: user.id, status: 'pending', result: null, error: null, started_at: null, completed_at: null, correlation_id: 'abc', progress: null, logs: [] };
     expect(check('GET', `/api/v1/tasks/${user.id}`, 200, { success: true, data: task })).toBeUndefined();
     expect(check('GET', `/api/v1/tasks/${user.id}`, 200, { success: true, data: { ...task, started_at: 5 } })).toMatch(/started_at must be string/);
     expect(check('GET', `/api/v1/tasks/${user.id}`, 200, { success: false, data: task })).toMatch(/success must be equal to one of the allowed values/);
