@@ -33,7 +33,6 @@ export class AmqpConnection {
   readonly manager: AmqpConnectionManager;
   private closing = false;
   private opened = false;
-  private readonly closedByUs = new WeakSet<Channel>();
 
   constructor(private readonly options: AmqpConnectionOptions) {
     const { logger } = options;
@@ -100,19 +99,13 @@ export class AmqpConnection {
       // A lost connection closes its channels before the manager hears of it: look once it has.
       channel.on('close', () =>
         setImmediate(() => {
-          if (wrapperClosed || this.closing || this.closedByUs.has(channel) || this.current() !== model) return;
+          if (wrapperClosed || this.closing || this.current() !== model) return;
           options.onLost();
         }),
       );
     });
     if (options.setup) void wrapper.addSetup(options.setup).catch(() => undefined);
     return wrapper;
-  }
-
-  /** Closes `channel` without its owner taking it for a loss. */
-  release(channel: Channel): void {
-    this.closedByUs.add(channel);
-    channel.close().catch(() => undefined);
   }
 
   /** Every channel again on a new connection: the one recovery path for a shared channel. */
