@@ -81,25 +81,14 @@ function checked(schema: z.ZodType, message: BusMessage, what: string): void {
   message.payload = parseInput(schema, message.payload, what);
 }
 
-/** Counts what `sent` does under `kind` and `name`, ok or failed, and passes its outcome on. */
-async function counted<T>(kind: string, name: string, sent: Promise<T>): Promise<T> {
+/** Runs `work` and counts it on `counter` under `labels`, with its outcome (ok or failed). */
+async function tally<T>(counter: { inc(labels: Record<string, string>): void }, labels: Record<string, string>, work: () => Promise<T>): Promise<T> {
   try {
-    const result = await sent;
-    busPublished.inc({ kind, name, outcome: 'ok' });
+    const result = await work();
+    counter.inc({ ...labels, outcome: 'ok' });
     return result;
   } catch (err) {
-    busPublished.inc({ kind, name, outcome: 'failed' });
-    throw err;
-  }
-}
-
-/** Runs a delivery's handler and counts it under its queue's contract name, ok or failed. */
-async function handled(kind: string, queue: string, handle: () => Promise<unknown>): Promise<void> {
-  try {
-    await handle();
-    busConsumed.inc({ kind, queue, outcome: 'ok' });
-  } catch (err) {
-    busConsumed.inc({ kind, queue, outcome: 'failed' });
+    counter.inc({ ...labels, outcome: 'failed' });
     throw err;
   }
 }
@@ -117,7 +106,7 @@ export function typedBus(raw: RawBus): Bus {
     kind: raw.kind,
     async publish(event, payload, options) {
       contractOf(event, 'event');
-      return counted('event', event, raw.publish(event, payload, options));
+      return tally(busPublished, { kind: 'event', name: event }, () => raw.publish(event, payload, options));
     },
     async subscribe(queue, patterns, handler, options) {
       // A durable queue outlives its subscriber and is bound to what it listens for: it must be
@@ -129,7 +118,7 @@ export function typedBus(raw: RawBus): Bus {
         queue,
         [...patterns],
         (message) =>
-          handled('event', baseOf(queue), async () => {
+          tally(busConsumed, { kind: 'event', queue: baseOf(queue) }, async () => {
             checked(contractOf(message.name, 'event').payload, message, message.name);
             await handler(message as never);
           }),
@@ -138,7 +127,7 @@ export function typedBus(raw: RawBus): Bus {
     },
     async send(queue, payload, options) {
       contractOf(queue, 'queue');
-      return counted('work', baseOf(queue), raw.send(queue, payload, options));
+      return tally(busPublished, { kind: 'work', name: baseOf(queue) }, () => raw.send(queue, payload, options));
     },
     async consume(queue, handler, options) {
       const { payload: schema } = contractOf(queue, 'queue');
@@ -146,7 +135,7 @@ export function typedBus(raw: RawBus): Bus {
       return raw.consume(
         queue,
         (message) =>
-          handled('work', what, async () => {
+          tally(busConsumed, { kind: 'work', queue: what }, async () => {
             checked(schema, message, what);
             await handler(message as never);
           }),
@@ -174,12 +163,10 @@ export function typedBus(raw: RawBus): Bus {
       return raw.respond(
         name,
         async (_payload, message) => {
-          let answer: unknown;
-          await handled('rpc', name, async () => {
+          return tally(busConsumed, { kind: 'rpc', queue: name }, async () => {
             checked(request, message, name);
-            answer = await handler(message.payload as never, message as never);
+            return handler(message.payload as never, message as never);
           });
-          return answer;
         },
         options,
       );
