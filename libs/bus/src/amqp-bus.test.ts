@@ -368,6 +368,16 @@ describe.runIf(url)('amqp bus', () => {
       });
       await waitFor(() => received.length === 1, 'the job on the classic queue');
     });
+
+    it('refuses the classic setting on a quorum queue in the same way', async () => {
+      const queue = `was-quorum-${randomUUID().slice(0, 6)}`;
+      await (await quorum()).send(queue, { n: 1 });
+      const refused = await (await open({ waitForConnectionMs: 1000 })).consume(queue, async () => undefined).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect((refused as InstanceType<typeof IntegrationError>).details).toMatchObject({ reason: expect.stringMatching(/exists as another type than classic/) });
+    });
   });
 });
 

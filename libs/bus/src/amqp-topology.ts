@@ -1,5 +1,6 @@
 import type { Channel } from 'amqplib';
 import { IntegrationError } from '@svc/core';
+import { errorMessage } from './async.js';
 import { deadLetterQueueOf, isDeadLetterQueue, isEphemeralQueue } from './names.js';
 
 /**
@@ -138,7 +139,7 @@ export class AmqpTopology {
     try {
       await channel.assertQueue(queue, { durable: true, arguments: typed });
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
+      const reason = errorMessage(err);
       if (/PRECONDITION_FAILED.*x-queue-type/.test(reason)) {
         throw new IntegrationError(`Queue ${queue} exists as another type than ${this.queueType}: drain and delete it, or set SVC_BUS_QUEUE_TYPE to its type (libs/bus README, "Queue type")`, { queue, queue_type: this.queueType, reason }, { cause: err });
       }
