@@ -70,7 +70,7 @@ describe('queue-depth autoscaling of the workers (components/queue-autoscaling o
     }
   });
 
-  it('gives the long workers the fast ones\' pod, with a grace that covers a medium task, and a NetworkPolicy as strict', () => {
+  it('gives the long workers the fast ones\' pod, with a grace that covers a medium task, a NetworkPolicy as strict and a disruption budget', () => {
     const [fast, long] = ['execution-worker', 'execution-worker-long'].map((name) => deployments.find((d) => d.metadata.name === name));
     const withoutQueues = (d: any) => ({ ...containerOf(d), env: containerOf(d).env.filter((e: any) => e.name !== 'SVC_WORKER_QUEUES') });
     expect(withoutQueues(long)).toEqual(withoutQueues(fast));
@@ -81,5 +81,7 @@ describe('queue-depth autoscaling of the workers (components/queue-autoscaling o
     const policyOf = (app: string) => policies.find((p) => p.metadata.name === app);
     expect(policyOf('execution-worker-long').spec.podSelector.matchLabels).toEqual({ app: 'execution-worker-long' });
     expect(policyOf('execution-worker-long').spec.egress).toEqual(policyOf('execution-worker').spec.egress);
+    const budgets = objects.filter((o) => o.kind === 'PodDisruptionBudget').map((b) => b.spec.selector.matchLabels.app);
+    expect(budgets).toEqual(expect.arrayContaining(['execution-worker', 'execution-worker-long']));
   });
 });

@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,41 @@ async function journalRows(url: string, schema: string): Promise<number> {
     await client.end();
   }
 }
+
+/** A port free on this machine now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** A service process as a Deployment of the k8s base starts it, whose log lines the test can wait for. */
+function startService(entry: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: APP_ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const logged = (text: string, timeoutMs = 60_000) =>
+    new Promise<void>((resolve, reject) => {
+      const started = Date.now();
+      const look = setInterval(() => {
+        if (output.includes(text)) {
+          clearInterval(look);
+          resolve();
+        } else if (child.exitCode !== null || Date.now() - started > timeoutMs) {
+          clearInterval(look);
+          reject(new Error(`no "${text}" from ${entry} (exit ${child.exitCode}):\n${output}`));
+        }
+      }, 100);
+    });
+  return { child, logged };
+}
+
+const stopped = (child: ChildProcess) => (child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
 
 describe('the migration command', () => {
   it('knows every service that owns migrations', () => {
@@ -61,4 +97,31 @@ describe.runIf(process.env.DATABASE_URL)('the migration command on Postgres', ()
     expect(again.status, again.stderr).toBe(0);
     expect(await journalRows(scratch.url, 'storage')).toBe(readMigrationFiles({ migrationsFolder: migrationsFolderOf('storage') }).length);
   });
+
+  it('lets a service started with SVC_MIGRATE_AT_START=false wait for it, then serve on the migrated schema', async () => {
+    const database = await createScratchDatabase(process.env.DATABASE_URL!, 'migratewait');
+    const port = await freePort();
+    const service = startService('services/storage/src/main.ts', {
+      DATABASE_URL: database.url,
+      SVC_MIGRATE_AT_START: 'false',
+      SVC_MIGRATION_WAIT_SECONDS: '120',
+      SVC_INTERNAL_SECRET: 'a-test-internal-secret-of-32-characters',
+      PORT: String(port),
+    });
+    try {
+      await service.logged('waiting for the migration command');
+      // It applied nothing and does not serve yet.
+      await expect(journalRows(database.url, 'storage')).rejects.toMatchObject({ code: '42P01' });
+      await expect(fetch(`http://127.0.0.1:${port}/readyz`)).rejects.toThrow();
+
+      const migrated = migrate(['storage'], { DATABASE_URL: database.url });
+      expect(migrated.status, migrated.stderr).toBe(0);
+      await service.logged('storage listening');
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    } finally {
+      service.child.kill('SIGTERM');
+      await stopped(service.child);
+      await database.drop();
+    }
+  }, 180_000);
 });
