@@ -17,19 +17,6 @@ describe('pendingMigrations', () => {
   });
 });
 
-describe('embedded PGlite', () => {
-  it('migrates at start whatever the setting says: no other process could', async () => {
-    const database = await createDatabase({ migrateAtStart: false, migrationWaitMs: 1 });
-    try {
-      await database.migrate({ migrationsFolder, schema: 'fixture' });
-      const rows = await database.db.execute(sql`select count(*)::int as n from fixture.notes`);
-      expect((rows as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
-    } finally {
-      await database.close();
-    }
-  });
-});
-
 describe.runIf(process.env.DATABASE_URL)('migrations left to the migration command (Postgres)', () => {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let roles: Record<string, ServiceRoles>;
