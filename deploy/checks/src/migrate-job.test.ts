@@ -15,6 +15,17 @@ describe('the migration Job of the base', () => {
     expect(Number(config.SVC_MIGRATION_WAIT_SECONDS)).toBeGreaterThan(0);
   });
 
+  it('has processes give up waiting, saying why, before their startup probe would have them killed', () => {
+    const wait = Number(manifests().find((m) => m.file === `${K8S}/base/config.yaml`)!.doc.data.SVC_MIGRATION_WAIT_SECONDS);
+    const deployments = manifests().filter((m) => m.doc.kind === 'Deployment' && m.role === 'resource' && m.doc.metadata.name !== 'gateway');
+    expect(deployments.length).toBeGreaterThan(5);
+    for (const { file, doc } of deployments) {
+      const probe = doc.spec.template.spec.containers[0].startupProbe;
+      expect(probe, file).toBeDefined();
+      expect(wait, file).toBeLessThan(probe.periodSeconds * probe.failureThreshold);
+    }
+  });
+
   it("migrates every service's schema, each in a container of its own as that service's migrator", () => {
     const containers = job.doc.spec.template.spec.containers as any[];
     expect(containers.map((c) => c.name).sort()).toEqual([...owners].sort());
