@@ -2417,6 +2417,11 @@ export interface components {
                 idempotentHint?: boolean;
                 openWorldHint?: boolean;
             };
+            /** @description The dashboard that is the command's UI (`ui` in `pack.yaml`); null for none. Over MCP, the tool links it as an MCP App (`_meta.ui.resourceUri`). */
+            ui: {
+                /** @description The dashboard's name (its slug), in the pack's namespace. */
+                dashboard: string;
+            } | null;
             /** @enum {string} */
             output_format: "json";
             /** @description Seconds. */
@@ -2452,6 +2457,11 @@ export interface components {
                 idempotentHint?: boolean;
                 openWorldHint?: boolean;
             };
+            /** @description The dashboard that is the command's UI (`ui` in `pack.yaml`); null for none. Over MCP, the tool links it as an MCP App (`_meta.ui.resourceUri`). */
+            ui: {
+                /** @description The dashboard's name (its slug), in the pack's namespace. */
+                dashboard: string;
+            } | null;
             /** @enum {string} */
             output_format: "json";
             /** @description Seconds. */
