@@ -6,6 +6,7 @@ import { createLogger } from '@svc/core';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { IDENTITY_MIGRATIONS, IDENTITY_SCHEMA } from '../app.js';
 import { inbox, outbox } from '../db/schema.js';
+import { OAuthGrantRepository } from '../repositories/oauth-grant.repository.js';
 import { UserRepository } from '../repositories/user.repository.js';
 import { AuthService } from './auth.service.js';
 import { OAuthService } from './oauth.service.js';
@@ -77,13 +78,16 @@ describe.each(testDatabaseKinds())('forgotten passwords, on $name', (kind) => {
     expect(rows).not.toContain(token);
   });
 
-  it('sets the new password with the token, ends every session, and refuses the token again', async () => {
+  it('sets the new password with the token, ends every session and OAuth authorization, and refuses the token again', async () => {
     const ada = await user();
     const signedIn = await auth.login(ada.email, ada.password);
+    const grants = new OAuthGrantRepository(db.database.db);
+    await grants.insert({ userId: ada.id, tenantId: ada.tenant.id, clientId: 'https://client.example.test/meta', clientName: 'An agent', redirectUri: 'https://client.example.test/cb', scopes: ['commands:execute'], resource: 'http://svc.test/mcp' });
     await resets.request(ada.email);
     const token = await linkTokenFor(ada.email);
     await resets.confirm(token, 'a-brand-new-password');
     await expect(auth.refresh(signedIn.tokens.refreshToken)).rejects.toMatchObject({ code: 'AUTHENTICATION_FAILED' });
+    expect(await grants.liveIdsOf(ada.id)).toEqual([]);
     await expect(auth.login(ada.email, ada.password)).rejects.toMatchObject({ code: 'AUTHENTICATION_FAILED' });
     await expect(auth.login(ada.email, 'a-brand-new-password')).resolves.toBeDefined();
     await expect(resets.confirm(token, 'yet-another-password')).rejects.toMatchObject({ status: 400, code: 'RESET_TOKEN_INVALID', details: { reason: 'used' } });

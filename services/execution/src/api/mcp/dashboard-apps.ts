@@ -33,7 +33,13 @@ export function appResourcesOf(commands: CommandSummary[]): Resource[] {
   for (const command of commands) {
     if (!command.ui) continue;
     const uri = appResourceUri(command.namespace, command.pack, command.ui.dashboard);
-    byUri.set(uri, { uri, name: command.ui.dashboard, title: `Dashboard ${command.ui.dashboard} of @${command.namespace}/${command.pack}`, mimeType: RESOURCE_MIME_TYPE });
+    byUri.set(uri, {
+      uri,
+      name: command.ui.dashboard,
+      title: `Dashboard ${command.ui.dashboard} of @${command.namespace}/${command.pack}`,
+      description: `The dashboard ${command.ui.dashboard}, shown beside the results of @${command.namespace}/${command.pack}'s commands (an MCP App)`,
+      mimeType: RESOURCE_MIME_TYPE,
+    });
   }
   return [...byUri.values()];
 }
