@@ -139,6 +139,7 @@ describe.each(MODES)("a command's dashboard in an MCP Apps host (%s infrastructu
     }
     await expect(mcp.readResource({ uri: `ui://svc/${stranger.slug}/board-tools/dashboards/echo-board` })).rejects.toMatchObject({ code: -32002 });
     await expect(mcp.readResource({ uri: 'ui://svc/../../etc/passwd' })).rejects.toMatchObject({ code: -32002 });
+    await expect(mcp.readResource({ uri: `ui://svc/${dev.slug}/board-tools/dashboards/${'x'.repeat(51)}` })).rejects.toMatchObject({ code: -32002 });
   });
 
   it('renders in a host, shows the tool result and runs a command of its pack through the host', async () => {

@@ -11,7 +11,8 @@ import { dashboardAppHtml, dashboardScript } from './dashboard-app-page.js';
  * `resources/read` of that URI answers the page that shows the dashboard (`dashboard-app-page.ts`).
  */
 
-const APP_URI = /^ui:\/\/svc\/([a-z0-9-]+)\/([a-z0-9-]+)\/dashboards\/([a-z0-9-]+)$/;
+/** Namespace, pack and dashboard name, each within its own bounds (a dashboard's name is 3-50 characters). */
+const APP_URI = /^ui:\/\/svc\/([a-z0-9-]{1,64})\/([a-z0-9-]{1,64})\/dashboards\/([a-z0-9-]{3,50})$/;
 
 /** MCP's code for a resource that does not exist (or that the caller may not see). */
 export const RESOURCE_NOT_FOUND = -32002;
