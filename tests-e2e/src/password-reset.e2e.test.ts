@@ -120,6 +120,17 @@ describe.each(MODES)('forgotten passwords, by e-mail through an SMTP relay (%s i
     expect((await confirm(token, 'long-enough-now')).status).toBe(200);
   });
 
+  it('limits one client to 10 a minute over both endpoints, whatever the addresses', async () => {
+    const from = clientAddress();
+    const sent = [];
+    for (let i = 0; i < 5; i++) sent.push(await call('/api/v1/auth/password-reset', { body: { email: `client-${i}-${randomBytes(3).toString('hex')}@example.test` }, headers: from }));
+    for (let i = 0; i < 5; i++) sent.push(await call('/api/v1/auth/password-reset/confirm', { body: { token: `guess-${i}`, password: 'a-guessed-password' }, headers: from }));
+    expect(sent.map((r) => r.status)).toEqual([202, 202, 202, 202, 202, 400, 400, 400, 400, 400]);
+    const limited = await call('/api/v1/auth/password-reset/confirm', { body: { token: 'guess-10', password: 'a-guessed-password' }, headers: from });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('RATE_LIMITED');
+  });
+
   it('limits the requests for one address, known or not', async () => {
     const erin = await signUp(call, admin);
     for (const address of [erin.email, `nobody-${randomBytes(4).toString('hex')}@example.test`]) {
