@@ -123,6 +123,8 @@ describe('svc: config, output and exit codes', () => {
       closed.server.close();
       const reply = await run(['status', '--json'], { SVC_REGISTRY_URL: closed.url });
       expect([reply.code, reply.json().error.kind, reply.json().error.code]).toEqual([4, 'network', 'ECONNREFUSED']);
+      // Where the address came from, so that a wrong one can be put right.
+      expect(reply.json().error.message).toContain(`the platform at ${closed.url}: set by SVC_API_URL, SVC_REGISTRY_URL or \`svc config set registry.url <url>\``);
     });
 
     it('5: a server error (a 5xx answer)', async () => {
@@ -140,7 +142,7 @@ describe('svc: config, output and exit codes', () => {
       req.on('end', () => {
         seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? body}`);
         res.setHeader('content-type', 'application/json');
-        if (req.url === '/api/v1/auth/refresh') return res.end(JSON.stringify({ data: { accessToken: jwt('new'), refreshToken: 'refresh-2', expiresAt: 0 } }));
+        if (req.url === '/api/v1/auth/refresh') return res.end(JSON.stringify({ data: { accessToken: jwt('new'), refreshToken: 'refresh-2', expiresAt: Date.now() + 900_000 } }));
         if (req.headers.authorization !== `Bearer ${jwt('new')}`) return res.writeHead(401).end(JSON.stringify({ success: false, error: { code: 'AUTHENTICATION_FAILED', message: 'expired' } }));
         res.end(JSON.stringify({ data: { packs: [] } }));
       });
