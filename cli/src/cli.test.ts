@@ -160,6 +160,32 @@ describe('svc: config, output and exit codes', () => {
     }
   });
 
+  it('takes a pasted access token, which works until it ends and says when, with no session to renew', async () => {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const exp = Math.floor(Date.now() / 1000) + 900;
+    const token = `${part({ alg: 'HS256' })}.${part({ exp })}.c2ln`;
+    const server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/api/v1/auth/me' && req.headers.authorization === `Bearer ${token}`) {
+        return res.end(JSON.stringify({ data: { id: 'u-1', email: 'ada@example.com', developerMode: false, tenantSlug: 'ada', subscriptionTier: 'free' } }));
+      }
+      res.writeHead(404).end(JSON.stringify({ success: false, error: { code: 'NOT_FOUND', message: 'no' } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const env = { SVC_REGISTRY_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    const config = `${home.dir}/pasted.toml`;
+    try {
+      const reply = await run(['login', '--token', token, '-o', 'json', '-c', config], env);
+      expect(reply.code, reply.stdout).toBe(0);
+      expect(reply.json().data).toMatchObject({ token_kind: 'access_token', refreshable: false, expires_at: new Date(exp * 1000).toISOString(), user: { email: 'ada@example.com' } });
+      const text = await run(['login', '--token', token, '-c', config], env);
+      expect(text.stdout).toMatch(/This access token ends in 15 minutes \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\) and cannot be renewed/);
+      expect(await readFile(config, 'utf8')).not.toContain('refresh_token');
+    } finally {
+      server.close();
+    }
+  });
+
   it('names the limit of a 429 with its tier and reset; sits through a short wait once, but never with --non-interactive', async () => {
     let calls = 0;
     const server = createServer((_req, res) => {
