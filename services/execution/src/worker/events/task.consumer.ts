@@ -1,5 +1,6 @@
 import type { Bus, Subscription } from '@svc/bus';
 import type { Queue } from '@svc/pack-sdk';
+import { traced } from '@svc/tracing';
 import type { TaskWorker } from '../services/task-worker.js';
 
 /** Jobs a worker holds at once, per queue. */
@@ -16,7 +17,14 @@ export const EXEC_QUEUES = ['exec.fast', 'exec.medium', 'exec.long'] as const;
 export async function consumeJobs(bus: Bus, worker: TaskWorker, prefetch: WorkerPrefetch): Promise<Subscription[]> {
   return Promise.all(
     (['fast', 'medium', 'long'] as const).map((queue) =>
-      bus.consume(`exec.${queue}`, (message) => worker.handle(message.payload, queue, message.redelivered), { prefetch: prefetch[queue] }),
+      bus.consume(
+        `exec.${queue}`,
+        (message) => {
+          const attributes = { 'svc.queue': queue, 'svc.task.id': message.payload.task_id, 'svc.redelivered': message.redelivered };
+          return traced('worker.job', { attributes }, () => worker.handle(message.payload, queue, message.redelivered));
+        },
+        { prefetch: prefetch[queue] },
+      ),
     ),
   );
 }

@@ -141,6 +141,9 @@ function errorDescription(value: unknown): ErrorDescription {
 export class RunnerProcess {
   readonly packKey: string;
   lastUsedAt = Date.now();
+  /** Settles true once the runner said it is ready, false when it went before that (a cold start's span ends on it). */
+  readonly ready: Promise<boolean>;
+  #markReady: (ready: boolean) => void = () => undefined;
   readonly #options: RunnerProcessOptions;
   readonly #child: ChildProcess;
   readonly #channel: Socket;
@@ -162,12 +165,16 @@ export class RunnerProcess {
     this.#options = options;
     this.packKey = options.packKey;
     this.#looseOutput = new OutputBudget(options.output);
+    this.ready = new Promise((resolve) => {
+      this.#markReady = resolve;
+    });
     this.#child = launchRunner(options);
     this.#channel = this.#child.stdio[3] as Socket;
     this.#killTimer = setTimeout(() => void this.stop('start_failed'), options.startTimeoutMs);
     this.#exited = new Promise((resolve) => {
       this.#child.once('close', (code, signal) => {
         this.#onClose(code, signal);
+        this.#markReady(false);
         resolve();
       });
     });
@@ -333,6 +340,7 @@ export class RunnerProcess {
     if (this.#state !== 'starting') return;
     clearTimeout(this.#killTimer);
     this.#state = 'ready';
+    this.#markReady(true);
     this.#afterCall();
   }
 
