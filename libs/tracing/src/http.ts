@@ -1,7 +1,5 @@
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Request, RequestHandler, Response } from 'express';
-import { extractTrace } from './propagation.js';
-import { isTracing, tracer } from './state.js';
+import { SpanKind, tracingApi } from './state.js';
 
 export interface HttpTracingOptions {
   /** The route pattern to name the span by, read once the answer is sent (the metrics' labeller). */
@@ -15,6 +13,9 @@ export interface HttpTracingOptions {
   continueTrace: boolean;
 }
 
+/** OTLP's ERROR status. */
+const ERROR = 2;
+
 /**
  * A server span for every request, named `<method> <route>` with the route pattern and the status
  * once the answer is sent (5xx marked failed), active for everything the request does, so that a
@@ -25,19 +26,19 @@ export interface HttpTracingOptions {
  */
 export function httpTracing(options: HttpTracingOptions): RequestHandler {
   return (req, res, next) => {
-    if (!isTracing()) return next();
-    const parent = options.continueTrace ? extractTrace(req.headers) : ROOT_CONTEXT;
-    const span = tracer().startSpan(req.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } }, parent);
-    const end = () => {
+    const api = tracingApi();
+    if (!api) return next();
+    const parent = options.continueTrace ? api.propagation.extract(api.ROOT_CONTEXT, req.headers) : api.ROOT_CONTEXT;
+    const span = api.trace.getTracer('svc').startSpan(req.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } }, parent);
+    res.once('close', () => {
       const route = options.routeOf(req, res);
       span.updateName(`${req.method} ${route}`);
       span.setAttributes({ 'http.route': route, 'http.response.status_code': res.statusCode });
-      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      if (res.statusCode >= 500) span.setStatus({ code: ERROR });
       // A client that left before the answer was sent.
       if (!res.writableFinished) span.setAttribute('http.aborted', true);
       span.end();
-    };
-    res.once('close', end);
-    context.with(trace.setSpan(parent, span), next);
+    });
+    api.context.with(api.trace.setSpan(parent, span), next);
   };
 }

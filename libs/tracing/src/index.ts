@@ -1,7 +1,6 @@
-export { SpanKind, type Span } from '@opentelemetry/api';
 export { tracingEnv, SAMPLERS, type SamplerName, type TracingEnv } from './env.js';
 export { startTracing, type Tracing, type TracingOptions } from './start.js';
-export { isTracing } from './state.js';
-export { annotate, traced, recordFailure, type SpanSettings } from './spans.js';
-export { currentTraceparent, dropTrace, extractTrace, injectTrace, TRACE_HEADERS, withTraceHeaders } from './propagation.js';
-export { httpTracing } from './http.js';
+export { isTracing, SpanKind } from './state.js';
+export { annotate, markFailed, traced, type SpanSettings } from './spans.js';
+export { currentTraceparent, dropTrace, injectTrace, TRACE_HEADERS, withTraceHeaders } from './propagation.js';
+export { httpTracing, type HttpTracingOptions } from './http.js';

@@ -1,21 +1,16 @@
-import { context, propagation, ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api';
-import { isTracing } from './state.js';
+import { tracingApi } from './state.js';
 
 /** The W3C Trace Context headers (`traceparent`, `tracestate`): what carries a trace between processes. */
 export const TRACE_HEADERS = ['traceparent', 'tracestate'] as const;
 
 /**
  * Writes the active span's `traceparent` (and `tracestate`) into `carrier`: HTTP headers going
- * to a service, a bus message's headers, a runner's call. Nothing is written when the process
- * does not trace or no span is active.
+ * to a service, a request handed over in process. Nothing is written when the process does not
+ * trace or no span is active.
  */
 export function injectTrace(carrier: Record<string, unknown>): void {
-  if (isTracing()) propagation.inject(context.active(), carrier);
-}
-
-/** The context a carrier's `traceparent` names, to parent a span on; the root when it names none. */
-export function extractTrace(carrier: Record<string, unknown>): Context {
-  return propagation.extract(ROOT_CONTEXT, carrier);
+  const api = tracingApi();
+  api?.propagation.inject(api.context.active(), carrier);
 }
 
 /** Removes what a carrier says about a trace (a client's headers the gateway does not take up). */
@@ -25,16 +20,15 @@ export function dropTrace(carrier: Record<string, unknown>): void {
 
 /** The active span's `traceparent`, for a carrier that is not a map of headers (a runner's call); undefined when there is none. */
 export function currentTraceparent(): string | undefined {
-  if (!isTracing() || !trace.getSpan(context.active())) return undefined;
   const carrier: Record<string, string> = {};
-  propagation.inject(context.active(), carrier);
+  injectTrace(carrier);
   return carrier.traceparent;
 }
 
 /** `headers` with the active trace added (a copy); `headers` itself when the process does not trace. */
 export function withTraceHeaders<H extends Record<string, string>>(headers: H | undefined): H | undefined {
-  if (!isTracing()) return headers;
+  if (!tracingApi()) return headers;
   const carrier = { ...headers } as H;
-  propagation.inject(context.active(), carrier);
+  injectTrace(carrier);
   return carrier;
 }

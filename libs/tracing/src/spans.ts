@@ -1,9 +1,5 @@
-import { context, SpanStatusCode, trace, type Attributes, type Span, type SpanKind } from '@opentelemetry/api';
-import { extractTrace } from './propagation.js';
-import { isTracing, tracer } from './state.js';
-
-/** The span handed to work when nothing is recorded: every call on it does nothing. */
-const UNRECORDED: Span = trace.wrapSpanContext({ traceId: '00000000000000000000000000000000', spanId: '0000000000000000', traceFlags: 0 });
+import type { Attributes, Span, SpanKind } from '@opentelemetry/api';
+import { tracingApi } from './state.js';
 
 export interface SpanSettings {
   kind?: SpanKind;
@@ -15,31 +11,35 @@ export interface SpanSettings {
   parentFrom?: Record<string, unknown>;
 }
 
+/** OTLP's ERROR status. */
+const ERROR = 2;
+
 /** Marks a span failed with what was thrown, without the stack (it may name a pack's paths). */
-export function recordFailure(span: Span, err: unknown): void {
+function recordFailure(span: Span, err: unknown): void {
   const message = err instanceof Error ? err.message : String(err);
-  span.setStatus({ code: SpanStatusCode.ERROR, message });
+  span.setStatus({ code: ERROR, message });
   span.setAttribute('error.type', err instanceof Error ? err.constructor.name : typeof err);
 }
 
 /**
  * Runs `work` inside a span named `name`, active for everything `work` starts (messages it
  * sends, HTTP it forwards), ended when `work` settles and marked failed when it throws. When the
- * process does not trace, `work` runs as it is with a span that records nothing.
+ * process does not trace, `work` runs as it is. Either way `work` starts in this very turn.
  *
  * @example
- *   const outcome = await traced('execution.run', { attributes: { 'svc.command': 'ns/hello' } }, async (span) => {
- *     span.setAttribute('svc.mode', 'sync');
+ *   const outcome = await traced('execution.run', { attributes: { 'svc.tenant.id': tenant } }, async () => {
+ *     annotate({ 'svc.queue': 'fast' });
  *     return runIt();
  *   });
  */
-export function traced<T>(name: string, settings: SpanSettings, work: (span: Span) => Promise<T>): Promise<T> {
-  if (!isTracing()) return work(UNRECORDED);
-  const parent = settings.parentFrom ? extractTrace(settings.parentFrom) : context.active();
-  const span = tracer().startSpan(name, { kind: settings.kind, attributes: settings.attributes }, parent);
-  return context.with(trace.setSpan(parent, span), async () => {
+export function traced<T>(name: string, settings: SpanSettings, work: () => Promise<T>): Promise<T> {
+  const api = tracingApi();
+  if (!api) return work();
+  const parent = settings.parentFrom ? api.propagation.extract(api.ROOT_CONTEXT, settings.parentFrom) : api.context.active();
+  const span = api.trace.getTracer('svc').startSpan(name, { kind: settings.kind, attributes: settings.attributes }, parent);
+  return api.context.with(api.trace.setSpan(parent, span), async () => {
     try {
-      return await work(span);
+      return await work();
     } catch (err) {
       recordFailure(span, err);
       throw err;
@@ -57,5 +57,11 @@ export function traced<T>(name: string, settings: SpanSettings, work: (span: Spa
  *   annotate({ 'svc.command': `${task.namespace}/${task.command}` });
  */
 export function annotate(attributes: Attributes): void {
-  if (isTracing()) trace.getActiveSpan()?.setAttributes(attributes);
+  tracingApi()?.trace.getActiveSpan()?.setAttributes(attributes);
+}
+
+/** Marks the active span failed by `err`, for work that reports a failure rather than throwing it. */
+export function markFailed(err: unknown): void {
+  const span = tracingApi()?.trace.getActiveSpan();
+  if (span) recordFailure(span, err);
 }

@@ -1,6 +1,6 @@
 import type { SpanExporter, SpanProcessor, Sampler } from '@opentelemetry/sdk-trace-base';
 import type { SamplerName, TracingEnv } from './env.js';
-import { setTracing } from './state.js';
+import { setTracingApi } from './state.js';
 
 export interface TracingOptions {
   /** Names the process in its spans when `OTEL_SERVICE_NAME` does not. */
@@ -27,8 +27,8 @@ function samplerOf(base: TraceBase, name: SamplerName = 'parentbased_always_on',
 /**
  * Starts OpenTelemetry's Node SDK for this process when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (or
  * an exporter is given): W3C Trace Context propagation, the sampler the environment names, spans
- * batched to `<endpoint>/v1/traces` over OTLP/HTTP. Otherwise the SDK is never imported, so an
- * untraced process carries none of it. Once per process: later calls answer the first one's handle.
+ * batched to `<endpoint>/v1/traces` over OTLP/HTTP. Otherwise nothing of OpenTelemetry is
+ * imported, not even its API, so an untraced process carries none of it. Once per process: later calls answer the first one's handle.
  *
  * @example
  *   const tracing = await startTracing(env, { service: 'gateway' });
@@ -39,7 +39,12 @@ export async function startTracing(env: TracingEnv, options: TracingOptions): Pr
   if (started) return started;
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint && !options.exporter) return NOTHING_TO_FLUSH;
-  const [{ NodeSDK }, base, { W3CTraceContextPropagator }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/sdk-trace-base'), import('@opentelemetry/core')]);
+  const [api, { NodeSDK }, base, { W3CTraceContextPropagator }] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/core'),
+  ]);
   let processor: SpanProcessor;
   if (options.exporter) processor = new base.SimpleSpanProcessor(options.exporter);
   else {
@@ -56,7 +61,7 @@ export async function startTracing(env: TracingEnv, options: TracingOptions): Pr
     logRecordProcessors: [],
   });
   sdk.start();
-  setTracing(true);
+  setTracingApi(api);
   started = { flush: () => processor.forceFlush() };
   return started;
 }

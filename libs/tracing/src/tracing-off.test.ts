@@ -14,8 +14,7 @@ describe('tracing without an endpoint', () => {
 
     const carrier: Record<string, string> = {};
     const headers = { 'x-kept': 'yes' };
-    await traced('test.off', {}, async (span) => {
-      expect(span.isRecording()).toBe(false);
+    await traced('test.off', {}, async () => {
       injectTrace(carrier);
       expect(currentTraceparent()).toBeUndefined();
       expect(withTraceHeaders(headers)).toBe(headers);

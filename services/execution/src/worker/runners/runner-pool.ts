@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { ServiceUnavailableError, type Logger } from '@svc/core';
 import { runnerStarts } from '@svc/metrics';
 import { pythonSatisfies } from '@svc/pack-sdk';
-import { currentTraceparent, recordFailure, traced } from '@svc/tracing';
+import { currentTraceparent, markFailed, traced } from '@svc/tracing';
 import { PythonVersionError, RunnersBusyError } from './runner-errors.js';
 import { defaultRunnerScript } from './runner-launch.js';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './runner-output.js';
@@ -213,8 +213,8 @@ export class RunnerPool {
     runnerStarts.inc({ start });
     const outcome = traced('runner.exec', { attributes: { 'svc.runner.start': start, 'svc.runner.runtime': request.runtime ?? 'node' } }, () => {
       if (start === 'cold') {
-        void traced('runner.start', {}, async (span) => {
-          if (!(await runner.ready)) recordFailure(span, new Error('The runner exited before it was ready'));
+        void traced('runner.start', {}, async () => {
+          if (!(await runner.ready)) markFailed(new Error('The runner exited before it was ready'));
         });
       }
       return runner.call(withTraceparent(request));
