@@ -1,5 +1,6 @@
-import type { SpanExporter, SpanProcessor, Sampler } from '@opentelemetry/sdk-trace-base';
-import type { SamplerName, TracingEnv } from './env.js';
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { TracingEnv } from './env.js';
+import { samplerOf } from './sampler.js';
 import { setTracingApi } from './state.js';
 
 export interface TracingOptions {
@@ -17,18 +18,12 @@ export interface Tracing {
 const NOTHING_TO_FLUSH: Tracing = { flush: async () => {} };
 let started: Tracing | undefined;
 
-type TraceBase = typeof import('@opentelemetry/sdk-trace-base');
-
-function samplerOf(base: TraceBase, name: SamplerName = 'parentbased_always_on', ratio = 1): Sampler {
-  const root = name.endsWith('always_off') ? new base.AlwaysOffSampler() : name.endsWith('traceidratio') ? new base.TraceIdRatioBasedSampler(ratio) : new base.AlwaysOnSampler();
-  return name.startsWith('parentbased_') ? new base.ParentBasedSampler({ root }) : root;
-}
-
 /**
  * Starts OpenTelemetry's Node SDK for this process when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (or
  * an exporter is given): W3C Trace Context propagation, the sampler the environment names, spans
  * batched to `<endpoint>/v1/traces` over OTLP/HTTP. Otherwise nothing of OpenTelemetry is
- * imported, not even its API, so an untraced process carries none of it. Once per process: later calls answer the first one's handle.
+ * imported, not even its API, so an untraced process carries none of it. Once per process:
+ * later calls answer the first one's handle.
  *
  * @example
  *   const tracing = await startTracing(env, { service: 'gateway' });
