@@ -23,6 +23,8 @@ const MARKER = `input-${randomBytes(6).toString('hex')}`;
 
 /** A command that answers the trace it was handed (`ctx.traceparent`). */
 const TRACE_COMMAND = 'export default async (_input, ctx) => ({ traceparent: ctx.traceparent ?? null });\n';
+/** The same, after asking the platform for a storage entry (a hook, then an RPC to the storage service). */
+const TRACE_AFTER_STORAGE = "export default async (_input, ctx) => { await ctx.storage.get('probe'); return { traceparent: ctx.traceparent ?? null }; };\n";
 
 /** Exports often, so that a test waits for spans seconds rather than the SDK's 5 s default. */
 const EXPORT_SOON = { OTEL_BSP_SCHEDULE_DELAY: '200' };
@@ -30,7 +32,7 @@ const EXPORT_SOON = { OTEL_BSP_SCHEDULE_DELAY: '200' };
 interface Platform {
   url: string;
   /** Which process exported the spans of each part of a run (`service.name`). */
-  services: { gateway: string; execution: string; worker: string };
+  services: { gateway: string; execution: string; worker: string; storage: string };
   stop(): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ async function standalone(otlp: string): Promise<Platform> {
   const { child, line } = await spawnReady('deploy/standalone/src/main.ts', env, '"svc is up"', 90_000);
   return {
     url: JSON.parse(line).url,
-    services: { gateway: 'standalone', execution: 'standalone', worker: 'standalone' },
+    services: { gateway: 'standalone', execution: 'standalone', worker: 'standalone', storage: 'standalone' },
     async stop() {
       await stopChild(child);
       await rm(dataDir, { recursive: true, force: true });
@@ -82,7 +84,7 @@ async function fleet(otlp: string): Promise<Platform> {
   await waitUntil(up, 60_000, () => `fleet at ${url} did not become healthy`);
   return {
     url,
-    services: { gateway: 'gateway', execution: 'execution', worker: 'execution-worker' },
+    services: { gateway: 'gateway', execution: 'execution', worker: 'execution-worker', storage: 'storage' },
     async stop() {
       await stopChild(child);
       await scratch.drop();
@@ -117,7 +119,7 @@ describe.each(PLATFORMS)('one trace per command run, across $name', ({ start }) 
       namespace: dev.slug,
       name: 'tracing',
       commands: [{ name: 'now' }, { name: 'later', queue: 'medium' }],
-      files: { 'commands/now.js': TRACE_COMMAND, 'commands/later.js': TRACE_COMMAND },
+      files: { 'commands/now.js': TRACE_AFTER_STORAGE, 'commands/later.js': TRACE_COMMAND },
     });
   }, 180_000);
 
@@ -126,8 +128,11 @@ describe.each(PLATFORMS)('one trace per command run, across $name', ({ start }) 
     await receiver?.close();
   }, 60_000);
 
-  /** The spans of one trace, once its spans from `first` up to the root (the gateway's) have arrived. */
-  async function traceUpFrom(traceId: string, first: string): Promise<{ spans: ReceivedSpan[]; chain: ReceivedSpan[] }> {
+  /**
+   * The spans of one trace, once its spans from `first` up to the root (the gateway's) have
+   * arrived, and one of each name in `besides` (processes export on their own schedules).
+   */
+  async function traceUpFrom(traceId: string, first: string, besides: string[] = []): Promise<{ spans: ReceivedSpan[]; chain: ReceivedSpan[] }> {
     const spans = () => receiver.spans.filter((span) => span.traceId === traceId);
     const chain = () => {
       const byId = new Map(spans().map((span) => [span.spanId, span]));
@@ -135,7 +140,8 @@ describe.each(PLATFORMS)('one trace per command run, across $name', ({ start }) 
       for (let span = byId.get(first); span; span = span.parentSpanId ? byId.get(span.parentSpanId) : undefined) found.push(span);
       return found;
     };
-    await waitUntil(() => chain().at(-1)?.parentSpanId === undefined && chain().length > 1, 30_000, () => `trace ${traceId} not whole from ${first}: ${JSON.stringify(chain().map((s) => s.name))}`);
+    const whole = () => chain().at(-1)?.parentSpanId === undefined && chain().length > 1 && besides.every((name) => spans().some((span) => span.name === name));
+    await waitUntil(whole, 30_000, () => `trace ${traceId} not whole from ${first}: ${JSON.stringify(spans().map((s) => s.name))}`);
     return { spans: spans(), chain: chain() };
   }
 
@@ -175,12 +181,19 @@ describe.each(PLATFORMS)('one trace per command run, across $name', ({ start }) 
     const handed = partsOf(reply.body.data.result.traceparent);
     expect(handed.traceId, 'a trace of the gateway\'s own').not.toBe('ab'.repeat(16));
 
-    const { spans, chain } = await traceUpFrom(handed.traceId, handed.spanId);
+    const { spans, chain } = await traceUpFrom(handed.traceId, handed.spanId, ['runner.start', 'runner.hook storage.get', 'bus.request storage.get', 'bus.respond storage.get', 'bus.publish execution.replies']);
     expectRunTree(chain, 'fast', 200);
     // The runner's first call started it: its start is a span under the call's.
     const start = spans.find((span) => span.name === 'runner.start');
     expect(start?.parentSpanId).toBe(chain[0]!.spanId);
     expect(chain[0]!.attributes['svc.runner.start']).toBe('cold');
+    // The command's storage read: a hook under its call, a question to the storage service under that.
+    const hook = spans.find((span) => span.name === 'runner.hook storage.get');
+    expect(hook?.parentSpanId).toBe(chain[0]!.spanId);
+    const ask = spans.find((span) => span.name === 'bus.request storage.get');
+    expect(ask?.parentSpanId).toBe(hook?.spanId);
+    const answer = spans.find((span) => span.name === 'bus.respond storage.get');
+    expect(answer).toMatchObject({ service: platform.services.storage, parentSpanId: ask?.spanId });
     // The answer came back over the bus in the same trace.
     const replyPublish = spans.find((span) => span.name === 'bus.publish execution.replies');
     expect(replyPublish?.parentSpanId).toBe(chain[1]!.spanId);

@@ -5,10 +5,10 @@ export interface SpanSettings {
   kind?: SpanKind;
   attributes?: Attributes;
   /**
-   * Headers whose `traceparent` names the parent (an arriving message's), instead of the active
-   * span; read only when the process traces.
+   * What carries the parent's `traceparent` (an arriving message's headers, a runner call's
+   * context), instead of the active span; read only when the process traces.
    */
-  parentFrom?: Record<string, unknown>;
+  parentFrom?: object;
 }
 
 /** OTLP's ERROR status. */

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { AppError, ConflictError, jsonNestedDeeperThan, MAX_JSON_DEPTH, NotFoundError, RateLimitError, ValidationError, type Logger } from '@svc/core';
+import { traced } from '@svc/tracing';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnerCrashedError, type RunnerStopReason } from './runner-errors.js';
 import { encodeFrame, FrameReader, type Frame } from './runner-frames.js';
 import { launchRunner } from './runner-launch.js';
@@ -441,9 +442,11 @@ export class RunnerProcess {
     if (call.hookCalls > limit) throw RateLimitError.coded('HOOK_LIMIT', `A run may call ctx capabilities at most ${limit} times`, { limit });
     const args = hookArguments(payload);
     call.hooks ??= new AbortController();
+    const { signal } = call.hooks;
     const { context, command } = call.request;
     const { secrets: _secrets, ...caller } = context;
-    return hook({ ...caller, packKey: this.packKey, packDir: this.#options.packDir, command, signal: call.hooks.signal }, args);
+    // Under the call's `runner.exec` span (its traceparent), so that what the hook asks of the fleet joins the run's trace.
+    return traced(`runner.hook ${name}`, { parentFrom: context }, () => hook({ ...caller, packKey: this.packKey, packDir: this.#options.packDir, command, signal }, args));
   }
 
   /** AppErrors are meant for the caller; anything else may hold internals and is only logged. */
