@@ -14,11 +14,16 @@ export interface SpanSettings {
 /** OTLP's ERROR status. */
 const ERROR = 2;
 
-/** Marks a span failed with what was thrown, without the stack (it may name a pack's paths). */
+/**
+ * Marks a span failed with the class of what was thrown and its code, if it has one: never its
+ * message or stack, which may quote a command's input or name a pack's paths.
+ */
 function recordFailure(span: Span, err: unknown): void {
-  const message = err instanceof Error ? err.message : String(err);
-  span.setStatus({ code: ERROR, message });
-  span.setAttribute('error.type', err instanceof Error ? err.constructor.name : typeof err);
+  const type = err instanceof Error ? err.constructor.name : typeof err;
+  span.setStatus({ code: ERROR, message: type });
+  span.setAttribute('error.type', type);
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') span.setAttribute('error.code', code);
 }
 
 /**
