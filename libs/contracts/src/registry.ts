@@ -84,6 +84,10 @@ export const CommandAnnotations = z.object({
   openWorldHint: z.boolean().optional(),
 });
 
+/** The dashboard that is a command's UI (pack.yaml `ui`): by name, in the pack's namespace. */
+export const CommandUi = z.object({ dashboard: z.string() });
+export type CommandUi = z.infer<typeof CommandUi>;
+
 export const ResolvedCommand = z.object({
   namespace: z.string(),
   name: z.string(),
@@ -121,6 +125,8 @@ export const CommandSummary = z.object({
   input_schema: z.record(z.string(), z.unknown()),
   output_schema: OutputSchema,
   annotations: CommandAnnotations.default({}),
+  /** From a registry older than the field, none. */
+  ui: CommandUi.nullable().default(null),
   output_format: z.string(),
   timeout: z.number().int(),
   /** `fast` answers inline; `medium` and `long` run as tasks (MCP: tools that may run as MCP tasks). */

@@ -31,6 +31,11 @@ export interface CommandAnnotations {
   openWorldHint?: boolean;
 }
 
+/** The UI of a command: a dashboard (by name) in the pack's own namespace. */
+export interface CommandUi {
+  dashboard: string;
+}
+
 /** A command as the platform keeps it: every default applied. */
 export interface CommandManifest {
   name: string;
@@ -44,6 +49,11 @@ export interface CommandManifest {
   /** JSON Schema (root `type: object`) of the result; results are checked against it, and MCP answers them as `structuredContent`. */
   output_schema: Record<string, unknown> | null;
   annotations: CommandAnnotations;
+  /**
+   * A dashboard of the pack's namespace that is the command's UI (`ui: {dashboard: <name>}`):
+   * the MCP endpoint offers it to hosts that render MCP Apps, beside the tool's result.
+   */
+  ui: CommandUi | null;
   /** Seconds. */
   timeout: number;
   retries: number;
@@ -91,6 +101,7 @@ interface RawCommand {
   input_schema: Record<string, unknown>;
   output_schema?: Record<string, unknown>;
   annotations?: CommandAnnotations;
+  ui?: CommandUi;
   timeout?: number;
   retries?: number;
   queue?: Queue;
@@ -183,6 +194,7 @@ function normalise(raw: RawCommand, entry: string): CommandManifest {
     input_schema: raw.input_schema,
     output_schema: raw.output_schema ?? null,
     annotations: raw.annotations ?? {},
+    ui: raw.ui ?? null,
     timeout,
     retries: raw.retries ?? 0,
     queue: raw.queue ?? queueForTimeout(timeout),

@@ -45,6 +45,12 @@ const commandProperties = {
     },
     { optional: ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'], description: 'Hints for agents (MCP tool annotations); absent ones take the protocol\'s defaults.' },
   ),
+  ui: nullable(
+    object(
+      { dashboard: string({ description: 'The dashboard\'s name (its slug), in the pack\'s namespace.' }) },
+      { description: 'The dashboard that is the command\'s UI (`ui` in `pack.yaml`); null for none. Over MCP, the tool links it as an MCP App (`_meta.ui.resourceUri`).' },
+    ),
+  ),
   output_format: constant('json'),
   timeout: integer({ description: 'Seconds.' }),
   queue: enumOf(QUEUES, { description: '`fast` answers inline; `medium` and `long` run as tasks (over MCP, tools that may run as MCP tasks).' }),
