@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envBoolean } from '@svc/core';
+import { tracingEnv } from '@svc/tracing';
 
 /** Variables every process reads to find its infrastructure. Absent URLs mean embedded adapters. */
 export const infrastructureEnv = {
@@ -25,6 +26,8 @@ export const infrastructureEnv = {
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   /** Where this process serves Prometheus metrics (`GET /metrics`), a port of its own; unset: not served. */
   SVC_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** OpenTelemetry: traces exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (`@svc/tracing`). */
+  ...tracingEnv,
 };
 
 /**

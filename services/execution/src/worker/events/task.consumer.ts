@@ -1,5 +1,6 @@
 import type { Bus, Subscription } from '@svc/bus';
 import { QUEUES, type Queue } from '@svc/pack-sdk';
+import { traced } from '@svc/tracing';
 import type { TaskWorker } from '../services/task-worker.js';
 
 /** Jobs a worker holds at once, per queue. */
@@ -20,7 +21,14 @@ export const EXEC_QUEUES = ['exec.fast', 'exec.medium', 'exec.long'] as const;
 export async function consumeJobs(bus: Bus, worker: Pick<TaskWorker, 'handle'>, prefetch: WorkerPrefetch, queues: readonly Queue[] = QUEUES): Promise<Subscription[]> {
   return Promise.all(
     queues.map((queue) =>
-      bus.consume(`exec.${queue}`, (message) => worker.handle(message.payload, queue, message.redelivered), { prefetch: prefetch[queue] }),
+      bus.consume(
+        `exec.${queue}`,
+        (message) => {
+          const attributes = { 'svc.queue': queue, 'svc.task.id': message.payload.task_id, 'svc.redelivered': message.redelivered };
+          return traced('worker.job', { attributes }, () => worker.handle(message.payload, queue, message.redelivered));
+        },
+        { prefetch: prefetch[queue] },
+      ),
     ),
   );
 }
