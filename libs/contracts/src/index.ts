@@ -17,3 +17,4 @@ export * from './ssh.js';
 export * from './usage.js';
 export * from './admin.js';
 export * from './schedules.js';
+export * from './responses.js';

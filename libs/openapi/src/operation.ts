@@ -21,9 +21,9 @@ export function envelope(data: Schema, siblings: Record<string, Schema> = {}): S
   return object({ data, ...siblings, meta: ref('Meta') }, { optional: ['meta'] });
 }
 
-/** `description` answered as `{data: <schema>}`. */
-export function dataResponse(description: string, data: Schema, headers?: Headers): ResponseObject {
-  return jsonResponse(description, envelope(data), headers);
+/** `description` answered as `{data: <schema>}`; a zod schema of `@svc/contracts` as it is answered. */
+export function dataResponse(description: string, data: Schema | z.ZodType, headers?: Headers): ResponseObject {
+  return jsonResponse(description, envelope(data instanceof z.ZodType ? fromZod(data, 'output') : data), headers);
 }
 
 /** An error status with the fleet's error body; `description` names the codes and when. */

@@ -7182,14 +7182,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            pack: string;
                             name: string;
-                            /** @enum {boolean} */
-                            created: false;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            pack: string;
+                            /** @enum {boolean} */
+                            created: false;
                         };
                         meta?: components["schemas"]["Meta"];
                     };
@@ -7203,14 +7203,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            pack: string;
                             name: string;
-                            /** @enum {boolean} */
-                            created: true;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            pack: string;
+                            /** @enum {boolean} */
+                            created: true;
                         };
                         meta?: components["schemas"]["Meta"];
                     };
