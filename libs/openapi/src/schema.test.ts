@@ -46,6 +46,15 @@ describe('answers described by their zod contracts', () => {
     });
   });
 
+  it('write what OpenAPI 3.0 needs said: null in a nullable enum, an exact count as an integer, no default in an answer', () => {
+    const answer = z.object({ reason: z.enum(['paused', 'stopped']).nullable(), runs: z.literal(1000), tags: z.array(z.string()).default([]) });
+    expect(fromZod(answer, 'output').properties).toEqual({
+      reason: { type: 'string', enum: ['paused', 'stopped', null], nullable: true },
+      runs: { type: 'integer', enum: [1000] },
+      tags: { type: 'array', items: { type: 'string' } },
+    });
+  });
+
   it('keep the patterns of what a client sends', () => {
     expect(fromZod(z.object({ id: z.uuid() })).properties?.id).toHaveProperty('pattern');
   });

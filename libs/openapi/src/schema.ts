@@ -10,7 +10,7 @@ export type TypedSchema = SchemaObject & { type: Exclude<SchemaObjectType, 'null
 const COMPONENTS = '#/components/schemas/';
 
 /** Formats a document reader knows by name; zod's regular expression for them only adds noise. */
-const NAMED_FORMATS = new Set(['date-time', 'uuid', 'email', 'uri']);
+const NAMED_FORMATS = new Set(['date-time', 'date', 'uuid', 'email', 'uri']);
 
 function convert(schema: z.ZodType, io: 'input' | 'output'): SchemaObject & { $schema?: string; definitions?: Record<string, SchemaObject> } {
   const json = z.toJSONSchema(schema, {
@@ -18,7 +18,14 @@ function convert(schema: z.ZodType, io: 'input' | 'output'): SchemaObject & { $s
     target: 'openapi-3.0',
     unrepresentable: 'any',
     override: ({ jsonSchema }) => {
-      if (io === 'output' && typeof jsonSchema.format === 'string' && NAMED_FORMATS.has(jsonSchema.format)) delete jsonSchema.pattern;
+      // OpenAPI 3.0.3: `nullable` does not add null to an `enum`, which must list it itself.
+      if (jsonSchema.nullable && jsonSchema.enum && !jsonSchema.enum.includes(null)) jsonSchema.enum.push(null);
+      // zod calls every number literal a `number`; an exact count is an `integer`.
+      if (jsonSchema.type === 'number' && jsonSchema.enum?.every((value) => Number.isInteger(value))) jsonSchema.type = 'integer';
+      if (io === 'input') return;
+      // An answer always carries the field: a default is the service's business, not the reader's.
+      delete jsonSchema.default;
+      if (typeof jsonSchema.format === 'string' && NAMED_FORMATS.has(jsonSchema.format)) delete jsonSchema.pattern;
     },
   });
   // A schema named with `.meta({ id })` is a component of the document, referred to by that name.
