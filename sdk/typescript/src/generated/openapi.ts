@@ -2517,7 +2517,9 @@ export interface components {
             /** @enum {string} */
             jsonrpc: "2.0";
             id: string | number;
-            result: Record<string, unknown>;
+            result: {
+                [key: string]: unknown;
+            };
         } | {
             /** @enum {string} */
             jsonrpc: "2.0";
@@ -2535,7 +2537,9 @@ export interface components {
             /** @description `namespace.name`. */
             command: string;
             /** @description The input each run is given. */
-            input: Record<string, unknown>;
+            input: {
+                [key: string]: unknown;
+            };
             /** @description Five fields, or @hourly, @daily, @weekly, @monthly, @yearly. */
             cron: string;
             /** @description IANA time zone the cron is read in. */
@@ -5708,10 +5712,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** Format: uuid */
-                            id: string;
                             /** @enum {boolean} */
                             deleted: true;
+                            /** Format: uuid */
+                            id: string;
                         };
                         meta?: components["schemas"]["Meta"];
                     };
@@ -6698,6 +6702,7 @@ export interface operations {
                             task_id: string;
                             /** @enum {string} */
                             status: "pending";
+                            /** @description `/api/v1/tasks/{task_id}`. */
                             status_url: string;
                         };
                         meta?: components["schemas"]["Meta"];
@@ -9732,9 +9737,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            message: string;
-                        };
+                        data: components["schemas"]["Message"];
                         meta?: components["schemas"]["Meta"];
                     };
                 };
