@@ -18,3 +18,5 @@ export * from './usage.js';
 export * from './admin.js';
 export * from './schedules.js';
 export * from './responses.js';
+export * from './oauth.js';
+export * from './health.js';
