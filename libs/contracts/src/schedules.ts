@@ -114,5 +114,8 @@ export const ScheduleRun = Task.extend({
 }).meta({ id: 'ScheduleRun' });
 export type ScheduleRun = z.infer<typeof ScheduleRun>;
 
+/** `GET /api/v1/schedules`: a page of the tenant's schedules. */
+export const SchedulePage = z.object({ schedules: z.array(Schedule), total: z.number().int().min(0), page: z.number().int().min(1), pages: z.number().int().min(0) });
+
 /** `GET /api/v1/schedules/{id}/runs`: a page of a schedule's runs, newest first. */
 export const ScheduleRunPage = z.object({ runs: z.array(ScheduleRun), total: z.number().int().min(0), page: z.number().int().min(1), pages: z.number().int().min(0) });

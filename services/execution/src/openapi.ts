@@ -5,8 +5,8 @@ import {
   PACKAGE_FIELD,
   PackOrCommandName,
   RunResult,
-  SANDBOX_QUOTAS,
   Sandbox,
+  SANDBOX_QUOTAS,
   SandboxAlreadyRunning,
   SandboxPackSynced,
   SandboxStarted,
@@ -262,7 +262,7 @@ export const executionOpenApi: OpenApiFragment = {
           200: {
             description: 'The JSON-RPC response (or responses, for a batch).',
             content: {
-              'application/json': { schema: { anyOf: [ref('JsonRpcResponse'), arrayOf(ref('JsonRpcResponse'))] } },
+              'application/json': { schema: fromZod(z.union([JsonRpcResponse, z.array(JsonRpcResponse)]), 'output') },
               'text/event-stream': { schema: { type: 'string', description: 'Server-sent events, for a `tools/call` that asked for progress (`params._meta.progressToken`): its `notifications/progress`, then its response.' } },
             },
           },

@@ -1,18 +1,6 @@
 import { z } from 'zod';
-import { CreateScheduleBody, Deleted, ListSchedulesQuery, ScheduleRunPage, ScheduleRunsQuery, UpdateScheduleBody } from '@svc/contracts';
-import {
-  arrayOf,
-  dataResponse,
-  errorResponse,
-  fromZod,
-  integer,
-  object,
-  pathParameter,
-  queryParameters,
-  ref,
-  uuid,
-  type OpenApiFragment,
-} from '@svc/openapi';
+import { CreateScheduleBody, Deleted, ListSchedulesQuery, SchedulePage, ScheduleRunPage, ScheduleRunsQuery, UpdateScheduleBody } from '@svc/contracts';
+import { dataResponse, errorResponse, fromZod, pathParameter, queryParameters, ref, uuid, type OpenApiFragment } from '@svc/openapi';
 import { SCHEDULE_LIMITS } from './api/services/schedule-limits.js';
 
 const scheduleId = pathParameter('id', uuid, 'The schedule\'s id.');
@@ -52,7 +40,7 @@ export const schedulePaths: OpenApiFragment['paths'] = {
       tags: ['Schedules'],
       parameters: queryParameters(ListSchedulesQuery),
       responses: {
-        200: dataResponse('A page of schedules.', object({ schedules: arrayOf(ref('Schedule')), total: integer({ minimum: 0 }), page: integer({ minimum: 1 }), pages: integer({ minimum: 0 }) })),
+        200: dataResponse('A page of schedules.', SchedulePage),
         400: errorResponse('`VALIDATION_FAILED`: a bad `page`, `limit` or `enabled`.'),
       },
     },

@@ -2270,10 +2270,10 @@ export interface components {
             /** @description `sk-svc-` and the first 8 hex digits. */
             key_prefix: string;
             scopes: string[];
-            /** @description The key itself: shown this once, stored only as a hash. */
-            key: string;
             /** Format: date-time */
             created_at: string;
+            /** @description The key itself: shown this once, stored only as a hash. */
+            key: string;
         };
         ApiKey: {
             /** Format: uuid */
@@ -3776,7 +3776,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description A bearer JWT. */
                             accessToken: string;
+                            /** @description When the access token expires, in milliseconds since the Unix epoch. */
                             expiresAt: number;
                         };
                         meta?: components["schemas"]["Meta"];
