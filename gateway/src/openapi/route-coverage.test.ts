@@ -121,4 +121,14 @@ describe('the OpenAPI document against the routes the fleet registers', () => {
     expect(operations.filter((o) => !o.operationId || !o.summary || !o.responses?.default).map((o) => o.operationId)).toEqual([]);
     expect(document.info.version).toBe(SVC_VERSION);
   });
+
+  it('refers only to component schemas it defines, and takes a contract two fragments carry as one schema', () => {
+    const document = buildOpenApiDocument();
+    const referred = new Set([...JSON.stringify(document).matchAll(/"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]));
+    expect([...referred].filter((name) => !document.components?.schemas?.[name])).toEqual([]);
+    const shared = { service: 'storage', tags: [], paths: {}, schemas: { StorageEntry: document.components!.schemas!.StorageEntry! } };
+    expect(() => buildOpenApiDocument([...OPENAPI_FRAGMENTS, shared])).not.toThrow();
+    const different = { ...shared, schemas: { StorageEntry: { type: 'string' as const } } };
+    expect(() => buildOpenApiDocument([...OPENAPI_FRAGMENTS, different])).toThrow(/StorageEntry/);
+  });
 });
