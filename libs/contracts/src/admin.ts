@@ -108,6 +108,7 @@ export const AdminUserPage = z.object({
   users: z.array(AdminUser),
   next_cursor: z.string().nullable(),
 });
+export type AdminUserPage = z.infer<typeof AdminUserPage>;
 
 /** What `getAdminUser` answers. */
 export const AdminUserDetail = z.object({
@@ -131,6 +132,7 @@ export const AdminUserDetail = z.object({
     occurred_at: Timestamp,
   })),
 });
+export type AdminUserDetail = z.infer<typeof AdminUserDetail>;
 
 /** What `mintCompCode` answers. */
 export const CompCodeMinted = z.object({
@@ -143,12 +145,14 @@ export const CompCodeMinted = z.object({
   max_uses: z.number().int(),
   expires_at: Timestamp.nullable(),
 });
+export type CompCodeMinted = z.infer<typeof CompCodeMinted>;
 
 /** What `revokeUserSessions` answers. */
 export const UserSessionsRevoked = z.object({
   user_id: z.string(),
   revoked_sessions: Count,
 });
+export type UserSessionsRevoked = z.infer<typeof UserSessionsRevoked>;
 
 /** What `setUserTier` answers. */
 export const UserTierSet = z.object({
@@ -158,18 +162,21 @@ export const UserTierSet = z.object({
   reason: z.string(),
   email_requested: z.boolean(),
 });
+export type UserTierSet = z.infer<typeof UserTierSet>;
 
 /** What `listAdminAccessCodes` answers. */
 export const AdminAccessCodePage = z.object({
   access_codes: z.array(AdminAccessCode),
   next_cursor: z.string().nullable(),
 });
+export type AdminAccessCodePage = z.infer<typeof AdminAccessCodePage>;
 
 /** What `listAuditLog` answers. */
 export const AuditLogPage = z.object({
   entries: z.array(AuditEntry),
   next_cursor: z.string().nullable(),
 });
+export type AuditLogPage = z.infer<typeof AuditLogPage>;
 
 /** What `getOnboardingFunnel` answers. */
 export const OnboardingFunnel = z.object({
@@ -179,6 +186,7 @@ export const OnboardingFunnel = z.object({
     conversion_pct: z.number(),
   })),
 });
+export type OnboardingFunnel = z.infer<typeof OnboardingFunnel>;
 
 /** What `getRevenue` answers. */
 export const RevenueMetrics = z.object({
@@ -190,6 +198,7 @@ export const RevenueMetrics = z.object({
     created_at: Timestamp,
   })),
 });
+export type RevenueMetrics = z.infer<typeof RevenueMetrics>;
 
 /** What `getUsageMetrics` answers. */
 export const UsageMetrics = z.object({
@@ -198,6 +207,7 @@ export const UsageMetrics = z.object({
   error_count: Count,
   avg_command_duration_ms: Count,
 });
+export type UsageMetrics = z.infer<typeof UsageMetrics>;
 
 /** What `getUserJourneys` answers. */
 export const UserJourneys = z.array(z.object({
@@ -215,6 +225,7 @@ export const UserJourneys = z.array(z.object({
     duration_ms: z.number().int().nullable(),
   })),
 }));
+export type UserJourneys = z.infer<typeof UserJourneys>;
 
 /** What `getAdminFunnel` answers. */
 export const AdminFunnel = z.object({
@@ -228,6 +239,7 @@ export const AdminFunnel = z.object({
     first_command: Count,
   })),
 });
+export type AdminFunnel = z.infer<typeof AdminFunnel>;
 
 /** `GET /api/v1/admin/metrics/export?format=json`: the usage events, as the CSV has them. */
 export const MetricsExport = z.object({

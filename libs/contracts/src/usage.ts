@@ -122,6 +122,7 @@ export const UsageByPack = z.object({
     llm_requests: Count,
   })),
 });
+export type UsageByPack = z.infer<typeof UsageByPack>;
 
 /** What `getUsageByUser` answers. */
 export const UsageByUser = z.object({
@@ -135,3 +136,5 @@ export const UsageByUser = z.object({
     execution_time_seconds: z.number().min(0),
   })),
 });
+
+export type UsageByUser = z.infer<typeof UsageByUser>;
