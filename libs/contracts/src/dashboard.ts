@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './responses.js';
+import { IdentitySchema } from '@svc/auth';
 
 /**
  * A dashboard was deleted with its versions, grants, share links and files. `scope` is without
@@ -163,3 +164,27 @@ export const DashboardShareRevoked = z.object({
   dashboard_id: z.uuid(),
 });
 
+/**
+ * A dashboard's entry module, for an MCP App that shows it in an agent's host: the active
+ * version's `main.js` when the caller may see the dashboard, else null (no such dashboard, no
+ * access, no version yet, or a module larger than `DASHBOARD_APP_MAX_BYTES`).
+ */
+export const READ_DASHBOARD_APP_RPC = 'dashboard.app.read';
+/** The largest `main.js` an MCP App inlines: its page carries the module, since hosts let it load nothing. */
+export const DASHBOARD_APP_MAX_BYTES = 2 * 1024 * 1024;
+export const ReadDashboardAppRequest = z.object({ identity: IdentitySchema, slug: z.string().max(50) });
+export const DashboardApp = z.object({
+  app: z
+    .object({
+      id: z.string(),
+      slug: z.string(),
+      name: z.string(),
+      /** With its `@`. */
+      scope: z.string(),
+      version: z.string(),
+      version_id: z.string(),
+      main_js: z.string(),
+    })
+    .nullable(),
+});
+export type DashboardApp = z.infer<typeof DashboardApp>;

@@ -43,6 +43,10 @@ export const LoginBody = z.strictObject({ email, password: z.string().min(1).max
 export const RefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
 export const ChangePasswordBody = z.strictObject({ current_password: z.string().min(1).max(1024), new_password: password });
 export const ChangePasswordLoginBody = ChangePasswordBody.extend({ email });
+/** `POST /auth/password-reset`: where to send a link to choose a new password. */
+export const PasswordResetBody = z.strictObject({ email });
+/** `POST /auth/password-reset/confirm`: the link's token and the new password (the registration rules). */
+export const PasswordResetConfirmBody = z.strictObject({ token: secretValue(z.string().min(1).max(256)), password });
 export const UpdateMeBody = z.strictObject({ name: displayName() });
 
 /** Platform roles the owner may give or take: `owner` belongs to the bootstrapped operator only. */

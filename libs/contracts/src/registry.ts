@@ -85,6 +85,10 @@ export const CommandAnnotations = z.object({
   openWorldHint: z.boolean().optional(),
 });
 
+/** The dashboard that is a command's UI (pack.yaml `ui`): by name, in the pack's namespace. */
+export const CommandUi = z.object({ dashboard: z.string() });
+export type CommandUi = z.infer<typeof CommandUi>;
+
 export const ResolvedCommand = z.object({
   namespace: z.string(),
   name: z.string(),
@@ -133,6 +137,12 @@ export const CommandSummary = z
     input_schema: z.record(z.string(), z.unknown()).meta({ description: 'The JSON Schema (draft 2020-12, or draft-07 by `$schema`) a run\'s input must satisfy.' }),
     output_schema: OutputSchema.meta({ description: 'The JSON Schema a successful run\'s result satisfies (checked after each run); null when the command declares none. Over MCP, the tool\'s `outputSchema`.' }),
     annotations: CommandAnnotations.default({}).meta({ description: 'Hints for agents (MCP tool annotations); absent ones take the protocol\'s defaults.' }),
+    ui: CommandUi.nullable()
+      .default(null)
+      .meta({
+        description:
+          'The dashboard that is the command\'s UI (`ui` in `pack.yaml`): its name (its slug), in the pack\'s namespace; null for none. Over MCP, the tool links it as an MCP App (`_meta.ui.resourceUri`).',
+      }),
     output_format: z.literal('json'),
     timeout: z.number().int().meta({ description: 'Seconds.' }),
     queue: z.enum(QUEUES).meta({ description: '`fast` answers inline; `medium` and `long` run as tasks (over MCP, tools that may run as MCP tasks).' }),

@@ -35,10 +35,13 @@ export async function openInfrastructure(env: InfrastructureEnv, log: Logger, op
     url: env.DATABASE_URL,
     migrationUrl: env.DATABASE_MIGRATION_URL,
     dataDir,
+    migrateAtStart: env.SVC_MIGRATE_AT_START,
+    migrationWaitMs: env.SVC_MIGRATION_WAIT_SECONDS === undefined ? undefined : env.SVC_MIGRATION_WAIT_SECONDS * 1000,
+    onMigrationWait: (schema, pending) => log.info('waiting for the migration command to apply this release', { schema, pending }),
     onError: (err) => log.warn('database connection error', { error: err.message }),
   });
   const cache = createCache({ url: env.REDIS_URL, prefix: env.SVC_CACHE_PREFIX });
-  const bus = await createBus({ amqpUrl: env.AMQP_URL, prefix: env.SVC_BUS_PREFIX, logger: log, retry: DATABASE_AWAY });
+  const bus = await createBus({ amqpUrl: env.AMQP_URL, prefix: env.SVC_BUS_PREFIX, queueType: env.SVC_BUS_QUEUE_TYPE, logger: log, retry: DATABASE_AWAY });
   log.info('infrastructure ready', { database: database.kind, cache: cache.kind, bus: bus.kind });
   return {
     database,

@@ -30,6 +30,8 @@ import {
   OrganizationCreated,
   OrganizationDetail,
   OrganizationFound,
+  PasswordResetBody,
+  PasswordResetConfirmBody,
   RefreshBody,
   RegisterBody,
   SetPlatformRoleBody,
@@ -163,6 +165,34 @@ export const identityOpenApi: OpenApiFragment = {
           200: message('Changed; every session of the user is revoked.'),
           400: errorResponse('`VALIDATION_FAILED`: a malformed field.'),
           401: errorResponse('`AUTHENTICATION_FAILED`: invalid e-mail or current password.'),
+        },
+      },
+    },
+    '/api/v1/auth/password-reset': {
+      post: {
+        operationId: 'requestPasswordReset',
+        summary: 'Send a link to choose a new password',
+        description:
+          'For somebody who forgot their password. When an account uses the address, it is sent a link to `<SVC_PUBLIC_URL>/reset-password?token=…`, which works once and expires (an hour by default). The answer is the same, and comes as soon, whether an account uses the address or not. Five requests an hour per address, besides the limit per client.',
+        tags: ['Auth'],
+        requestBody: jsonBody(fromZod(PasswordResetBody)),
+        responses: {
+          202: message('Taken: a link is on its way if an account uses the address.'),
+          400: errorResponse('`VALIDATION_FAILED`: not an e-mail address.'),
+          429: errorResponse('`RATE_LIMITED`: too many requests for this address, or from this client; `Retry-After` says when to try again.'),
+        },
+      },
+    },
+    '/api/v1/auth/password-reset/confirm': {
+      post: {
+        operationId: 'confirmPasswordReset',
+        summary: 'Choose a new password with a reset link\'s token',
+        description: 'Sets the password (the registration rules: 8-72 bytes). The link, and every other reset link of the user, is spent; every session and OAuth authorization of the user ends, and the user is told by e-mail.',
+        tags: ['Auth'],
+        requestBody: jsonBody(fromZod(PasswordResetConfirmBody)),
+        responses: {
+          200: message('Changed; every session of the user is revoked.'),
+          400: errorResponse('`RESET_TOKEN_INVALID` (`details.reason`: `unknown`, `used` or `expired`): ask for a new link; or `VALIDATION_FAILED`: the password is not 8-72 bytes.'),
         },
       },
     },

@@ -18,6 +18,7 @@ function summary({ command, pack, version }: CatalogRow) {
     input_schema: command.inputSchema,
     output_schema: command.outputSchema ?? null,
     annotations: command.annotations,
+    ui: command.ui ?? null,
     output_format: OUTPUT_FORMAT,
     timeout: command.timeoutSeconds,
     queue: command.queue,

@@ -157,6 +157,7 @@ export class PublishService {
             inputSchema: command.input_schema,
             outputSchema: command.output_schema,
             annotations: command.annotations,
+            ui: command.ui,
             timeoutSeconds: command.timeout,
             retries: command.retries,
             queue: command.queue,
