@@ -26,6 +26,8 @@ export const usageLimitKey = (tenantId: string) => `usage:hard-limit:${tenantId}
 
 const Count = z.number().int().min(0);
 const Limit = Count.nullable().meta({ description: 'null: unlimited' });
+/** What every usage read counts of command runs. */
+const commandFigures = { commands_executed: Count, commands_succeeded: Count, commands_failed: Count, execution_time_seconds: z.number().min(0) };
 
 export const UsageSummary = z.object({
   period: z.string().meta({ description: 'YYYY-MM (UTC)' }),
@@ -89,10 +91,7 @@ export type UsageDashboard = z.infer<typeof UsageDashboard>;
 
 export const UsageMonth = z.object({
   period: z.string(),
-  commands_executed: Count,
-  commands_succeeded: Count,
-  commands_failed: Count,
-  execution_time_seconds: z.number().min(0),
+  ...commandFigures,
   storage_operations: Count,
   peak_storage_bytes: Count,
 }).meta({ id: 'UsageMonth' });
@@ -110,10 +109,7 @@ export const UsageByPack = z.object({
   packs: z.array(z.object({
     pack: z.string(),
     versions: z.record(z.string(), z.unknown()).meta({ description: 'Runs this month per version of the pack.' }),
-    commands_executed: Count,
-    commands_succeeded: Count,
-    commands_failed: Count,
-    execution_time_seconds: z.number().min(0),
+    ...commandFigures,
     llm_tokens: z.object({
       input: Count,
       output: Count,
@@ -130,10 +126,7 @@ export const UsageByUser = z.object({
   users: z.array(z.object({
     tenant_id: z.string(),
     user_id: z.string(),
-    commands_executed: Count,
-    commands_succeeded: Count,
-    commands_failed: Count,
-    execution_time_seconds: z.number().min(0),
+    ...commandFigures,
   })),
 });
 
