@@ -125,8 +125,8 @@ NewApiKey = TypedDict("NewApiKey", {
     "name": str,
     "key_prefix": str,
     "scopes": list[str],
-    "key": str,
     "created_at": str,
+    "key": str,
 }, total=False)
 
 ApiKey = TypedDict("ApiKey", {
@@ -492,7 +492,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "OrganizationDetail": ("id", "name", "slug", "scope", "createdAt", "members_count", "packs_count",),
     "Member": ("id", "user_id", "email", "role", "joined_at",),
     "Invite": ("id", "email", "role", "expiresAt",),
-    "NewApiKey": ("id", "name", "key_prefix", "scopes", "key", "created_at",),
+    "NewApiKey": ("id", "name", "key_prefix", "scopes", "created_at", "key",),
     "ApiKey": ("id", "name", "key_prefix", "scopes", "last_used_at", "revoked_at", "created_at",),
     "OAuthError": ("error",),
     "Authorization": ("id", "client_id", "client_name", "redirect_host", "tenant", "scopes", "resource", "created_at", "last_used_at", "revoked_at",),

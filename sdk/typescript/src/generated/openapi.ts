@@ -2310,10 +2310,10 @@ export interface components {
             /** @description `sk-svc-` and the first 8 hex digits. */
             key_prefix: string;
             scopes: string[];
-            /** @description The key itself: shown this once, stored only as a hash. */
-            key: string;
             /** Format: date-time */
             created_at: string;
+            /** @description The key itself: shown this once, stored only as a hash. */
+            key: string;
         };
         ApiKey: {
             /** Format: uuid */
@@ -2417,9 +2417,8 @@ export interface components {
                 idempotentHint?: boolean;
                 openWorldHint?: boolean;
             };
-            /** @description The dashboard that is the command's UI (`ui` in `pack.yaml`); null for none. Over MCP, the tool links it as an MCP App (`_meta.ui.resourceUri`). */
+            /** @description The dashboard that is the command's UI (`ui` in `pack.yaml`): its name (its slug), in the pack's namespace; null for none. Over MCP, the tool links it as an MCP App (`_meta.ui.resourceUri`). */
             ui: {
-                /** @description The dashboard's name (its slug), in the pack's namespace. */
                 dashboard: string;
             } | null;
             /** @enum {string} */
@@ -2457,9 +2456,8 @@ export interface components {
                 idempotentHint?: boolean;
                 openWorldHint?: boolean;
             };
-            /** @description The dashboard that is the command's UI (`ui` in `pack.yaml`); null for none. Over MCP, the tool links it as an MCP App (`_meta.ui.resourceUri`). */
+            /** @description The dashboard that is the command's UI (`ui` in `pack.yaml`): its name (its slug), in the pack's namespace; null for none. Over MCP, the tool links it as an MCP App (`_meta.ui.resourceUri`). */
             ui: {
-                /** @description The dashboard's name (its slug), in the pack's namespace. */
                 dashboard: string;
             } | null;
             /** @enum {string} */
@@ -2567,7 +2565,9 @@ export interface components {
             /** @enum {string} */
             jsonrpc: "2.0";
             id: string | number;
-            result: Record<string, unknown>;
+            result: {
+                [key: string]: unknown;
+            };
         } | {
             /** @enum {string} */
             jsonrpc: "2.0";
@@ -2585,7 +2585,9 @@ export interface components {
             /** @description `namespace.name`. */
             command: string;
             /** @description The input each run is given. */
-            input: Record<string, unknown>;
+            input: {
+                [key: string]: unknown;
+            };
             /** @description Five fields, or @hourly, @daily, @weekly, @monthly, @yearly. */
             cron: string;
             /** @description IANA time zone the cron is read in. */
@@ -3822,7 +3824,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description A bearer JWT. */
                             accessToken: string;
+                            /** @description When the access token expires, in milliseconds since the Unix epoch. */
                             expiresAt: number;
                         };
                         meta?: components["schemas"]["Meta"];
@@ -5848,10 +5852,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** Format: uuid */
-                            id: string;
                             /** @enum {boolean} */
                             deleted: true;
+                            /** Format: uuid */
+                            id: string;
                         };
                         meta?: components["schemas"]["Meta"];
                     };
@@ -6838,6 +6842,7 @@ export interface operations {
                             task_id: string;
                             /** @enum {string} */
                             status: "pending";
+                            /** @description `/api/v1/tasks/{task_id}`. */
                             status_url: string;
                         };
                         meta?: components["schemas"]["Meta"];
@@ -7322,14 +7327,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            pack: string;
                             name: string;
-                            /** @enum {boolean} */
-                            created: false;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            pack: string;
+                            /** @enum {boolean} */
+                            created: false;
                         };
                         meta?: components["schemas"]["Meta"];
                     };
@@ -7343,14 +7348,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            pack: string;
                             name: string;
-                            /** @enum {boolean} */
-                            created: true;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            pack: string;
+                            /** @enum {boolean} */
+                            created: true;
                         };
                         meta?: components["schemas"]["Meta"];
                     };
@@ -9872,9 +9877,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            message: string;
-                        };
+                        data: components["schemas"]["Message"];
                         meta?: components["schemas"]["Meta"];
                     };
                 };

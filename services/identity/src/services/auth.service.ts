@@ -1,3 +1,4 @@
+import type { Tokens, User } from '@svc/contracts';
 import { randomUUID } from 'node:crypto';
 import type { EventOutbox } from '@svc/bus';
 import { signAccessToken } from '@svc/auth';
@@ -23,25 +24,7 @@ export interface TokenSettings {
   refreshTtlSeconds: number;
 }
 
-export interface Tokens {
-  accessToken: string;
-  refreshToken: string;
-  expiresAt: number;
-  /** When the refresh token expires (ms since the epoch): each refresh gives a new one a full lifetime ahead, so a session in use slides on. */
-  refreshExpiresAt: number;
-}
-
-export interface PublicUser {
-  id: string;
-  email: string;
-  name: string;
-  role: string;
-  developerMode: boolean;
-  subscriptionTier: string;
-  createdAt: string;
-}
-
-export function publicUser(user: UserWithTenant): PublicUser {
+export function publicUser(user: UserWithTenant): User {
   return {
     id: user.id,
     email: user.email,
