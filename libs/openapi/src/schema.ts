@@ -69,8 +69,6 @@ export function componentSchemas(...schemas: z.ZodType[]): Record<string, Schema
 
 export const string = (extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'string' });
 export const integer = (extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'integer' });
-export const number = (extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'number' });
-export const boolean = (extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'boolean' });
 export const uuid: TypedSchema = { type: 'string', format: 'uuid' };
 export const dateTime: TypedSchema = { type: 'string', format: 'date-time' };
 
@@ -80,12 +78,6 @@ export const constant = (value: string | boolean, extra: SchemaObject = {}): Typ
 export const enumOf = (values: readonly string[], extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'string', enum: [...values] });
 
 export const arrayOf = (items: Schema, extra: SchemaObject = {}): TypedSchema => ({ ...extra, type: 'array', items });
-
-/** `schema` or `null`. */
-export const nullable = (schema: TypedSchema): SchemaObject => ({ ...schema, nullable: true });
-
-/** Any JSON value (a command's result, pack-defined input). */
-export const anyValue = (description: string): SchemaObject => ({ description });
 
 /** A JSON object whose properties are not described here (a JSON Schema, stored data). */
 export const freeObject = (description: string): TypedSchema => ({ type: 'object', description, additionalProperties: true });
