@@ -7,7 +7,7 @@ import { installPack } from './support/execution.js';
 import { MODES, type TestFleet } from './support/fleet.js';
 import { startSweepFleet } from './support/sweep.js';
 import { allowsReducedError, documentedCodes, listedStatuses, SchemaArbitraries } from './support/fuzz.js';
-import { requestsFor, type Credential, type FuzzIds } from './support/fuzz-requests.js';
+import { requestsFor, type Credential, type FuzzedRequest, type FuzzIds } from './support/fuzz-requests.js';
 import { documentedOperations, type DocumentedOperation } from './support/openapi.js';
 
 /** Requests per operation: a short run in `npm test`, 10,000 in `npm run fuzz`. */
@@ -18,6 +18,14 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 
 /** What another tenant can read of its own: it must read the same after the fuzzing. */
 const SNAPSHOT = ['/api/v1/auth/me', '/api/v1/account/api-keys', '/api/v1/account/organizations', '/api/v1/storage', '/api/v1/storage/notes', '/api/v1/packs', '/api/v1/webhooks', '/api/v1/schedules', '/api/v1/ssh/targets', '/api/v1/tasks', '/api/v1/dashboards'];
+
+/** A request as a finding names it: the path, who, the headers, and the body's start and length. */
+function named(request: FuzzedRequest | undefined): string {
+  if (!request) return 'none';
+  const { path, credential, options } = request;
+  const raw = options.raw === undefined ? '' : String(options.raw);
+  return `${options.method} ${path.slice(0, 300)} as ${credential}, headers ${JSON.stringify(options.headers).slice(0, 600)}, body (${raw.length} characters) ${raw.slice(0, 200)}`;
+}
 
 describe.each(MODES)('requests derived from the OpenAPI document (%s infrastructure)', (mode) => {
   const document = buildOpenApiDocument();
@@ -110,14 +118,17 @@ describe.each(MODES)('requests derived from the OpenAPI document (%s infrastruct
         counts[key]! += 1;
         const token = tokenOf(credential);
         const headers = { ...clientAddress(), ...options.headers };
-        const reply = await call(path, { ...options, token, headers });
+        const reply = await call(path, { ...options, token, headers }).catch((err: Error) => {
+          // fetch names the network failure in its cause: a connection the fleet dropped, say.
+          throw new Error(`${err.message}${err.cause instanceof Error ? `: ${err.cause.message}` : ''}`);
+        });
         const problem = problemOf(documented, reply);
         if (problem) throw new Error(`${problem}: ${JSON.stringify(reply.body).slice(0, 300)}`);
       });
       const result = await fc.check(property, { numRuns: RUNS, seed: SEED, endOnFailure: true });
       // The long run reports as it goes, so that a run cut short still says how far it got.
       if (RUNS > 100) console.log(`fuzz (${mode}): ${key}: ${counts[key]} requests, ${result.failed ? 'a finding' : 'no finding'}`);
-      if (result.failed) findings.push(`${key} (seed ${result.seed}, path ${result.counterexamplePath}): ${String(result.errorInstance).slice(0, 600)}\n  request: ${JSON.stringify(result.counterexample).slice(0, 600)}`);
+      if (result.failed) findings.push(`${key} (seed ${result.seed}, path ${result.counterexamplePath}): ${String(result.errorInstance).slice(0, 600)}\n  request: ${named(result.counterexample?.[0])}`);
       await restore();
     }
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
