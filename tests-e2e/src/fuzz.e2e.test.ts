@@ -11,7 +11,7 @@ import { requestsFor, type Credential, type FuzzedRequest, type FuzzIds } from '
 import { documentedOperations, type DocumentedOperation } from './support/openapi.js';
 
 /** Requests per operation: a short run in `npm test`, 10,000 in `npm run fuzz`. */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 4);
 /** Only these operations (`METHOD /path`, comma-separated: the long run on a subset). */
 const ONLY = process.env.FUZZ_OPERATIONS?.split(',').map((o) => o.trim());
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
