@@ -39,7 +39,12 @@ describe.each(MODES)('requests derived from the OpenAPI document (%s infrastruct
   let bob: TestUser;
   let ids: FuzzIds;
 
-  const snapshotOf = async (user: TestUser) => Promise.all(SNAPSHOT.map(async (path) => [path, (await call(path, { token: user.token })).body?.data]));
+  /** A fresh access token: a long run outlasts the 15 minutes one lives. */
+  const signIn = async (user: TestUser) => (await call('/api/v1/auth/login', { body: { email: user.email, password: user.password }, headers: clientAddress() })).body.data.tokens.accessToken as string;
+  const snapshotOf = async (user: TestUser) => {
+    const token = await signIn(user);
+    return Promise.all(SNAPSHOT.map(async (path) => [path, (await call(path, { token })).body?.data]));
+  };
 
   beforeAll(async () => {
     fleet = await startSweepFleet(mode);
@@ -82,11 +87,9 @@ describe.each(MODES)('requests derived from the OpenAPI document (%s infrastruct
     await fleet?.stop();
   });
 
-  /** Dev's session and API key again, if a fuzzed request signed out, revoked them or changed the tier. */
+  /** Dev's session and API key again, if a fuzzed request signed out or revoked them, or the token lapsed. */
   const restore = async () => {
-    if ((await call('/api/v1/auth/me', { token: dev.token })).status === 401) {
-      dev.token = (await call('/api/v1/auth/login', { body: { email: dev.email, password: dev.password }, headers: clientAddress() })).body.data.tokens.accessToken;
-    }
+    if ((await call('/api/v1/auth/me', { token: dev.token })).status === 401) dev.token = await signIn(dev);
     if ((await call('/api/v1/commands', { token: apiKey })).status === 401) apiKey = (await createApiKey(call, dev, 'fuzz')).key;
     if ((await call('/api/v1/auth/me', { token: admin })).status === 401) admin = await adminToken(call);
   };
