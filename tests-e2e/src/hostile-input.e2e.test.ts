@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, clientAddress, createApiKey, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call, type CallOptions } from './support/client.js';
 import { installPack } from './support/execution.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { MODES, type TestFleet } from './support/fleet.js';
+import { startSweepFleet } from './support/sweep.js';
 import { documentedOperations } from './support/openapi.js';
-import { startFakeStripe, type FakeStripe } from '@svc/testing';
 
 /** Path segments as sent (already percent-encoded where they need it). */
 const SEGMENTS = ['%00', '%ZZ', '%C0%AF', 'a'.repeat(3000), '..%2F..%2Fetc%2Fpasswd', '%F0%9F%92%A9', '00000000-0000-0000-0000-000000000000', '-1', '1e400', "x'%20OR%201=1--"];
@@ -54,14 +54,9 @@ describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
   let apiKey: string;
   /** A valid body for each operation that takes one, to be spoilt a leaf at a time. */
   let validBodies: Record<string, unknown>;
-  let stripe: FakeStripe;
 
   beforeAll(async () => {
-    // Billing configured (a local Stripe), so that its endpoints answer the input, not "not configured".
-    stripe = await startFakeStripe();
-    const billing = { stripeSecretKey: 'sk_test_sweep', stripeApiBase: stripe.url, stripePricePro: 'price_pro', stripePriceRegistration: 'price_registration', webhookSecret: 'whsec_sweep', registrationWebhookSecret: 'whsec_sweep_registration' };
-    // The sweep sends far more than any tier allows; limits have suites of their own.
-    fleet = await startTestFleet(mode, { rateLimitEnabled: false, billing });
+    fleet = await startSweepFleet(mode);
     call = client(fleet.url);
     admin = await adminToken(call);
     dev = await signUp(call, admin, { tier: 'pro' });
@@ -100,7 +95,6 @@ describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
 
   afterAll(async () => {
     await fleet?.stop();
-    await stripe?.close();
   });
 
   it('answers whatever a client sends to any documented operation as documented, never with a server error', async () => {

@@ -115,7 +115,7 @@ describe.each(MODES)('MCP endpoint (%s infrastructure)', (mode) => {
     expect(((await badParams.json()) as any).error.code).toBe(-32602);
   });
 
-  it('refuses an Accept without text/event-stream with 406 and a body that is not JSON with 415', async () => {
+  it('refuses an Accept without text/event-stream with 406 and a body that is not JSON (or in an encoding it cannot decode) with 415', async () => {
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
     const jsonOnly = await rawPost({ authorization: `Bearer ${key}`, accept: 'application/json' }, ping);
     expect(jsonOnly.status).toBe(406);
@@ -123,6 +123,9 @@ describe.each(MODES)('MCP endpoint (%s infrastructure)', (mode) => {
     const text = await rawPost({ authorization: `Bearer ${key}`, 'content-type': 'text/plain' }, ping);
     expect(text.status).toBe(415);
     expect(await text.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number) } });
+    const encoded = await rawPost({ authorization: `Bearer ${key}`, 'content-encoding': 'identity, deflate' }, ping);
+    expect(encoded.status).toBe(415);
+    expect(await encoded.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
   });
 
   it('refuses a missing header, a JWT, and an unknown or revoked key with 401', async () => {

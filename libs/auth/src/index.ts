@@ -8,3 +8,4 @@ export * from './signed-token.js';
 export * from './view-token.js';
 export * from './sealer.js';
 export * from './oauth-token.js';
+export * from './secret-equal.js';

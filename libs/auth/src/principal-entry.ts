@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { secretsEqual } from './secret-equal.js';
 
 const VERSION = 'v1';
 /** The principal entries' own key, derived from the internal secret so it signs nothing else. */
@@ -46,5 +47,5 @@ export function verifyPrincipalEntry(secret: string, cacheKey: string, text: str
   const json = text.slice(second + 1);
   const given = Buffer.from(text.slice(first + 1, second), 'base64url');
   const expected = mac(secret, cacheKey, json);
-  return given.length === expected.length && timingSafeEqual(given, expected) ? json : undefined;
+  return secretsEqual(given, expected) ? json : undefined;
 }

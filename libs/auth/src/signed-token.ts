@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { secretsEqual } from './secret-equal.js';
 
 export interface SignedTokenOptions {
   /** The shared secret a key is derived from (`SVC_INTERNAL_SECRET`). */
@@ -40,7 +41,7 @@ export function signedTokens({ secret, purpose, prefix }: SignedTokenOptions): S
       if (!encoded || !signature || rest.length > 0) return undefined;
       const given = Buffer.from(signature, 'base64url');
       const expected = mac(encoded);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+      if (!secretsEqual(given, expected)) return undefined;
       return Buffer.from(encoded, 'base64url').toString();
     },
   };

@@ -98,3 +98,16 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what 
   const first = issues[0]!;
   throw new ValidationError(`Invalid ${what}: ${first.field}: ${first.issue}`, { ...first, issues });
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a path segment can be an id at all: one that cannot is answered as not found before it
+ * reaches a `uuid` column, which would refuse it with a database error.
+ *
+ * @example
+ *   const org = isUuid(orgId) ? await orgs.findById(orgId) : undefined;
+ */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

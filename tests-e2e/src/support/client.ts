@@ -1,4 +1,5 @@
 import { responseChecker } from './openapi.js';
+import { rememberSecretsOf } from './secrets.js';
 
 /** A thin fetch wrapper for black-box calls through the gateway. */
 export interface CallOptions {
@@ -22,6 +23,7 @@ export function client(baseUrl: string) {
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | Buffer | undefined = options.raw;
     if (options.body !== undefined) {
+      rememberSecretsOf(options.body, path.startsWith('/api/v1/secrets/'));
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
@@ -34,6 +36,7 @@ export function client(baseUrl: string) {
     } catch {
       // Not JSON; tests assert on the raw text.
     }
+    rememberSecretsOf(parsed);
     return expectDescribed(method, path, { status: res.status, headers: res.headers, body: parsed });
   };
 }

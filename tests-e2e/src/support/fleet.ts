@@ -11,6 +11,7 @@ import { openInfrastructure, type Infrastructure, type InfrastructureEnv } from 
 import { startFleet } from '@svc/standalone';
 import { destroyBusPrefix } from '@svc/bus';
 import { makeDataDir, startTcpProxy, type TcpProxy } from '@svc/testing';
+import { linesHoldingSecrets } from './secrets.js';
 
 export type Mode = 'embedded' | 'real';
 
@@ -88,9 +89,12 @@ export interface TestFleetOptions {
   billingClock?: Clock;
   /** Identity's clock, which a test moves past a password reset link's expiry. */
   identityClock?: Clock;
-  /** Each service's logger, for a test that reads what the fleet logs (default: errors only, silent unless E2E_LOGS). */
+  /**
+   * Each service's logger, for a test that reads what the fleet logs. By default every line at
+   * level debug is kept (printed too with E2E_LOGS) and scanned for secrets when the fleet stops.
+   */
   logger?: (service: string) => Logger;
-  /** Collects every line every service logs (level debug), instead of discarding them. */
+  /** Where the kept lines go, for a test that reads them too. */
   logLines?: string[];
   /**
    * A dashboard origin on a free port (`http://localhost:<port>`), as `npm start` has one;
@@ -141,9 +145,14 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
     LOG_LEVEL: 'error',
   };
   const infra = await openInfrastructure(infraEnv, log, { inMemory: true });
+  const logLines = options.logLines ?? [];
+  const leaks: string[] = [];
+  // A long run logs more than memory holds: past a bound, the older half is scanned and let go
+  // (a secret is known by then: its response came back long before).
+  const collect = lineCollector(logLines, options.logLines ? undefined : () => leaks.push(...linesHoldingSecrets(logLines.splice(0, KEPT_LINES / 2))));
   const fleet = await startFleet({
     infra,
-    logger: options.logger ?? ((service) => (options.logLines ? createLogger({ service, level: 'debug', stream: lineCollector(options.logLines) }) : createLogger({ service, level: 'error', silent: !process.env.E2E_LOGS }))),
+    logger: options.logger ?? ((service) => createLogger({ service, level: 'debug', stream: collect })),
     port: 0,
     host: '127.0.0.1',
     secrets: TEST_SECRETS,
@@ -206,6 +215,9 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
         await deleteCachePrefix(realUrls.cache!, cachePrefix);
         await destroyBusPrefix(realUrls.bus!, busPrefix);
       }
+      // No token, key, password, access code or webhook secret the run handled may be in a log line.
+      leaks.push(...linesHoldingSecrets(logLines));
+      if (leaks.length > 0) throw new Error(`The fleet logged ${leaks.length} secret(s):\n${leaks.slice(0, 20).join('\n')}`);
     },
   };
 }
@@ -232,11 +244,17 @@ export async function startFleetThroughProxy(server: keyof typeof PROXIED, optio
   return { fleet, proxy };
 }
 
-/** A stream that keeps each line written to it. */
-function lineCollector(lines: string[]): Writable {
+/** Log lines a fleet holds before it scans and lets go of the older half. */
+const KEPT_LINES = 100_000;
+
+/** A stream that keeps each line written to it (and prints it with E2E_LOGS), calling `full` past KEPT_LINES. */
+function lineCollector(lines: string[], full?: () => void): Writable {
   return new Writable({
     write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString('utf8'));
+      const line = chunk.toString('utf8');
+      lines.push(line);
+      if (full && lines.length > KEPT_LINES) full();
+      if (process.env.E2E_LOGS) process.stderr.write(line);
       done();
     },
   });

@@ -34,9 +34,11 @@ describe('sending a bundle file', () => {
   });
 
   it('cuts the connection at once when the stored bytes fall short of the stated length, instead of leaving the client waiting', async () => {
-    const started = Date.now();
-    const reply = await fetch(`${base}/short`, { signal: AbortSignal.timeout(5_000) });
-    await expect(reply.arrayBuffer()).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Not a wall-clock bound (a loaded machine is slow for reasons of its own): the body must end
+    // in a cut connection, not in the client's own give-up.
+    const reply = await fetch(`${base}/short`, { signal: AbortSignal.timeout(20_000) });
+    const error = (await reply.arrayBuffer().catch((err: unknown) => err)) as Error;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).not.toMatch(/TimeoutError|AbortError/);
   });
 });

@@ -1,4 +1,4 @@
-import { signedTokens, type Identity, type SignedTokens } from '@svc/auth';
+import { secretsEqual, signedTokens, type Identity, type SignedTokens } from '@svc/auth';
 import { ValidationError } from '@svc/core';
 import type { AuthService } from './auth.service.js';
 import type { OAuthService, PendingAuthorization } from './oauth.service.js';
@@ -89,7 +89,8 @@ export class OAuthConsentService {
   }
 
   private checkFormToken(identity: Identity, request: string, token: unknown): void {
-    if (typeof token !== 'string' || this.forms.verify(token) !== `${identity.sessionId}.${digest(request)}`) {
+    const signed = typeof token === 'string' ? this.forms.verify(token) : undefined;
+    if (signed === undefined || !secretsEqual(signed, `${identity.sessionId}.${digest(request)}`)) {
       throw new ValidationError('This form is not the one the consent page gave; reload it', { field: 'csrf' });
     }
   }

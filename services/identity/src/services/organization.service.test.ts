@@ -121,6 +121,14 @@ describe.each(testDatabaseKinds())("identity's rules for organizations and roles
       await expect(organizations.removeMember(owner.identity, org.id, stranger.id)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
       await expect(organizations.removeMember(stranger.identity, org.id, owner.id)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
     });
+
+    it('answers 404 for a user id or organization id that cannot be an id', async () => {
+      const { org, owner } = await organization();
+      for (const id of ['not-an-id', '-'.repeat(36), '\u{1D6BA}c']) {
+        await expect(organizations.removeMember(owner.identity, org.id, id)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+        await expect(organizations.removeMember(owner.identity, id, owner.id)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+      }
+    });
   });
 
   describe('invites', () => {

@@ -1,6 +1,6 @@
 import type { Identity } from '@svc/auth';
 import type { EventOutbox } from '@svc/bus';
-import { ConflictError, NotFoundError, PermissionError } from '@svc/core';
+import { ConflictError, isUuid, NotFoundError, PermissionError } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { InviteRepository } from '../repositories/invite.repository.js';
 import { OrganizationRepository, type MemberRole, type OrganizationRow } from '../repositories/organization.repository.js';
@@ -44,7 +44,7 @@ export class OrganizationService {
 
   /** Joins the organization of an invite addressed to the user; joining again keeps the existing role. */
   async acceptInvite(user: { id: string; email: string }, inviteId: string, db: Db = this.db): Promise<OrganizationRow> {
-    if (!/^[0-9a-f-]{36}$/i.test(inviteId)) throw inviteNotFound();
+    if (!isUuid(inviteId)) throw inviteNotFound();
     const invite = await new InviteRepository(db).accept(inviteId, user.email, user.id);
     if (!invite) throw inviteNotFound();
     const orgs = new OrganizationRepository(db);
@@ -89,7 +89,7 @@ export class OrganizationService {
     const orgs = new OrganizationRepository(this.db);
     const org = await this.visible(orgs, caller, orgId);
     const callerRole = (await orgs.roleOf(org.id, caller.userId))!;
-    const targetRole = await orgs.roleOf(org.id, userId);
+    const targetRole = isUuid(userId) ? await orgs.roleOf(org.id, userId) : undefined;
     if (!targetRole) throw new NotFoundError('Member not found', { user_id: userId });
     const self = userId === caller.userId;
     if (!self && !canRemove(callerRole, targetRole)) throw new PermissionError(`A ${callerRole} may not remove a ${targetRole}`);
@@ -101,7 +101,7 @@ export class OrganizationService {
   }
 
   private async visible(orgs: OrganizationRepository, caller: Identity, orgId: string): Promise<OrganizationRow> {
-    const org = /^[0-9a-f-]{36}$/i.test(orgId) ? await orgs.findById(orgId) : undefined;
+    const org = isUuid(orgId) ? await orgs.findById(orgId) : undefined;
     if (!org || !(await orgs.roleOf(org.id, caller.userId))) throw new NotFoundError('Organization not found', { org_id: orgId });
     return org;
   }

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { secretsEqual } from '@svc/auth';
 import type { AddressInfo } from 'node:net';
 import ssh2, { type Connection, type ParsedKey, type ServerChannel } from 'ssh2';
 
@@ -30,7 +30,6 @@ function runCommand(command: string, channel: ServerChannel): void {
   end(127);
 }
 
-const same = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
 
 /**
  * An SSH server of ssh2's own (not OpenSSH) on a loopback port: one user, with a password or a
@@ -51,8 +50,8 @@ export class Ssh2TestServer {
       client.on('error', () => undefined);
       client.on('authentication', (ctx) => {
         if (ctx.username !== user.username) return ctx.reject();
-        if (ctx.method === 'password' && user.password !== undefined && same(Buffer.from(ctx.password), Buffer.from(user.password))) return ctx.accept();
-        if (ctx.method === 'publickey' && allowedKey && same(ctx.key.data, allowedKey.getPublicSSH())) {
+        if (ctx.method === 'password' && user.password !== undefined && secretsEqual(ctx.password, user.password)) return ctx.accept();
+        if (ctx.method === 'publickey' && allowedKey && secretsEqual(ctx.key.data, allowedKey.getPublicSSH())) {
           if (!ctx.signature) return ctx.accept();
           if (allowedKey.verify(ctx.blob!, ctx.signature, ctx.hashAlgo) === true) return ctx.accept();
         }

@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import express, { Router, type ErrorRequestHandler } from 'express';
 import { z } from 'zod';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { requireIdentity } from '@svc/auth';
@@ -61,6 +61,14 @@ export function mcpRoutes(deps: { bus: Bus; tasks: TaskService; quota: CommandRu
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   });
+
+  // A Content-Encoding the parser cannot undo is an unreadable media type: refused in JSON-RPC,
+  // as a body that is not JSON is, rather than in the REST error body.
+  const unreadableEncoding: ErrorRequestHandler = (err, _req, res, next) => {
+    if ((err as { type?: string } | null)?.type !== 'encoding.unsupported') return next(err);
+    res.status(415).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Unsupported Media Type: the body\'s Content-Encoding cannot be decoded' } });
+  };
+  router.use('/mcp', unreadableEncoding);
 
   router.all('/mcp', (_req, res) => {
     res.setHeader('Allow', 'POST');

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { secretsEqual } from '@svc/auth';
 import type { Bus } from '@svc/bus';
 import { FETCH_PACKAGE_RPC } from '@svc/contracts';
 import { IntegrationError } from '@svc/core';
@@ -111,7 +112,7 @@ export class PackCache implements PackSource {
   private async fromRegistry(versionId: string): Promise<Buffer> {
     const fetched = await this.bus.request(FETCH_PACKAGE_RPC, { version_id: versionId }, { timeoutMs: FETCH_TIMEOUT_MS });
     const tarball = Buffer.from(fetched.tarball_base64, 'base64');
-    if (createHash('sha256').update(tarball).digest('hex') !== fetched.sha256) throw new IntegrationError('Pack package failed its checksum', { version_id: versionId });
+    if (!secretsEqual(createHash('sha256').update(tarball).digest('hex'), fetched.sha256)) throw new IntegrationError('Pack package failed its checksum', { version_id: versionId });
     return tarball;
   }
 
