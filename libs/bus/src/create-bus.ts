@@ -11,6 +11,8 @@ export interface CreateBusOptions {
   prefix?: string;
   logger?: Logger;
   retry?: RetryPolicy;
+  /** How long `cancel()`/`close()` wait for running handlers before their messages go back to the queue. */
+  drainTimeoutMs?: number;
 }
 
 /**
@@ -21,6 +23,6 @@ export interface CreateBusOptions {
  *   const bus = await createBus({ amqpUrl: env.AMQP_URL, logger: log });
  */
 export async function createBus(options: CreateBusOptions = {}): Promise<Bus> {
-  const { amqpUrl, prefix, logger, retry } = options;
-  return typedBus(amqpUrl ? await createAmqpBus({ url: amqpUrl, prefix, logger, retry }) : createMemoryBus({ logger, retry }));
+  const { amqpUrl, prefix, logger, retry, drainTimeoutMs } = options;
+  return typedBus(amqpUrl ? await createAmqpBus({ url: amqpUrl, prefix, logger, retry, drainTimeoutMs }) : createMemoryBus({ logger, retry, drainTimeoutMs }));
 }

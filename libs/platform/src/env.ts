@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** How long work in flight at SIGTERM gets to finish, unless `SVC_STOP_GRACE_MS` says otherwise. */
+export const DEFAULT_STOP_GRACE_MS = 20_000;
+
 /** Variables every process reads to find its infrastructure. Absent URLs mean embedded adapters. */
 export const infrastructureEnv = {
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
@@ -15,6 +18,11 @@ export const infrastructureEnv = {
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   /** Where this process serves Prometheus metrics (`GET /metrics`), a port of its own; unset: not served. */
   SVC_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * How long work in flight at SIGTERM (HTTP requests, bus handlers, running tasks) gets to
+   * finish; the process exits at most `STOP_CLOSE_MS` later (see `onShutdown`).
+   */
+  SVC_STOP_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_STOP_GRACE_MS),
 };
 
 /**
@@ -33,7 +41,8 @@ export const secretsEnv = {
   SVC_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters'),
 };
 
-export type InfrastructureEnv = z.infer<z.ZodObject<typeof infrastructureEnv>>;
+/** What `openInfrastructure` reads; `SVC_STOP_GRACE_MS` may be left out by a test that opens one by hand. */
+export type InfrastructureEnv = Omit<z.infer<z.ZodObject<typeof infrastructureEnv>>, 'SVC_STOP_GRACE_MS'> & { SVC_STOP_GRACE_MS?: number };
 
 /** Where clients reach the platform: an http(s) origin without a path, kept without a trailing slash. */
 export const PublicUrl = z

@@ -1,4 +1,4 @@
-import type { Bus, EventOutbox } from '@svc/bus';
+import { HandBack, type Bus, type EventOutbox } from '@svc/bus';
 import { TaskProgress, type ExecJob, type RunOutcome, type TaskError } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
 import { AppError, backoffDelayMs, parseInput, type Logger } from '@svc/core';
@@ -44,6 +44,9 @@ export interface TaskWorkerOptions {
 /** A job put back for want of its tenant's share waits 250 ms, doubling each time, up to 4 s (few values: each is a queue on the broker). */
 const WAITING = { baseMs: 250, capMs: 4000 };
 
+/** The abort reason of a run stopped because its worker is stopping: its job goes back to the queue. */
+const STOPPING = 'the worker is stopping';
+
 /** Runners are keyed by pack and version, so an uninstall can stop every version's runner. */
 export function packKeyOf(packId: string, versionId: string): string {
   return `${packId}/${versionId}`;
@@ -72,6 +75,10 @@ function endingOf(err: unknown): Ending {
  */
 export class TaskWorker {
   private readonly running = new Map<string, AbortController>();
+  /** Set on stop: jobs delivered from now on are handed back untouched. */
+  private stopping = false;
+  /** Set once the stop grace has run out: runs still going are stopped and handed back. */
+  private handingBack = false;
   private readonly db: Db;
   private readonly bus: Bus;
   private readonly events: EventOutbox;
@@ -92,6 +99,7 @@ export class TaskWorker {
 
   /** A job of `exec.<queue>`; `redelivered`: it was handed out before and not acknowledged (its worker died). */
   async handle(job: ExecJob, queue: Queue, redelivered = false): Promise<void> {
+    if (this.stopping) throw new HandBack(`${STOPPING}; job ${job.task_id} not started`);
     const tier = job.tier ?? 'free';
     const caps = this.shares.caps(tier, queue);
     // A tenant past its share waits (or, asking synchronously, is refused) before its task is touched.
@@ -111,6 +119,7 @@ export class TaskWorker {
     const started = performance.now();
     const controller = new AbortController();
     this.running.set(task.id, controller);
+    if (this.handingBack) controller.abort(STOPPING);
     let ending: Ending;
     const log = new RunLog();
     try {
@@ -141,6 +150,7 @@ export class TaskWorker {
       ending = mismatch ? { status: 'failure', error: { type: OUTPUT_SCHEMA_ERROR_TYPE, message: mismatch, kind: 'command' }, retryable: false } : { status: 'success', result: run.value };
     } catch (err) {
       if (err instanceof RunnersBusyError) return this.refuse(job, queue, err, stored ? task : undefined);
+      if (err instanceof CommandCancelledError && controller.signal.reason === STOPPING) return this.handBack(task, stored);
       if (err instanceof CommandCancelledError) return this.reply(job, await new TaskRepository(this.db).find(task.id));
       const failed = endingOf(err);
       ending = failed;
@@ -166,6 +176,28 @@ export class TaskWorker {
     await this.reply(job, finished, rowless ? () => this.end(job, task, ended) : undefined);
     await announcingStart;
     await announceEnd(this.events, finished);
+  }
+
+  /**
+   * Stops taking jobs: each delivered from now on goes back to its queue untouched, and runs
+   * still going `graceMs` from now are stopped and their jobs handed back, their tasks pending
+   * again with the attempt not counted, for another worker to run from the start. Returns what
+   * calls that deadline off, once the jobs in hand have settled.
+   */
+  stopTaking(graceMs: number): () => void {
+    this.stopping = true;
+    const deadline = setTimeout(() => {
+      this.handingBack = true;
+      for (const controller of this.running.values()) controller.abort(STOPPING);
+    }, graceMs);
+    return () => clearTimeout(deadline);
+  }
+
+  /** A run stopped for the worker's stop: its task is pending again and its job goes back to the queue. */
+  private async handBack(task: TaskRow, stored: boolean): Promise<never> {
+    if (stored) await new TaskRepository(this.db).unclaim(task.id);
+    this.log.info('run stopped at the end of the stop grace; its job goes back to the queue', { task_id: task.id });
+    throw new HandBack(STOPPING);
   }
 
   /**
