@@ -4,7 +4,7 @@ import type { TestPack } from '@svc/pack-sdk/testing';
 import type { Call } from './client.js';
 
 /**
- * A pack whose `nap` command sleeps `input.ms` and returns `{ n }`. With `mark`, each run then
+ * A pack whose `nap` command sleeps `input.ms` and returns `{ n }` (and an `echo`). With `mark`, each run then
  * writes a storage key of its own (`run-<n>-<random>`) before it returns: a run that reached its
  * end leaves a key, so the keys of `n` count how many times task `n` was run to completion,
  * whatever its row says (at the cost of a call to storage per run).
@@ -14,7 +14,7 @@ export function tallyPack(namespace: string, options: { mark?: boolean } = {}): 
   return {
     namespace,
     name: 'tally',
-    commands: [{ name: 'nap', input_schema: { type: 'object' }, timeout: 30 }],
+    commands: [{ name: 'nap', input_schema: { type: 'object' }, timeout: 30 }, { name: 'echo' }],
     files: {
       'commands/nap.js': `export default async (input, ctx) => {
   await new Promise((resolve) => setTimeout(resolve, input.ms ?? 0));${mark}

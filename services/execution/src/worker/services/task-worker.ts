@@ -2,7 +2,7 @@ import { HandBack, type Bus, type EventOutbox } from '@svc/bus';
 import { TaskProgress, type ExecJob, type RunOutcome, type TaskError } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
 import { AppError, backoffDelayMs, parseInput, type Logger } from '@svc/core';
-import type { Db } from '@svc/db';
+import { isConnectionFailure, type Db } from '@svc/db';
 import { tasksFinished } from '@svc/metrics';
 import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
 import { CommandCancelledError, CommandError, CommandTimeoutError, PythonVersionError, ResultTooLargeError, RunnersBusyError } from '../runners/runner-errors.js';
@@ -44,6 +44,9 @@ export interface TaskWorkerOptions {
 /** A job put back for want of its tenant's share waits 250 ms, doubling each time, up to 4 s (few values: each is a queue on the broker). */
 const WAITING = { baseMs: 250, capMs: 4000 };
 
+/** How long a run's end waits for the database to come back before its job is failed (and run again). */
+const RECORD_WAIT_MS = 60_000;
+
 /** The abort reason of a run stopped because its worker is stopping: its job goes back to the queue. */
 const STOPPING = 'the worker is stopping';
 
@@ -75,6 +78,8 @@ function endingOf(err: unknown): Ending {
  */
 export class TaskWorker {
   private readonly running = new Map<string, AbortController>();
+  /** Every job this worker handles now, by task id, from delivery to acknowledgement. */
+  private readonly inHand = new Map<string, Promise<void>>();
   /** Set on stop: jobs delivered from now on are handed back untouched. */
   private stopping = false;
   /** Set once the stop grace has run out: runs still going are stopped and handed back. */
@@ -100,6 +105,21 @@ export class TaskWorker {
   /** A job of `exec.<queue>`; `redelivered`: it was handed out before and not acknowledged (its worker died). */
   async handle(job: ExecJob, queue: Queue, redelivered = false): Promise<void> {
     if (this.stopping) throw new HandBack(`${STOPPING}; job ${job.task_id} not started`);
+    // Once a broker connection is lost, the broker hands out again the jobs this worker still
+    // runs: the run in hand records the end, and this delivery shares its fate (acknowledged
+    // once it has ended) instead of starting a second run.
+    const inHand = this.inHand.get(job.task_id);
+    if (inHand) return inHand;
+    const run = this.run(job, queue, redelivered);
+    this.inHand.set(job.task_id, run);
+    try {
+      await run;
+    } finally {
+      if (this.inHand.get(job.task_id) === run) this.inHand.delete(job.task_id);
+    }
+  }
+
+  private async run(job: ExecJob, queue: Queue, redelivered: boolean): Promise<void> {
     const tier = job.tier ?? 'free';
     const caps = this.shares.caps(tier, queue);
     // A tenant past its share waits (or, asking synchronously, is refused) before its task is touched.
@@ -168,7 +188,7 @@ export class TaskWorker {
     // Fast path (rowless-sync-run.ts): a synchronous run that succeeded in time needs no row; it
     // is written only if its answer cannot be delivered.
     const rowless = endsRowless(job, ended);
-    const finished = rowless ? { ...task, ...endingColumns(ended) } : await this.end(job, task, ended);
+    const finished = rowless ? { ...task, ...endingColumns(ended) } : await this.whileDatabaseAway(() => this.end(job, task, ended));
     if (!finished) return this.reply(job, await new TaskRepository(this.db).find(task.id));
     tasksFinished.inc({ mode: job.sync ? 'sync' : 'task', status: finished.status });
     // The caller first, then the events: their confirmations need not hold the answer up. A
@@ -238,6 +258,23 @@ export class TaskWorker {
     // makes the events at least once (a death after announcing repeats them; consumers go by task_id).
     if (redelivered && current && isTerminal(current)) await announceEnd(this.events, current);
     return undefined;
+  }
+
+  /**
+   * A run that ended while the database was out of reach keeps its end and writes it again
+   * every second (up to `RECORD_WAIT_MS`, or the end of the stop grace), rather than failing the
+   * job, whose redelivery would run the command a second time.
+   */
+  private async whileDatabaseAway<T>(write: () => Promise<T>): Promise<T> {
+    const until = Date.now() + RECORD_WAIT_MS;
+    for (;;) {
+      try {
+        return await write();
+      } catch (err) {
+        if (!isConnectionFailure(err) || Date.now() > until || this.handingBack) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
   }
 
   /** Records the end; undefined when the task was revoked meanwhile. */
