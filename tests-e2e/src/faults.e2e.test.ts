@@ -7,6 +7,7 @@ import { underFault, type Fault, type FaultFigures } from './support/faults.js';
 import { MODES } from './support/fleet.js';
 import { FLEET_PROCESSES, startProcessFleet, type ProcessFleet, type Proxied } from './support/process-fleet.js';
 import { tallyPack, waitFor } from './support/tally.js';
+import { missing, writers, writeUntil } from './support/acknowledged.js';
 
 /**
  * The short run (`npm test`) holds each fault 2 s; `npm run faults` (FAULTS_FULL=1) holds it
@@ -21,8 +22,10 @@ describe.runIf(MODES.includes('real'))('faults under load: the fleet as separate
   let fleet: ProcessFleet;
   let call: Call;
   let dev: TestUser;
+  let org: { slug: string };
   let firstN = 0;
   const figures: FaultFigures[] = [];
+  let afterKillAll: { acknowledged: number; unanswered: number; lost: number } | undefined;
 
   const healthy = async () => (await fetch(`${fleet.url}/health`).catch(() => undefined))?.status === 200;
 
@@ -43,16 +46,16 @@ describe.runIf(MODES.includes('real'))('faults under load: the fleet as separate
 
   beforeAll(async () => {
     // Rate limits stay on (memory when Redis is away) but above the load's pace.
-    fleet = await startProcessFleet({ RATE_LIMIT_REQUESTS: '100000' });
+    fleet = await startProcessFleet({ RATE_LIMIT_REQUESTS: '100000', SVC_WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8', SVC_WEBHOOK_ALLOW_HTTP: 'true' });
     await waitFor(healthy, 90_000, 'the fleet did not become healthy');
     call = client(fleet.url);
     dev = await signUp(call, await adminToken(call), { tier: 'enterprise' });
-    await createOrganization(call, dev);
+    org = await createOrganization(call, dev);
     await installPack(fleet.url, call, dev, tallyPack(dev.slug, { mark: true }));
   }, 180_000);
 
   afterAll(async () => {
-    if (process.env.FAULTS_REPORT) writeFileSync(process.env.FAULTS_REPORT, JSON.stringify({ timing: TIMING, figures }, null, 2));
+    if (process.env.FAULTS_REPORT) writeFileSync(process.env.FAULTS_REPORT, JSON.stringify({ timing: TIMING, figures, afterKillAll }, null, 2));
     await fleet?.stop();
   });
 
@@ -77,4 +80,24 @@ describe.runIf(MODES.includes('real'))('faults under load: the fleet as separate
   it('loses nothing and answers again within 5 s when RabbitMQ connections are cut', scenario(() => cut('bus', 'RabbitMQ'), RECOVERY_MS), 240_000);
   it('loses nothing and answers again within 5 s when Postgres connections are cut', scenario(() => cut('database', 'Postgres'), RECOVERY_MS), 240_000);
   it('loses nothing and answers again within 5 s when Redis is away', scenario(() => cut('cache', 'Redis'), RECOVERY_MS), 240_000);
+
+  it('keeps every write it acknowledged when every process is killed with SIGKILL mid-load and started again', async () => {
+    await waitFor(healthy, 60_000, 'the fleet was not healthy before the kill');
+    let stop = false;
+    const writing = writeUntil(call, dev.token, writers(dev, org), () => stop);
+    await new Promise((resolve) => setTimeout(resolve, FULL ? 5000 : 2500));
+    const victims = fleet.processes();
+    expect(victims).toHaveLength(11);
+    for (const victim of victims) process.kill(victim.pid, 'SIGKILL');
+    // Started again by the fleet's supervisor; the writer goes on meanwhile, refused or unanswered.
+    await waitFor(async () => fleet.processes().length === 11 && (await healthy()), 120_000, 'the fleet did not come back');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    stop = true;
+    const { acknowledged, unanswered } = await writing;
+    const kinds = new Set(acknowledged.map((ack) => ack.kind));
+    expect([...kinds].sort(), `${unanswered} writes not acknowledged`).toEqual(['dashboard', 'schedule', 'secret', 'storage', 'task', 'webhook']);
+    const lost = await missing(call, dev.token, acknowledged, 60_000);
+    afterKillAll = { acknowledged: acknowledged.length, unanswered, lost: lost.length };
+    expect(lost.map((ack) => `${ack.kind} ${ack.readPath}`)).toEqual([]);
+  }, 300_000);
 });
