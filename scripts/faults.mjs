@@ -29,14 +29,15 @@ const section = [
   '<!-- faults:start (written by `npm run faults`) -->',
   `Measured ${new Date().toISOString().slice(0, 10)} on this machine (two shared cores): each fault held ${timing.holdMs / 1000} s`,
   `after ${timing.leadMs / 1000} s of load, the load going on at least ${timing.afterMs / 1000} s after it. Load: two submitters of`,
-  'asynchronous 200 ms tasks (a refused one retried after 100 ms), a synchronous call every 300 ms and `GET /health` every 250 ms.',
+  'asynchronous 200 ms tasks pausing 150 ms between asks, a synchronous call every 300 ms and `GET /health` every 250 ms, all as one',
+  'enterprise user (within its 1,000 requests a minute).',
   '',
   '| Fault | Tasks asked (answers) | Ended in one terminal state | Lost | Run twice to completion | Synchronous calls from the fault on | `/health` during the fault | Recovery after the fault ended |',
   '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ...rows,
   '',
   afterKillAll
-    ? `Every process killed with SIGKILL at once mid-load and started again by the supervisor: ${afterKillAll.acknowledged} writes acknowledged (storage, secrets, tasks, dashboards, schedules, webhooks), ${afterKillAll.unanswered} not, ${afterKillAll.lost} of the acknowledged missing afterwards.`
+    ? `Every process killed with SIGKILL at once mid-load and started again by the supervisor: ${afterKillAll.acknowledged} writes acknowledged (storage, secrets, tasks, dashboards, schedules, webhooks), the others answered ${answers(afterKillAll.unanswered)}; ${afterKillAll.lost} of the acknowledged missing afterwards.`
     : 'The kill of every process did not run.',
   '<!-- faults:end -->',
 ].join('\n');

@@ -53,17 +53,18 @@ export function writers(user: { slug: string }, org: { slug: string }): Writer[]
   ];
 }
 
-/** Writes one of each kind in turn until `until()`; resolves with those answered 2xx and a count of the others by kind. */
-export async function writeUntil(call: Call, token: string, kinds: Writer[], until: () => boolean): Promise<{ acknowledged: Acknowledged[]; unanswered: number }> {
+/** Writes one of each kind in turn until `until()`; resolves with those answered 2xx, and how the others were answered. */
+export async function writeUntil(call: Call, token: string, kinds: Writer[], until: () => boolean): Promise<{ acknowledged: Acknowledged[]; unanswered: Record<string, number> }> {
   const acknowledged: Acknowledged[] = [];
-  let unanswered = 0;
+  const unanswered: Record<string, number> = {};
   for (let i = 0; !until(); i++) {
     const writer = kinds[i % kinds.length]!;
     const { path, method, body } = writer.write(i);
     const reply = await call(path, { method, token, body }).catch(() => undefined);
     if (reply && reply.status >= 200 && reply.status < 300) acknowledged.push({ kind: writer.kind, ...writer.readBack(i, reply) });
     else {
-      unanswered++;
+      const answer = reply ? String(reply.status) : 'no answer';
+      unanswered[answer] = (unanswered[answer] ?? 0) + 1;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
