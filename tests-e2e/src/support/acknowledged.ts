@@ -53,7 +53,7 @@ export function writers(user: { slug: string }, org: { slug: string }): Writer[]
   ];
 }
 
-/** Writes one of each kind in turn until `until()`; resolves with those answered 2xx, and how the others were answered. */
+/** Writes one of each kind in turn until `until()`; resolves with those answered 2xx, and how the others were answered (by kind). */
 export async function writeUntil(call: Call, token: string, kinds: Writer[], until: () => boolean): Promise<{ acknowledged: Acknowledged[]; unanswered: Record<string, number> }> {
   const acknowledged: Acknowledged[] = [];
   const unanswered: Record<string, number> = {};
@@ -63,7 +63,7 @@ export async function writeUntil(call: Call, token: string, kinds: Writer[], unt
     const reply = await call(path, { method, token, body }).catch(() => undefined);
     if (reply && reply.status >= 200 && reply.status < 300) acknowledged.push({ kind: writer.kind, ...writer.readBack(i, reply) });
     else {
-      const answer = reply ? String(reply.status) : 'no answer';
+      const answer = `${writer.kind} ${reply ? `${reply.status} ${reply.body?.error?.code ?? ''}`.trim() : 'no answer'}`;
       unanswered[answer] = (unanswered[answer] ?? 0) + 1;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
