@@ -70,7 +70,8 @@ function shutdown(code) {
   stopping = true;
   const children = [...running.values()];
   for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 11_000).unref();
+  // Each child has its stop grace plus 5 s to close (`onShutdown` of @svc/platform); a second more here.
+  setTimeout(() => process.exit(code), Number(process.env.SVC_STOP_GRACE_MS ?? 20_000) + 6000).unref();
   Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.on('exit', r)) : null))).then(() => process.exit(code));
 }
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => shutdown(0));

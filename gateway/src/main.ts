@@ -20,7 +20,8 @@ const metricsServer = env.SVC_METRICS_PORT === undefined ? undefined : await ser
 releaseMemoryWhenIdle();
 
 onShutdown(async () => {
-  await Promise.all([closeServer(server), dashboardServer && closeServer(dashboardServer), metricsServer && closeServer(metricsServer)]);
+  const grace = env.SVC_STOP_GRACE_MS;
+  await Promise.all([closeServer(server, grace), dashboardServer && closeServer(dashboardServer, grace), metricsServer && closeServer(metricsServer, grace)]);
   await gateway.stop();
   await infra.close();
-}, log);
+}, log, env.SVC_STOP_GRACE_MS);

@@ -81,7 +81,8 @@ export interface Fleet {
   gatewayConfig: GatewayConfig;
   /** Stops the execution workers alone (the services keep serving), as when every worker is gone. */
   stopWorkers(): Promise<void>;
-  stop(): Promise<void>;
+  /** Stops every listener and service; work in flight gets `graceMs` to finish (workers hand back what runs past it). */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** Billing without a processor: plans and status work, the rest answers that billing is not configured. */
@@ -207,20 +208,20 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const gatewayServer = gatewayListener.server;
   dashboardListener?.serve(gateway.dashboardApp);
 
-  const stopWorkers = async () => {
-    for (const worker of workers.splice(0)) await worker.stop();
+  const stopWorkers = async (graceMs?: number) => {
+    await Promise.all(workers.splice(0).map((worker) => worker.stop(graceMs)));
   };
   return {
     url: urlOf(gatewayServer),
     dashboard: dashboardListener && dashboardOrigin ? { url: urlOf(dashboardListener.server), origin: dashboardOrigin } : undefined,
     gatewayConfig,
     stopWorkers,
-    async stop() {
-      await Promise.all([closeServer(gatewayServer), dashboardListener && closeServer(dashboardListener.server)]);
+    async stop(graceMs?: number) {
+      await Promise.all([closeServer(gatewayServer, graceMs), dashboardListener && closeServer(dashboardListener.server, graceMs)]);
       await gateway.stop();
-      for (const server of servers) await closeServer(server);
+      for (const server of servers) await closeServer(server, graceMs);
       // Workers first: a job or a pack fetch in progress still asks the services.
-      await stopWorkers();
+      await stopWorkers(graceMs);
       for (const service of Object.values(services)) await service.stop();
     },
   };

@@ -52,7 +52,7 @@ log.info('svc is up', { url: fleet.url, metrics_port: env.SVC_METRICS_PORT ?? 'o
 releaseMemoryWhenIdle();
 
 onShutdown(async () => {
-  if (metricsServer) await closeServer(metricsServer);
-  await fleet.stop();
+  if (metricsServer) await closeServer(metricsServer, env.SVC_STOP_GRACE_MS);
+  await fleet.stop(env.SVC_STOP_GRACE_MS);
   await infra.close();
-}, log);
+}, log, env.SVC_STOP_GRACE_MS);

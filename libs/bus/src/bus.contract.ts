@@ -12,6 +12,7 @@ import {
 } from '@svc/core';
 import type { RawBus, BusMessage, RetryPolicy } from './bus.js';
 import { ephemeralQueueName } from './names.js';
+import { HandBack } from './settlement.js';
 import { gate, waitFor } from './testing/wait.js';
 
 export interface BusHarness {
@@ -272,6 +273,22 @@ export function busContract(adapter: string, harness: BusHarness): void {
         await waitFor(() => next.received.length > 0, 'the marker');
         // Had the first message not been acked, it would have come back ahead of the marker.
         expect(next.received.map((message) => message.payload)).toEqual([{ n: 'marker' }]);
+      });
+
+      it('puts a message its handler hands back on its queue at once, for another consumer, without a dead letter', async () => {
+        // A retry policy that would hold every failure for a minute: a hand-back does not wait for it.
+        const bus = await openBus({ retry: { when: () => true, delayMs: 60_000 } });
+        const queue = name('handback');
+        const stopping = await bus.consume(queue, async () => {
+          throw new HandBack('stopping');
+        }, { prefetch: 1 });
+        await bus.send(queue, { job: 'given back' }, { messageId: 'back-1' });
+        const taker = recorder();
+        await bus.consume(queue, taker.handler);
+        await stopping.cancel();
+
+        await waitFor(() => taker.received.length === 1, 'the message handed back');
+        expect(taker.received[0]).toMatchObject({ payload: { job: 'given back' }, messageId: 'back-1' });
       });
 
       it('redelivers, marked redelivered, what a cancelled consumer still holds after the drain bound', async () => {

@@ -14,6 +14,8 @@ export interface CreateBusOptions {
   retry?: RetryPolicy;
   /** AMQP only: how durable queues are declared. Default 'classic'. */
   queueType?: QueueType;
+  /** How long `cancel()`/`close()` wait for running handlers before their messages go back to the queue. */
+  drainTimeoutMs?: number;
 }
 
 /**
@@ -24,6 +26,6 @@ export interface CreateBusOptions {
  *   const bus = await createBus({ amqpUrl: env.AMQP_URL, logger: log });
  */
 export async function createBus(options: CreateBusOptions = {}): Promise<Bus> {
-  const { amqpUrl, prefix, logger, retry, queueType } = options;
-  return typedBus(amqpUrl ? await createAmqpBus({ url: amqpUrl, prefix, logger, retry, queueType }) : createMemoryBus({ logger, retry }));
+  const { amqpUrl, prefix, logger, retry, queueType, drainTimeoutMs } = options;
+  return typedBus(amqpUrl ? await createAmqpBus({ url: amqpUrl, prefix, logger, retry, queueType, drainTimeoutMs }) : createMemoryBus({ logger, retry, drainTimeoutMs }));
 }

@@ -1,4 +1,5 @@
 export * from './bus.js';
+export { HandBack } from './settlement.js';
 export { typedBus, type Bus, type EventHandler, type EventMessage, type Responder, type SubscriberQueue, type WorkHandler } from './typed-bus.js';
 export { createAmqpBus, type AmqpBusOptions, type ReconnectOptions } from './amqp-bus.js';
 export type { QueueType } from './amqp-topology.js';

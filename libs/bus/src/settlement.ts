@@ -15,10 +15,26 @@ export interface FailureContext {
 }
 
 /**
+ * Thrown by a work or event handler that gives its message back untouched (its process is
+ * stopping): the message goes back on its queue at once, for another consumer, without the
+ * pause of the retry policy and without a dead letter.
+ */
+export class HandBack extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'HandBack';
+  }
+}
+
+/**
  * What a failed handler's message comes to: its queue again after a pause, when the retry
  * policy recognises the failure as passing; else its dead-letter queue (or nowhere).
  */
 export async function settlementAfter(err: unknown, at: FailureContext): Promise<Settlement> {
+  if (err instanceof HandBack) {
+    at.logger.debug('bus message handed back', { queue: at.queue, message_id: at.messageId, reason: err.message });
+    return 'requeue';
+  }
   if (at.retry?.when(err)) {
     const { delayMs } = at.retry;
     at.logger.warn('bus handler cannot work now; message requeued after a pause', { queue: at.queue, message_id: at.messageId, delay_ms: delayMs, error: errorText(err) });

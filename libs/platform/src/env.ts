@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { envBoolean } from '@svc/core';
 import { tracingEnv } from '@svc/tracing';
 
+/** How long work in flight at SIGTERM gets to finish, unless `SVC_STOP_GRACE_MS` says otherwise. */
+export const DEFAULT_STOP_GRACE_MS = 20_000;
+
 /** Variables every process reads to find its infrastructure. Absent URLs mean embedded adapters. */
 export const infrastructureEnv = {
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
@@ -28,6 +31,11 @@ export const infrastructureEnv = {
   SVC_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** OpenTelemetry: traces exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (`@svc/tracing`). */
   ...tracingEnv,
+  /**
+   * How long work in flight at SIGTERM (HTTP requests, bus handlers, running tasks) gets to
+   * finish; the process exits at most `STOP_CLOSE_MS` later (see `onShutdown`).
+   */
+  SVC_STOP_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_STOP_GRACE_MS),
 };
 
 /**
@@ -48,7 +56,7 @@ export const secretsEnv = {
 
 type ParsedInfrastructureEnv = z.infer<z.ZodObject<typeof infrastructureEnv>>;
 /** Settings whose defaults belong to the libraries they configure: an env built by hand (tests) may leave them out. */
-type LibraryDefaulted = 'SVC_BUS_QUEUE_TYPE' | 'SVC_MIGRATE_AT_START' | 'SVC_MIGRATION_WAIT_SECONDS';
+type LibraryDefaulted = 'SVC_BUS_QUEUE_TYPE' | 'SVC_MIGRATE_AT_START' | 'SVC_MIGRATION_WAIT_SECONDS' | 'SVC_STOP_GRACE_MS';
 export type InfrastructureEnv = Omit<ParsedInfrastructureEnv, LibraryDefaulted> & Partial<Pick<ParsedInfrastructureEnv, LibraryDefaulted>>;
 
 /** Where clients reach the platform: an http(s) origin without a path, kept without a trailing slash. */

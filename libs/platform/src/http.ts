@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { maxHeaderSize, STATUS_CODES, type Server } from 'node:http';
+import { maxHeaderSize, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { internalIdentity } from '@svc/auth';
@@ -91,27 +91,50 @@ export function listen(app: express.Express, port: number, host = '0.0.0.0'): Pr
   });
 }
 
-export function closeServer(server: Server): Promise<void> {
+/** How often a closing server looks for connections that have gone idle. */
+const IDLE_SWEEP_MS = 100;
+
+/**
+ * Stops accepting connections and resolves once the requests in flight have been answered, or
+ * after `graceMs`, when the connections still open are cut. A keep-alive connection that was
+ * busy when the server began closing would otherwise stay open, idle, until its keep-alive
+ * timeout (65 s), far past any termination grace: each is closed as soon as its answer is sent,
+ * and answers sent meanwhile say `Connection: close`.
+ */
+export function closeServer(server: Server, graceMs = 10_000): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.on('request', (_req, res: ServerResponse) => {
+      res.shouldKeepAlive = false;
+    });
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(cut);
+      resolve();
+    });
     server.closeIdleConnections();
   });
 }
 
+/** What a process may still spend, past its grace, on closing pools and connections before it exits. */
+export const STOP_CLOSE_MS = 5_000;
+
 /**
- * Stops cleanly on SIGTERM/SIGINT: runs `stop` (stop accepting, drain, close pools) and
- * exits, or exits with 1 when that takes longer than `graceMs`.
+ * Stops cleanly on SIGTERM/SIGINT: runs `stop` (stop accepting, drain within `graceMs`, close
+ * pools) and exits 0, or exits 1 when that fails or outlasts `graceMs + STOP_CLOSE_MS`, the bound
+ * a pod's `terminationGracePeriodSeconds` must exceed.
  */
-export function onShutdown(stop: () => Promise<void>, log: Logger, graceMs = 10_000): void {
+export function onShutdown(stop: () => Promise<void>, log: Logger, graceMs: number): void {
   let stopping = false;
   const handler = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info('shutting down', { signal });
+    log.info('shutting down', { signal, grace_ms: graceMs });
     const timer = setTimeout(() => {
       log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, graceMs);
+    }, graceMs + STOP_CLOSE_MS);
     timer.unref();
     stop()
       .then(() => process.exit(0))

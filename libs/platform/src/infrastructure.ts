@@ -5,7 +5,7 @@ import { createCache, type Cache } from '@svc/cache';
 import type { Logger } from '@svc/core';
 import { createDatabase, isConnectionFailure, type Database } from '@svc/db';
 import { startTracing } from '@svc/tracing';
-import type { InfrastructureEnv } from './env.js';
+import { DEFAULT_STOP_GRACE_MS, type InfrastructureEnv } from './env.js';
 
 /**
  * A handler that failed because the database was out of reach has its message put back on its
@@ -13,6 +13,13 @@ import type { InfrastructureEnv } from './env.js';
  * report survive a database outage and are handled once it is back.
  */
 const DATABASE_AWAY = { when: isConnectionFailure, delayMs: 2000 };
+
+/**
+ * Past the stop grace, a worker stops its runs and hands their jobs back (`HandBack`), which
+ * takes a database write each: the bus waits that much longer before it closes the channels
+ * under them (closing requeues what is unacked, but a handler still running would go on).
+ */
+const HAND_BACK_MS = 2000;
 
 export interface Infrastructure {
   database: Database;
@@ -45,7 +52,7 @@ export async function openInfrastructure(env: InfrastructureEnv, log: Logger, op
     onError: (err) => log.warn('database connection error', { error: err.message }),
   });
   const cache = createCache({ url: env.REDIS_URL, prefix: env.SVC_CACHE_PREFIX });
-  const bus = await createBus({ amqpUrl: env.AMQP_URL, prefix: env.SVC_BUS_PREFIX, queueType: env.SVC_BUS_QUEUE_TYPE, logger: log, retry: DATABASE_AWAY });
+  const bus = await createBus({ amqpUrl: env.AMQP_URL, prefix: env.SVC_BUS_PREFIX, queueType: env.SVC_BUS_QUEUE_TYPE, logger: log, retry: DATABASE_AWAY, drainTimeoutMs: (env.SVC_STOP_GRACE_MS ?? DEFAULT_STOP_GRACE_MS) + HAND_BACK_MS });
   log.info('infrastructure ready', { database: database.kind, cache: cache.kind, bus: bus.kind, traces: env.OTEL_EXPORTER_OTLP_ENDPOINT ? 'otlp' : 'off' });
   return {
     database,

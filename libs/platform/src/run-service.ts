@@ -15,7 +15,8 @@ export interface ServiceModule {
   rootRoutes?: Router[];
   /** Migrates and starts bus handlers. */
   start(): Promise<void>;
-  stop(): Promise<void>;
+  /** Stops its consumers and work; a worker gives runs `graceMs` to finish and hands back the rest. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -29,7 +30,7 @@ export interface ServiceModule {
  */
 export async function runService(
   name: string,
-  env: InfrastructureEnv & { PORT: number; SVC_INTERNAL_SECRET: string },
+  env: InfrastructureEnv & { PORT: number; SVC_INTERNAL_SECRET: string; SVC_STOP_GRACE_MS: number },
   create: (deps: Infrastructure & { log: Logger }) => ServiceModule,
 ): Promise<void> {
   const log = createLogger({ service: name, level: env.LOG_LEVEL });
@@ -49,9 +50,9 @@ export async function runService(
   log.info(`${name} listening`, { port: env.PORT, metrics_port: env.SVC_METRICS_PORT ?? 'off' });
   releaseMemoryWhenIdle();
   onShutdown(async () => {
-    await closeServer(server);
-    if (metricsServer) await closeServer(metricsServer);
-    await service.stop();
+    await closeServer(server, env.SVC_STOP_GRACE_MS);
+    if (metricsServer) await closeServer(metricsServer, env.SVC_STOP_GRACE_MS);
+    await service.stop(env.SVC_STOP_GRACE_MS);
     await infra.close();
-  }, log);
+  }, log, env.SVC_STOP_GRACE_MS);
 }

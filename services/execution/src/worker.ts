@@ -16,11 +16,11 @@ const metricsServer = env.SVC_METRICS_PORT === undefined ? undefined : await ser
 log.info('execution worker taking jobs', { queues: env.SVC_WORKER_QUEUES });
 releaseMemoryWhenIdle();
 
-// Stop taking jobs, let running ones finish (bounded by the bus's drain timeout), then close.
-// The probes answer until the jobs have drained.
+// Stop taking jobs, let running ones finish within the grace (those still running are handed
+// back to the broker), then close. The probes answer until the jobs have drained.
 onShutdown(async () => {
-  await worker.stop();
-  if (probes) await closeServer(probes);
-  if (metricsServer) await closeServer(metricsServer);
+  await worker.stop(env.SVC_STOP_GRACE_MS);
+  if (probes) await closeServer(probes, env.SVC_STOP_GRACE_MS);
+  if (metricsServer) await closeServer(metricsServer, env.SVC_STOP_GRACE_MS);
   await infra.close();
-}, log, 30_000);
+}, log, env.SVC_STOP_GRACE_MS);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Subscription } from '@svc/bus';
+import { DEFAULT_STOP_GRACE_MS } from '@svc/platform';
 import { execQueueDepth, runnerPool, type Sample } from '@svc/metrics';
 import { FLEET_PING_RPC, WORKER_PING_RPC } from '@svc/contracts';
 import { eventOutbox, migrate, type ExecutionDeps } from '../config.js';
@@ -25,7 +26,7 @@ const PURGE_EVERY_MS = 60_000;
  * The worker side: takes jobs from `exec.fast|medium|long` and runs them in warm pack runners.
  * Scales on its own (`dist/worker.js`).
  */
-export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<void>; stop(): Promise<void> } {
+export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<void>; stop(graceMs?: number): Promise<void> } {
   const { database, bus, log, config } = deps;
   const manifests = new PackManifests();
   const events = eventOutbox(deps);
@@ -82,10 +83,16 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
       }, PURGE_EVERY_MS);
       purge.unref();
     },
-    async stop() {
+    /**
+     * Takes no more jobs, lets runs finish for `graceMs`, then stops those still going and
+     * hands their jobs back to the broker; jobs not yet started go back at once.
+     */
+    async stop(graceMs = DEFAULT_STOP_GRACE_MS) {
       clearInterval(purge);
       for (const stopWatching of unwatch.splice(0)) stopWatching();
+      const settled = worker.stopTaking(graceMs);
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
+      settled();
       await packs.settle();
       await pool.close();
       await events.stop();

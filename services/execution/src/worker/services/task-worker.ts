@@ -1,8 +1,8 @@
-import type { Bus, EventOutbox } from '@svc/bus';
+import { HandBack, type Bus, type EventOutbox } from '@svc/bus';
 import { TaskProgress, type ExecJob, type RunOutcome, type TaskError } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
 import { AppError, backoffDelayMs, parseInput, type Logger } from '@svc/core';
-import type { Db } from '@svc/db';
+import { isConnectionFailure, type Db } from '@svc/db';
 import { tasksFinished } from '@svc/metrics';
 import { annotate } from '@svc/tracing';
 import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
@@ -46,6 +46,12 @@ export interface TaskWorkerOptions {
 /** A job put back for want of its tenant's share waits 250 ms, doubling each time, up to 4 s (few values: each is a queue on the broker). */
 const WAITING = { baseMs: 250, capMs: 4000 };
 
+/** How long a run's end waits for the database to come back before its job is failed (and run again). */
+const RECORD_WAIT_MS = 60_000;
+
+/** The abort reason of a run stopped because its worker is stopping: its job goes back to the queue. */
+const STOPPING = 'the worker is stopping';
+
 /** Runners are keyed by pack and version, so an uninstall can stop every version's runner. */
 export function packKeyOf(packId: string, versionId: string): string {
   return `${packId}/${versionId}`;
@@ -74,6 +80,12 @@ function endingOf(err: unknown): Ending {
  */
 export class TaskWorker {
   private readonly running = new Map<string, AbortController>();
+  /** Every job this worker handles now, by task id, from delivery to acknowledgement. */
+  private readonly inHand = new Map<string, Promise<void>>();
+  /** Set on stop: jobs delivered from now on are handed back untouched. */
+  private stopping = false;
+  /** Set once the stop grace has run out: runs still going are stopped and handed back. */
+  private handingBack = false;
   private readonly db: Db;
   private readonly bus: Bus;
   private readonly events: EventOutbox;
@@ -94,6 +106,22 @@ export class TaskWorker {
 
   /** A job of `exec.<queue>`; `redelivered`: it was handed out before and not acknowledged (its worker died). */
   async handle(job: ExecJob, queue: Queue, redelivered = false): Promise<void> {
+    if (this.stopping) throw new HandBack(`${STOPPING}; job ${job.task_id} not started`);
+    // Once a broker connection is lost, the broker hands out again the jobs this worker still
+    // runs: the run in hand records the end, and this delivery shares its fate (acknowledged
+    // once it has ended) instead of starting a second run.
+    const inHand = this.inHand.get(job.task_id);
+    if (inHand) return inHand;
+    const run = this.run(job, queue, redelivered);
+    this.inHand.set(job.task_id, run);
+    try {
+      await run;
+    } finally {
+      if (this.inHand.get(job.task_id) === run) this.inHand.delete(job.task_id);
+    }
+  }
+
+  private async run(job: ExecJob, queue: Queue, redelivered: boolean): Promise<void> {
     const tier = job.tier ?? 'free';
     const caps = this.shares.caps(tier, queue);
     // A tenant past its share waits (or, asking synchronously, is refused) before its task is touched.
@@ -114,6 +142,7 @@ export class TaskWorker {
     const started = performance.now();
     const controller = new AbortController();
     this.running.set(task.id, controller);
+    if (this.handingBack) controller.abort(STOPPING);
     let ending: Ending;
     const log = new RunLog();
     try {
@@ -144,6 +173,7 @@ export class TaskWorker {
       ending = mismatch ? { status: 'failure', error: { type: OUTPUT_SCHEMA_ERROR_TYPE, message: mismatch, kind: 'command' }, retryable: false } : { status: 'success', result: run.value };
     } catch (err) {
       if (err instanceof RunnersBusyError) return this.refuse(job, queue, err, stored ? task : undefined);
+      if (err instanceof CommandCancelledError && controller.signal.reason === STOPPING) return this.handBack(task, stored);
       if (err instanceof CommandCancelledError) return this.reply(job, await new TaskRepository(this.db).find(task.id));
       const failed = endingOf(err);
       ending = failed;
@@ -161,7 +191,7 @@ export class TaskWorker {
     // Fast path (rowless-sync-run.ts): a synchronous run that succeeded in time needs no row; it
     // is written only if its answer cannot be delivered.
     const rowless = endsRowless(job, ended);
-    const finished = rowless ? { ...task, ...endingColumns(ended) } : await this.end(job, task, ended);
+    const finished = rowless ? { ...task, ...endingColumns(ended) } : await this.whileDatabaseAway(() => this.end(job, task, ended));
     if (!finished) return this.reply(job, await new TaskRepository(this.db).find(task.id));
     tasksFinished.inc({ mode: job.sync ? 'sync' : 'task', status: finished.status });
     annotate({ 'svc.task.status': finished.status });
@@ -170,6 +200,28 @@ export class TaskWorker {
     await this.reply(job, finished, rowless ? () => this.end(job, task, ended) : undefined);
     await announcingStart;
     await announceEnd(this.events, finished);
+  }
+
+  /**
+   * Stops taking jobs: each delivered from now on goes back to its queue untouched, and runs
+   * still going `graceMs` from now are stopped and their jobs handed back, their tasks pending
+   * again with the attempt not counted, for another worker to run from the start. Returns what
+   * calls that deadline off, once the jobs in hand have settled.
+   */
+  stopTaking(graceMs: number): () => void {
+    this.stopping = true;
+    const deadline = setTimeout(() => {
+      this.handingBack = true;
+      for (const controller of this.running.values()) controller.abort(STOPPING);
+    }, graceMs);
+    return () => clearTimeout(deadline);
+  }
+
+  /** A run stopped for the worker's stop: its task is pending again and its job goes back to the queue. */
+  private async handBack(task: TaskRow, stored: boolean): Promise<never> {
+    if (stored) await new TaskRepository(this.db).unclaim(task.id);
+    this.log.info('run stopped at the end of the stop grace; its job goes back to the queue', { task_id: task.id });
+    throw new HandBack(STOPPING);
   }
 
   /**
@@ -210,6 +262,23 @@ export class TaskWorker {
     // makes the events at least once (a death after announcing repeats them; consumers go by task_id).
     if (redelivered && current && isTerminal(current)) await announceEnd(this.events, current);
     return undefined;
+  }
+
+  /**
+   * A run that ended while the database was out of reach keeps its end and writes it again
+   * every second (up to `RECORD_WAIT_MS`, or the end of the stop grace), rather than failing the
+   * job, whose redelivery would run the command a second time.
+   */
+  private async whileDatabaseAway<T>(write: () => Promise<T>): Promise<T> {
+    const until = Date.now() + RECORD_WAIT_MS;
+    for (;;) {
+      try {
+        return await write();
+      } catch (err) {
+        if (!isConnectionFailure(err) || Date.now() > until || this.handingBack) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
   }
 
   /** Records the end; undefined when the task was revoked meanwhile. */
