@@ -72,11 +72,15 @@ describe('queue-depth autoscaling of the workers (components/queue-autoscaling o
 
   it('gives the long workers the fast ones\' pod, with a grace that covers a medium task, a NetworkPolicy as strict and a disruption budget', () => {
     const [fast, long] = ['execution-worker', 'execution-worker-long'].map((name) => deployments.find((d) => d.metadata.name === name));
-    const withoutQueues = (d: any) => ({ ...containerOf(d), env: containerOf(d).env.filter((e: any) => e.name !== 'SVC_WORKER_QUEUES') });
+    const own = ['SVC_WORKER_QUEUES', 'SVC_STOP_GRACE_MS'];
+    const withoutQueues = (d: any) => ({ ...containerOf(d), env: containerOf(d).env.filter((e: any) => !own.includes(e.name)) });
     expect(withoutQueues(long)).toEqual(withoutQueues(fast));
     expect(long.metadata.namespace).toBe(fast.metadata.namespace);
     expect(long.spec.template.spec.securityContext).toEqual(fast.spec.template.spec.securityContext);
-    expect(long.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(300);
+    // Runs get the stop grace to finish, and the process 5 s more to close, within the pod's grace.
+    const stopGraceMs = Number(containerOf(long).env.find((e: any) => e.name === 'SVC_STOP_GRACE_MS').value);
+    expect(stopGraceMs).toBeGreaterThan(300_000);
+    expect(long.spec.template.spec.terminationGracePeriodSeconds * 1000).toBeGreaterThan(stopGraceMs + 5_000);
     const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
     const policyOf = (app: string) => policies.find((p) => p.metadata.name === app);
     expect(policyOf('execution-worker-long').spec.podSelector.matchLabels).toEqual({ app: 'execution-worker-long' });
