@@ -11,7 +11,7 @@ import { createOrganization, signUp } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
 import { MODES } from './support/fleet.js';
-import { spawnFleet } from './support/fleet-processes.js';
+import { spawnFleet } from './support/process-fleet.js';
 import { processesRunning } from './support/processes.js';
 
 /** Polls `holds` every 250 ms until it is true; fails with `failure` after `withinMs`. */

@@ -10,7 +10,7 @@ import { adminToken, createOrganization, signUp, type TestUser } from './support
 import { client, type Call } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
 import { ADMIN, MODES } from './support/fleet.js';
-import { spawnFleet } from './support/fleet-processes.js';
+import { spawnFleet } from './support/process-fleet.js';
 import { spawnReady } from './support/standalone.js';
 
 /** OTLP span kinds. */
