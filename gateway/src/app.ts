@@ -1,6 +1,7 @@
 import cors from 'cors';
 import express, { type Request, type RequestHandler } from 'express';
 import { DEFAULT_PUBLIC_URL, mcpResourceOf, oauthIssuerOf } from '@svc/auth';
+import { DEFAULT_DASHBOARD_ORIGIN } from '@svc/dashboard';
 import type { Bus } from '@svc/bus';
 import { trackedReads, type Cache } from '@svc/cache';
 import { SVC_VERSION } from '@svc/contracts';
@@ -12,6 +13,7 @@ import { PrincipalResolver } from './auth/principal-resolver.js';
 import { viewTokenAuthentication } from './auth/view-token.js';
 import { cliLoginRoutes } from './http/cli-login.routes.js';
 import { builtCliPackage, cliPackageRoutes } from './http/cli-package.routes.js';
+import { builtConsole, consoleRoutes } from './http/console.routes.js';
 import { apiOriginFileHeaders, dashboardOriginFileHeaders, isDashboardFile } from './http/dashboard-files.js';
 import { healthRoutes, type HealthChecks } from './http/health.routes.js';
 import { createIdentitySigner } from './http/identity-signer.js';
@@ -46,6 +48,13 @@ export interface GatewayConfig {
    * and `<url>/mcp` the resource they must be for.
    */
   publicUrl?: string;
+  /** The built web console to serve at `/` (`console/dist`); default: the one `npm run build` made, if any. */
+  consoleDir?: string;
+  /**
+   * The dashboard origin as browsers reach it (`SVC_DASHBOARD_ORIGIN`): the one origin the
+   * console's pages may frame. Unset: they frame nothing.
+   */
+  dashboardOrigin?: string;
 }
 
 export interface GatewayDeps {
@@ -65,7 +74,7 @@ declare module 'express-serve-static-core' {
 }
 
 export interface Gateway {
-  /** The API origin: everything the route table lists, `/health`, `/openapi.json`, `/docs`, `/cli/login`, `/cli/svc-cli.tgz`. */
+  /** The API origin: everything the route table lists, `/health`, `/openapi.json`, `/docs`, `/cli/login`, `/cli/svc-cli.tgz`, the web console. */
   app: express.Express;
   /**
    * The dashboard origin (a second listener, `SVC_DASHBOARD_ORIGIN_PORT`): bundle files only,
@@ -120,6 +129,7 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   app.use(docsRoutes(document));
   app.use(cliLoginRoutes());
   app.use(cliPackageRoutes(config.cliPackageFile ?? builtCliPackage(), config.version));
+  app.use(consoleRoutes(config.consoleDir ?? builtConsole(), { dashboardOrigin: config.dashboardOrigin }));
   const allowedMethods = documentedMethods(document);
 
   const route: RequestHandler = (req, res, next) => {
@@ -228,7 +238,10 @@ export function gatewayConfigFromEnv(env: {
   SVC_TRUST_PROXY: TrustProxy;
   SVC_CLI_PACKAGE?: string;
   SVC_PUBLIC_URL: string;
+  SVC_DASHBOARD_ORIGIN?: string | null;
+  SVC_DASHBOARD_ORIGIN_PORT?: number | 'off';
 }): GatewayConfig {
+  const oneOrigin = env.SVC_DASHBOARD_ORIGIN === null || env.SVC_DASHBOARD_ORIGIN_PORT === 'off';
   return {
     jwtSecret: env.SVC_JWT_SECRET,
     internalSecret: env.SVC_INTERNAL_SECRET,
@@ -240,6 +253,7 @@ export function gatewayConfigFromEnv(env: {
     version: SVC_VERSION,
     cliPackageFile: env.SVC_CLI_PACKAGE,
     publicUrl: env.SVC_PUBLIC_URL,
+    dashboardOrigin: oneOrigin ? undefined : (env.SVC_DASHBOARD_ORIGIN ?? DEFAULT_DASHBOARD_ORIGIN),
   };
 }
 

@@ -43,8 +43,14 @@ export interface RunOptions {
 
 type Fetched<D> = Promise<{ data?: D; error?: unknown; response: Response }>;
 
-/** The `data` of a 2xx answer, or the answer's error thrown as an `SvcError`. */
-async function dataOf<D extends { data?: unknown }>(what: string, call: Fetched<D>): Promise<NonNullable<D['data']>> {
+/**
+ * The `data` of a 2xx answer, or the answer's error thrown as an `SvcError`: for calls made
+ * through `svc.api`.
+ *
+ * @example
+ *   const keys = await dataOf('GET /api/v1/account/api-keys', svc.api.GET('/api/v1/account/api-keys', {}));
+ */
+export async function dataOf<D extends { data?: unknown }>(what: string, call: Fetched<D>): Promise<NonNullable<D['data']>> {
   const { data, error, response } = await call;
   if (!response.ok) throw errorOfResponse(response, error, what);
   return (data as D).data as NonNullable<D['data']>;

@@ -2,7 +2,7 @@
  * `@svc/client`: the svc platform's client for Node 20+ and browsers (no Node built-ins: fetch
  * and Web Crypto only). Types come from the platform's `/openapi.json` (`src/generated/openapi.ts`).
  */
-export { createClient, parseCommand, SvcClient, type ClientOptions, type RunOptions } from './client.js';
+export { createClient, dataOf, parseCommand, SvcClient, type ClientOptions, type RunOptions } from './client.js';
 export {
   AuthenticationError,
   CommandError,

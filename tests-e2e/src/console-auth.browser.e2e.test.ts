@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, signUp } from './support/accounts.js';
+import { launchChromium, type TestBrowser } from './support/browser.js';
+import { client, type Call } from './support/client.js';
+import { openConsole, screenshotFolder, type ConsolePage } from './support/console-browser.js';
+import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+
+const SHOTS = screenshotFolder('auth');
+
+describe.each(MODES)('the console: served at /, sign in, register, sign out (%s infrastructure)', (mode) => {
+  let fleet: TestFleet;
+  let call: Call;
+  let browser: TestBrowser;
+  let admin: string;
+  /** The API's origin as a person's browser names it: the refresh cookie is `localhost`'s. */
+  let origin: string;
+  const tabs: ConsolePage[] = [];
+
+  const open = async (path = '/') => {
+    const tab = await openConsole(browser, origin, SHOTS, path);
+    tabs.push(tab);
+    return tab;
+  };
+
+  beforeAll(async () => {
+    fleet = await startTestFleet(mode);
+    call = client(fleet.url);
+    origin = `http://localhost:${new URL(fleet.url).port}`;
+    admin = await adminToken(call);
+    browser = await launchChromium();
+  });
+  afterEach(async () => {
+    for (const tab of tabs.splice(0)) {
+      expect(tab.problems).toEqual([]);
+      await tab.page.close();
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await fleet?.stop();
+  });
+
+  it('serves the page under its strict policy, with its files immutable, and keeps the API a JSON 404', async () => {
+    const page = await fetch(`${origin}/tasks/some-task`);
+    expect(page.status).toBe(200);
+    const policy = page.headers.get('content-security-policy')!;
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("connect-src 'self'");
+    const html = await page.text();
+    expect(html).not.toMatch(/<script>(?!<)/);
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    expect((await fetch(`${origin}${script}`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    for (const path of ['/api/v1/nothing', '/.well-known/nothing', '/mcp/nothing']) {
+      const res = await fetch(`${origin}${path}`);
+      expect([path, res.status, res.headers.get('content-type')]).toEqual([path, 404, expect.stringMatching(/^application\/json/)]);
+    }
+  });
+
+  it('registers with an access code, keeps the session across a reload without storing a token, and signs out', async () => {
+    const minted = await call('/api/v1/access-codes', { token: admin, body: { tier: 'developer_preview', cohort: 'console' } });
+    const code = minted.body.data.codes[0] as string;
+    const slug = `c-${randomBytes(4).toString('hex')}`;
+    const { page, shot } = await open('/register');
+    await page.getByLabel('Access code').fill(code);
+    await page.getByLabel('E-mail').fill(`${slug}@example.test`);
+    await page.getByLabel('Password').fill('console-password-1');
+    await page.getByLabel('Account name').fill(slug);
+    await shot('register-filled');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByRole('heading', { name: `Welcome, ${slug}@example.test` }).or(page.getByRole('heading', { name: /^Welcome/ })).waitFor();
+    await expect.poll(() => page.url()).toBe(`${origin}/`);
+    await shot('registered-home');
+
+    // The access token lives in memory only: nothing a script of this origin could read keeps it.
+    const kept = await page.evaluate('({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie })');
+    expect(kept).toEqual({ local: 0, session: 0, cookie: '' });
+
+    await page.reload();
+    await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
+    await expect(page.getByText(slug, { exact: true }).first().isVisible()).resolves.toBe(true);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await shot('signed-out');
+  });
+
+  it('sends a signed-out deep link to sign in and back to the page asked for; a wrong password is named', async () => {
+    const user = await signUp(call, admin);
+    const { page, shot } = await open('/tasks/x?tab=logs');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/tasks/x?tab=logs');
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(async () => (await page.getByRole('alert').textContent()) ?? '').toMatch(/INVALID_CREDENTIALS|invalid/i);
+    await shot('wrong-password');
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe('/tasks/x?tab=logs');
+  });
+
+  it('works at phone width and from the keyboard: a skip link first, labelled fields', async () => {
+    await browser.context.clearCookies();
+    const { page, shot } = await open('/login');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.type')).toBe('email');
+    // Nothing wider than the phone: no sideways scrolling.
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    expect(overflow).toBe(0);
+    await shot('phone-sign-in');
+  });
+});
