@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, signUp } from './support/accounts.js';
-import { launchChromium, type TestBrowser } from './support/browser.js';
 import { client, type Call } from './support/client.js';
-import { openConsole, screenshotFolder, type ConsolePage } from './support/console-browser.js';
+import { ConsoleBrowser, screenshotFolder } from './support/console-browser.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const SHOTS = screenshotFolder('auth');
@@ -11,31 +10,19 @@ const SHOTS = screenshotFolder('auth');
 describe.each(MODES)('the console: served at /, sign in, register, sign out (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
-  let browser: TestBrowser;
+  let browser: ConsoleBrowser;
   let admin: string;
-  /** The API's origin as a person's browser names it: the refresh cookie is `localhost`'s. */
   let origin: string;
-  const tabs: ConsolePage[] = [];
-
-  const open = async (path = '/') => {
-    const tab = await openConsole(browser, origin, SHOTS, path);
-    tabs.push(tab);
-    return tab;
-  };
+  const open = (path = '/') => browser.open(path);
 
   beforeAll(async () => {
     fleet = await startTestFleet(mode);
     call = client(fleet.url);
-    origin = `http://localhost:${new URL(fleet.url).port}`;
     admin = await adminToken(call);
-    browser = await launchChromium();
+    browser = await ConsoleBrowser.launch(fleet.url, SHOTS);
+    origin = browser.origin;
   });
-  afterEach(async () => {
-    for (const tab of tabs.splice(0)) {
-      expect(tab.problems).toEqual([]);
-      await tab.page.close();
-    }
-  });
+  afterEach(() => browser.closeTabs());
   afterAll(async () => {
     await browser?.close();
     await fleet?.stop();
@@ -103,7 +90,7 @@ describe.each(MODES)('the console: served at /, sign in, register, sign out (%s 
   });
 
   it('works at phone width and from the keyboard: a skip link first, labelled fields', async () => {
-    await browser.context.clearCookies();
+    await browser.browser.context.clearCookies();
     const { page, shot } = await open('/login');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.setViewportSize({ width: 375, height: 740 });

@@ -70,6 +70,12 @@ export function Command() {
         onChange={(event) => setInput(event.formData as Input)}
         onSubmit={(event) => void run.run(event.formData as Input)}
         showErrorList="top"
+        // rjsf's own messages, in the page and read out, instead of the browser's tooltips; the
+        // form shows them (a list at the top, each under its field) and focuses the first field
+        // at fault, so there is nothing more to do with them (rjsf logs them to the console otherwise).
+        noHtml5Validate
+        focusOnFirstError
+        onError={() => undefined}
         disabled={run.pending}
       >
         <label className="check">

@@ -1,11 +1,13 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { TestBrowser } from './browser.js';
+import { expect } from 'vitest';
+import { launchChromium, type TestBrowser } from './browser.js';
 
-/** Where a console test's screenshots go (git-ignored): one folder per test file, printed when it starts. */
+/** Where a console test's screenshots go (git-ignored): one folder per test file, emptied and printed when it starts. */
 export function screenshotFolder(name: string): string {
   const dir = join(import.meta.dirname, '..', '..', '.artifacts', 'console', name);
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   console.log(`console screenshots: ${dir}`);
   return dir;
@@ -51,4 +53,52 @@ export async function openConsole(browser: TestBrowser, origin: string, folder: 
       await page.screenshot({ path: join(folder, `${String(count).padStart(2, '0')}-${step}.png`), fullPage: true });
     },
   };
+}
+
+/** Signs `who` in through the sign-in page the tab shows (or is sent to). */
+export async function signInThroughPage(page: Page, who: { email: string; password: string }): Promise<void> {
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.getByLabel('E-mail').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/**
+ * A console test's Chromium: tabs of the console on the fleet at `fleetUrl`, named
+ * `http://localhost:<port>` as a person's browser would (the refresh cookie is `localhost`'s).
+ * `closeTabs` (after each test) fails on any problem a tab saw.
+ */
+export class ConsoleBrowser {
+  readonly origin: string;
+  readonly #tabs: ConsolePage[] = [];
+
+  private constructor(
+    readonly browser: TestBrowser,
+    fleetUrl: string,
+    readonly folder: string,
+  ) {
+    this.origin = `http://localhost:${new URL(fleetUrl).port}`;
+  }
+
+  static async launch(fleetUrl: string, folder: string): Promise<ConsoleBrowser> {
+    return new ConsoleBrowser(await launchChromium(), fleetUrl, folder);
+  }
+
+  async open(path = '/'): Promise<ConsolePage> {
+    const tab = await openConsole(this.browser, this.origin, this.folder, path);
+    this.#tabs.push(tab);
+    return tab;
+  }
+
+  async closeTabs(): Promise<void> {
+    for (const tab of this.#tabs.splice(0)) {
+      expect(tab.problems).toEqual([]);
+      await tab.page.close();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.browser.close();
+  }
 }
