@@ -1,9 +1,11 @@
 import { createBrowserRouter } from 'react-router';
 import { CONSOLE_PATHS as P } from '../paths.js';
+import { ApiKeys } from '../pages/api-keys.js';
 import { Command } from '../pages/command.js';
 import { Commands } from '../pages/commands.js';
 import { Home } from '../pages/home.js';
 import { NotFound } from '../pages/not-found.js';
+import { Operators } from '../pages/operators.js';
 import { Packs } from '../pages/packs.js';
 import { Register } from '../pages/register.js';
 import { SignIn } from '../pages/sign-in.js';
@@ -28,6 +30,8 @@ export const router = createBrowserRouter([
           { path: P.tasks, element: <Tasks /> },
           { path: `${P.tasks}/:taskId`, element: <Task /> },
           { path: P.packs, element: <Packs /> },
+          { path: P.apiKeys, element: <ApiKeys /> },
+          { path: P.operators, element: <Operators /> },
         ],
       },
       { path: '*', element: <NotFound /> },
