@@ -13,7 +13,7 @@ import { PrincipalResolver } from './auth/principal-resolver.js';
 import { viewTokenAuthentication } from './auth/view-token.js';
 import { cliLoginRoutes } from './http/cli-login.routes.js';
 import { builtCliPackage, cliPackageRoutes } from './http/cli-package.routes.js';
-import { builtConsole, consoleRoutes } from './http/console.routes.js';
+import { builtConsole, consoleFrameRoutes, consoleRoutes } from './http/console.routes.js';
 import { apiOriginFileHeaders, dashboardOriginFileHeaders, isDashboardFile } from './http/dashboard-files.js';
 import { healthRoutes, type HealthChecks } from './http/health.routes.js';
 import { createIdentitySigner } from './http/identity-signer.js';
@@ -129,7 +129,8 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   app.use(docsRoutes(document));
   app.use(cliLoginRoutes());
   app.use(cliPackageRoutes(config.cliPackageFile ?? builtCliPackage(), config.version));
-  app.use(consoleRoutes(config.consoleDir ?? builtConsole(), { dashboardOrigin: config.dashboardOrigin }));
+  const consoleDir = config.consoleDir ?? builtConsole();
+  app.use(consoleRoutes(consoleDir, { dashboardOrigin: config.dashboardOrigin }));
   const allowedMethods = documentedMethods(document);
 
   const route: RequestHandler = (req, res, next) => {
@@ -204,6 +205,7 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
 
   const dashboardApp = gatewayApp(config.trustProxy);
   dashboardApp.use(dashboardOriginSecurityHeaders());
+  dashboardApp.use(consoleFrameRoutes(consoleDir, config.dashboardOrigin));
   dashboardApp.use(routeFile, dashboardOriginFileHeaders(), ipLimits, authenticate, userLimits, forward);
   dashboardApp.use(beforeCaller);
   dashboardApp.use(errorHandler(log));

@@ -3,11 +3,14 @@ import { CONSOLE_PATHS as P } from '../paths.js';
 import { ApiKeys } from '../pages/api-keys.js';
 import { Command } from '../pages/command.js';
 import { Commands } from '../pages/commands.js';
+import { Dashboard } from '../pages/dashboard.js';
+import { Dashboards } from '../pages/dashboards.js';
 import { Home } from '../pages/home.js';
 import { NotFound } from '../pages/not-found.js';
 import { Operators } from '../pages/operators.js';
 import { Packs } from '../pages/packs.js';
 import { Register } from '../pages/register.js';
+import { SharedDashboard } from '../pages/shared-dashboard.js';
 import { SignIn } from '../pages/sign-in.js';
 import { Task } from '../pages/task.js';
 import { Tasks } from '../pages/tasks.js';
@@ -21,6 +24,7 @@ export const router = createBrowserRouter([
     children: [
       { path: P.signIn, element: <SignIn /> },
       { path: P.register, element: <Register /> },
+      { path: `${P.shared}/:token`, element: <SharedDashboard /> },
       {
         element: <RequireSession />,
         children: [
@@ -32,6 +36,8 @@ export const router = createBrowserRouter([
           { path: P.packs, element: <Packs /> },
           { path: P.apiKeys, element: <ApiKeys /> },
           { path: P.operators, element: <Operators /> },
+          { path: P.dashboards, element: <Dashboards /> },
+          { path: `${P.dashboards}/:slug`, element: <Dashboard /> },
         ],
       },
       { path: '*', element: <NotFound /> },

@@ -24,6 +24,9 @@ describe('the web console on the API origin', () => {
     await writeFile(join(dir, 'index.html'), INDEX);
     await writeFile(join(dir, 'pages.json'), JSON.stringify(['/', '/login', '/commands']));
     await writeFile(join(dir, 'assets', 'app-1a2b3c.js'), 'console.log("app")');
+    await mkdir(join(dir, 'frame'));
+    await writeFile(join(dir, 'frame', 'index.html'), '<!doctype html><script type="module" src="/frame/frame.js"></script>');
+    await writeFile(join(dir, 'frame', 'frame.js'), 'parent.postMessage({}, "*");');
     gateway = await serveTestGateway('console-routes', SECRET, { consoleDir: dir, dashboardOrigin: 'http://dash.example.test:8180' });
   });
   afterAll(async () => {
@@ -70,15 +73,28 @@ describe('the web console on the API origin', () => {
     expect(post.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
-  it('is not on the dashboard origin', async () => {
+  it('is not on the dashboard origin, which serves its frame page only, sandboxed and limited to that origin', async () => {
     await expectJson404(await fetch(`${gateway.dashboardUrl}/`));
     await expectJson404(await fetch(`${gateway.dashboardUrl}/assets/app-1a2b3c.js`));
+    await expectJson404(await fetch(`${gateway.url}/frame`));
+    const page = await fetch(`${gateway.dashboardUrl}/frame`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const policy = page.headers.get('content-security-policy')!;
+    expect(policy).toMatch(/^sandbox allow-scripts /);
+    expect(policy).not.toContain('allow-same-origin');
+    expect(policy).toContain('script-src http://dash.example.test:8180;');
+    expect(policy).toContain('connect-src http://dash.example.test:8180;');
+    expect(page.headers.get('access-control-allow-origin')).toBeNull();
+    const script = await fetch(`${gateway.dashboardUrl}/frame/frame.js`);
+    expect([script.status, script.headers.get('access-control-allow-origin'), script.headers.get('access-control-allow-credentials')]).toEqual([200, '*', null]);
   });
 
   it('frames nothing without a dashboard origin, and leaves / a JSON 404 when deployed without a console', async () => {
     const oneOrigin = await serveTestGateway('console-one-origin', SECRET, { consoleDir: dir });
     others.push(oneOrigin);
     expect((await fetch(`${oneOrigin.url}/`)).headers.get('content-security-policy')).toContain("frame-src 'none'");
+    await expectJson404(await fetch(`${oneOrigin.dashboardUrl}/frame`));
     const without = await serveTestGateway('console-absent', SECRET, { consoleDir: join(dir, 'absent') });
     others.push(without);
     await expectJson404(await fetch(`${without.url}/`));

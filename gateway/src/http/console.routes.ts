@@ -70,3 +70,41 @@ export function consoleRoutes(dir: string | undefined, options: { dashboardOrigi
   });
   return router;
 }
+
+/** Where the dashboard origin serves the console's frame page (`console/public/frame/`). */
+export const FRAME_PATH = '/frame';
+
+/**
+ * The frame page's policy: the sandbox of a dashboard's own pages (scripts in an opaque origin),
+ * and loads and requests to the dashboard origin only, so that a dashboard reaches nothing but
+ * its own files, and the console through `postMessage`.
+ */
+export function framePolicy(dashboardOrigin: string): string {
+  return [
+    'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads',
+    "default-src 'none'",
+    `script-src ${dashboardOrigin}`,
+    `style-src ${dashboardOrigin} 'unsafe-inline'`,
+    `img-src ${dashboardOrigin} data: blob:`,
+    `font-src ${dashboardOrigin} data:`,
+    `media-src ${dashboardOrigin} blob:`,
+    `connect-src ${dashboardOrigin}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/**
+ * The console's frame page on the dashboard origin (`/frame`, and its script `/frame/frame.js`):
+ * the page a dashboard is mounted in ([console](../../../console/README.md)). Nothing without a
+ * console build or without a dashboard origin.
+ */
+export function consoleFrameRoutes(dir: string | undefined, dashboardOrigin: string | undefined): Router {
+  const router = Router();
+  if (!dir || !dashboardOrigin || !existsSync(join(dir, 'frame', 'index.html'))) return router;
+  const headers = { 'Content-Security-Policy': framePolicy(dashboardOrigin), 'Cache-Control': 'no-cache' };
+  router.get(FRAME_PATH, (_req, res) => res.sendFile(join(dir, 'frame', 'index.html'), { headers }));
+  // The page's origin is opaque, so loading its module script is a CORS request (no credentials).
+  router.get(`${FRAME_PATH}/frame.js`, (_req, res) => res.sendFile(join(dir, 'frame', 'frame.js'), { headers: { ...headers, 'Access-Control-Allow-Origin': '*' } }));
+  return router;
+}
