@@ -48,7 +48,7 @@ export interface GatewayConfig {
    * and `<url>/mcp` the resource they must be for.
    */
   publicUrl?: string;
-  /** The built web console to serve at `/` (`console/dist`); default: the one `npm run build` made, if any. */
+  /** The built web console to serve at `/` (`SVC_CONSOLE_DIR`); default: the one `npm run build` made in `console/dist`, if any. */
   consoleDir?: string;
   /**
    * The dashboard origin as browsers reach it (`SVC_DASHBOARD_ORIGIN`): the one origin the
@@ -239,6 +239,7 @@ export function gatewayConfigFromEnv(env: {
   REDIS_URL?: string;
   SVC_TRUST_PROXY: TrustProxy;
   SVC_CLI_PACKAGE?: string;
+  SVC_CONSOLE_DIR?: string;
   SVC_PUBLIC_URL: string;
   SVC_DASHBOARD_ORIGIN?: string | null;
   SVC_DASHBOARD_ORIGIN_PORT?: number | 'off';
@@ -254,6 +255,7 @@ export function gatewayConfigFromEnv(env: {
     trustProxy: env.SVC_TRUST_PROXY,
     version: SVC_VERSION,
     cliPackageFile: env.SVC_CLI_PACKAGE,
+    consoleDir: env.SVC_CONSOLE_DIR,
     publicUrl: env.SVC_PUBLIC_URL,
     dashboardOrigin: oneOrigin ? undefined : (env.SVC_DASHBOARD_ORIGIN ?? DEFAULT_DASHBOARD_ORIGIN),
   };

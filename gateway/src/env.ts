@@ -83,6 +83,8 @@ export const GatewayEnv = z.object({
   ...dashboardListenerEnv,
   /** The CLI package `GET /cli/svc-cli.tgz` serves; by default the one `npm run build` made in `cli/dist-package/`. */
   SVC_CLI_PACKAGE: z.string().min(1).optional(),
+  /** The built web console served at `/`; by default the one `npm run build` made in `console/dist/`. */
+  SVC_CONSOLE_DIR: z.string().min(1).optional(),
   /** Where browsers reach the dashboard origin (as the dashboard service's): the one origin the console may frame. */
   SVC_DASHBOARD_ORIGIN: DashboardOrigin,
   ...publicUrlEnv,

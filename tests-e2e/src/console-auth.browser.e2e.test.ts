@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+import { startFakeStripe, type FakeStripe } from '@svc/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, signUp } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
@@ -6,8 +8,10 @@ import { ConsoleBrowser, screenshotFolder } from './support/console-browser.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const SHOTS = screenshotFolder('auth');
+const REGISTRATION_SECRET = 'whsec_console_registration';
 
 describe.each(MODES)('the console: served at /, sign in, register, sign out (%s infrastructure)', (mode) => {
+  let stripe: FakeStripe;
   let fleet: TestFleet;
   let call: Call;
   let browser: ConsoleBrowser;
@@ -16,7 +20,10 @@ describe.each(MODES)('the console: served at /, sign in, register, sign out (%s 
   const open = (path = '/') => browser.open(path);
 
   beforeAll(async () => {
-    fleet = await startTestFleet(mode);
+    stripe = await startFakeStripe();
+    fleet = await startTestFleet(mode, {
+      billing: { stripeSecretKey: 'sk_test_console', stripeApiBase: stripe.url, stripePricePro: 'price_pro', stripePriceRegistration: 'price_registration', webhookSecret: 'whsec_console', registrationWebhookSecret: REGISTRATION_SECRET },
+    });
     call = client(fleet.url);
     admin = await adminToken(call);
     browser = await ConsoleBrowser.launch(fleet.url, SHOTS);
@@ -26,6 +33,7 @@ describe.each(MODES)('the console: served at /, sign in, register, sign out (%s 
   afterAll(async () => {
     await browser?.close();
     await fleet?.stop();
+    await stripe?.close();
   });
 
   it('serves the page under its strict policy, with its files immutable, and keeps the API a JSON 404', async () => {
@@ -87,6 +95,40 @@ describe.each(MODES)('the console: served at /, sign in, register, sign out (%s 
     await page.getByLabel('Password').fill(user.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe('/tasks/x?tab=logs');
+  });
+
+  it('sells an access code: checkout, the return page waiting for the payment, the code filled in, registered', async () => {
+    await browser.browser.context.clearCookies();
+    const { page, shot } = await open('/register');
+    await page.getByRole('button', { name: 'Buy an access code' }).click();
+    // The processor's checkout page (the local fake's): the buyer pays there.
+    await page.waitForURL((url) => url.href.startsWith(stripe.url));
+    const [sessionId] = [...stripe.checkoutSessions.keys()];
+    // Back from checkout before the payment has been confirmed: the page waits for it.
+    await page.goto(`${origin}/register?session_id=${sessionId}`);
+    await page.getByText('Waiting for your payment to arrive…').waitFor();
+    await shot('paid-waiting');
+    const email = `buyer-${randomBytes(4).toString('hex')}@example.test`;
+    const payload = JSON.stringify({
+      id: `evt_${randomBytes(8).toString('hex')}`,
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: { object: { id: sessionId, object: 'checkout.session', customer_details: { email }, payment_intent: `pi_${randomBytes(4).toString('hex')}`, amount_total: 1000 } },
+    });
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: REGISTRATION_SECRET });
+    expect((await call('/api/v1/registration/webhook', { raw: payload, method: 'POST', headers: { 'content-type': 'application/json', 'payment-signature': signature } })).status).toBe(200);
+    await page.getByText('Payment received').waitFor({ timeout: 15_000 });
+    expect(await page.getByLabel('Access code').inputValue()).toMatch(/^SVC-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    expect(await page.getByLabel('E-mail').inputValue()).toBe(email);
+    await page.getByLabel('Password').fill('console-password-1');
+    await page.getByLabel('Account name').fill(`paid-${randomBytes(4).toString('hex')}`);
+    await shot('paid-code-filled');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 
   it('works at phone width and from the keyboard: a skip link first, labelled fields', async () => {
