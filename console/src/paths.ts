@@ -14,4 +14,5 @@ export const CONSOLE_PATHS = {
   dashboards: '/dashboards',
   shared: '/shared',
   operators: '/operators',
+  account: '/account',
 } as const;

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { adminToken, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
@@ -11,11 +12,13 @@ describe.each(MODES)('the console: API keys and the operators’ access codes an
   let call: Call;
   let browser: ConsoleBrowser;
   let user: TestUser;
+  let admin: string;
 
   beforeAll(async () => {
     fleet = await startTestFleet(mode);
     call = client(fleet.url);
-    user = await signUp(call, await adminToken(call));
+    admin = await adminToken(call);
+    user = await signUp(call, admin);
     browser = await ConsoleBrowser.launch(fleet.url, SHOTS);
     await browser.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: browser.origin });
   });
@@ -53,7 +56,7 @@ describe.each(MODES)('the console: API keys and the operators’ access codes an
   it('lets an operator mint an access code shown once, deactivate it, and list users; others do not see the area', async () => {
     const { page, shot } = await browser.open('/operators');
     expect(await page.getByRole('link', { name: 'Operators' }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await signInThroughPage(page, { email: ADMIN.email, password: ADMIN.password });
     await page.getByRole('link', { name: 'Operators' }).click();
     await page.getByRole('heading', { name: 'Access codes' }).waitFor();
@@ -74,5 +77,28 @@ describe.each(MODES)('the console: API keys and the operators’ access codes an
     await page.getByLabel('Tier').nth(1).selectOption('enterprise');
     await expect.poll(() => page.getByRole('table', { name: 'Users' }).getByText(user.email).count()).toBe(0);
     await shot('users');
+  });
+
+  it('turns developer mode on with an organization, and a new password signs out everywhere', async () => {
+    const person = await signUp(call, admin);
+    await browser.browser.context.clearCookies();
+    const { page, shot } = await browser.open('/account');
+    await signInThroughPage(page, person);
+    await expect.poll(() => page.getByTestId('account-mode').textContent()).toBe('consumer');
+    const slug = `org-${randomBytes(4).toString('hex')}`;
+    await page.getByLabel('Organization name', { exact: true }).fill('Console Labs');
+    await page.getByLabel('Organization namespace').fill(slug);
+    await page.getByRole('button', { name: 'Turn developer mode on' }).click();
+    await expect.poll(() => page.getByTestId('account-mode').textContent()).toBe('developer');
+    await page.getByText(`(@${slug}, owner)`).waitFor();
+    await shot('developer-mode');
+
+    await page.getByLabel('Current password').fill(person.password);
+    await page.getByLabel('New password').fill('a-brand-new-password');
+    await page.getByRole('button', { name: 'Change password and sign out everywhere' }).click();
+    await page.getByText('every session ended').waitFor();
+    // The other session (the API client's) ended too.
+    expect((await call('/api/v1/auth/me', { token: person.token })).status).toBe(401);
+    await signInThroughPage(page, { email: person.email, password: 'a-brand-new-password' });
   });
 });

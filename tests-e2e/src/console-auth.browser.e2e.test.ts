@@ -75,7 +75,7 @@ describe.each(MODES)('the console: served at /, sign in, register, sign out (%s 
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
     await expect(page.getByText(slug, { exact: true }).first().isVisible()).resolves.toBe(true);
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.reload();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -127,7 +127,7 @@ describe.each(MODES)('the console: served at /, sign in, register, sign out (%s 
     await shot('paid-code-filled');
     await page.getByRole('button', { name: 'Register' }).click();
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 

@@ -145,18 +145,18 @@ describe.each(MODES)('the console: dashboards mounted in an isolated frame (%s i
 
   it('lets its owner make a share link that opens signed out: the dashboard shows, its commands need an account', async () => {
     const { page } = await browser.open(`/dashboards/${sample.slug}`);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await signInThroughPage(page, dev);
     await page.getByRole('button', { name: 'Create a share link' }).click();
     const link = (await page.getByRole('link', { name: /\/shared\/dsh_/ }).getAttribute('href'))!;
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await browser.browser.context.clearCookies();
 
     const shared = await browser.open(new URL(link).pathname);
     const frame = shared.page.frameLocator('iframe');
     await frame.getByRole('heading', { name: `Sample for ${sample.slug}` }).waitFor();
-    expect(await shared.page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+    expect(await shared.page.getByRole('button', { name: 'Sign out', exact: true }).count()).toBe(0);
     await frame.getByRole('button', { name: 'Greet' }).click();
     await expect.poll(() => frame.locator('output').textContent(), { timeout: 30_000 }).toMatch(/^refused: AUTHENTICATION_REQUIRED/);
     await shared.shot('shared-signed-out');

@@ -1,5 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 import { CONSOLE_PATHS as P } from '../paths.js';
+import { Account } from '../pages/account.js';
 import { ApiKeys } from '../pages/api-keys.js';
 import { Command } from '../pages/command.js';
 import { Commands } from '../pages/commands.js';
@@ -35,6 +36,7 @@ export const router = createBrowserRouter([
           { path: `${P.tasks}/:taskId`, element: <Task /> },
           { path: P.packs, element: <Packs /> },
           { path: P.apiKeys, element: <ApiKeys /> },
+          { path: P.account, element: <Account /> },
           { path: P.operators, element: <Operators /> },
           { path: P.dashboards, element: <Dashboards /> },
           { path: `${P.dashboards}/:slug`, element: <Dashboard /> },

@@ -16,6 +16,10 @@ interface SessionState {
   signIn(email: string, password: string): Promise<void>;
   register(registration: Registration): Promise<void>;
   signOut(): Promise<void>;
+  /** Forgets the session here after the platform ended it (a new password ends them all), saying why on the sign-in page. */
+  forget(notice: string): void;
+  /** Why the person was signed out, shown on the sign-in page. */
+  notice: string | undefined;
 }
 
 const SessionContext = createContext<SessionState | undefined>(undefined);
@@ -23,6 +27,7 @@ const SessionContext = createContext<SessionState | undefined>(undefined);
 /** Who is signed in: tried from the refresh cookie on load, so a reload or a deep link keeps the session. */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<CurrentUser | null | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
 
   useEffect(() => {
     let live = true;
@@ -38,6 +43,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(async (email: string, password: string) => {
     await svc.signIn({ email, password });
+    setNotice(undefined);
     setUser(await svc.me());
   }, []);
 
@@ -53,7 +59,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setUser(null);
   }, []);
 
-  const value = useMemo(() => ({ user, signIn, register, signOut }), [user, signIn, register, signOut]);
+  const forget = useCallback((why: string) => {
+    svc.session.clear();
+    setNotice(why);
+    setUser(null);
+  }, []);
+
+  const value = useMemo(() => ({ user, signIn, register, signOut, forget, notice }), [user, signIn, register, signOut, forget, notice]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

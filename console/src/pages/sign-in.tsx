@@ -13,7 +13,7 @@ export function nextPath(params: URLSearchParams): string {
 }
 
 export function SignIn() {
-  const { user, signIn } = useSession();
+  const { user, signIn, notice } = useSession();
   const [params] = useSearchParams();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -26,6 +26,7 @@ export function SignIn() {
   return (
     <section className="narrow">
       <h1>Sign in</h1>
+      {notice && <p role="status">{notice}</p>}
       <form onSubmit={submit}>
         <Field label="E-mail" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <Field label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />

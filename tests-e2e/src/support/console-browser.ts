@@ -61,7 +61,7 @@ export async function signInThroughPage(page: Page, who: { email: string; passwo
   await page.getByLabel('E-mail').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
 }
 
 /**
