@@ -15,4 +15,5 @@ export const CONSOLE_PATHS = {
   shared: '/shared',
   operators: '/operators',
   account: '/account',
+  storage: '/storage',
 } as const;

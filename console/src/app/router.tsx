@@ -13,6 +13,7 @@ import { Packs } from '../pages/packs.js';
 import { Register } from '../pages/register.js';
 import { SharedDashboard } from '../pages/shared-dashboard.js';
 import { SignIn } from '../pages/sign-in.js';
+import { Storage } from '../pages/storage.js';
 import { Task } from '../pages/task.js';
 import { Tasks } from '../pages/tasks.js';
 import { RequireSession } from './require-session.js';
@@ -37,6 +38,7 @@ export const router = createBrowserRouter([
           { path: P.packs, element: <Packs /> },
           { path: P.apiKeys, element: <ApiKeys /> },
           { path: P.account, element: <Account /> },
+          { path: P.storage, element: <Storage /> },
           { path: P.operators, element: <Operators /> },
           { path: P.dashboards, element: <Dashboards /> },
           { path: `${P.dashboards}/:slug`, element: <Dashboard /> },
