@@ -16,4 +16,5 @@ export const CONSOLE_PATHS = {
   operators: '/operators',
   account: '/account',
   storage: '/storage',
+  usage: '/usage',
 } as const;

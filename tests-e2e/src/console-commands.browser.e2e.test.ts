@@ -161,4 +161,18 @@ describe.each(MODES)('the console: commands, tasks and packs (%s infrastructure)
     await page.reload();
     expect(await page.getByLabel('Key prefix').inputValue()).toBe('notes:');
   }, STEPS_MS);
+
+  it('shows this month’s usage against the limits, runs by month as a chart, and by pack', async () => {
+    const { page, shot } = await open('/usage');
+    // Usage is counted from events: the runs of the tests above arrive within moments.
+    const runs = async () => {
+      await page.reload();
+      await page.getByTestId('commands-executed').waitFor();
+      return Number(((await page.getByTestId('commands-executed').textContent()) ?? '').split(' ')[0]);
+    };
+    await expect.poll(runs, { timeout: 30_000 }).toBeGreaterThan(0);
+    await page.getByRole('img', { name: 'Commands run by month' }).waitFor();
+    await expect.poll(() => page.getByRole('table', { name: 'Usage by pack' }).getByRole('row').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+    await shot('usage');
+  }, STEPS_MS);
 });

@@ -14,6 +14,7 @@ import { Register } from '../pages/register.js';
 import { SharedDashboard } from '../pages/shared-dashboard.js';
 import { SignIn } from '../pages/sign-in.js';
 import { Storage } from '../pages/storage.js';
+import { Usage } from '../pages/usage.js';
 import { Task } from '../pages/task.js';
 import { Tasks } from '../pages/tasks.js';
 import { RequireSession } from './require-session.js';
@@ -39,6 +40,7 @@ export const router = createBrowserRouter([
           { path: P.apiKeys, element: <ApiKeys /> },
           { path: P.account, element: <Account /> },
           { path: P.storage, element: <Storage /> },
+          { path: P.usage, element: <Usage /> },
           { path: P.operators, element: <Operators /> },
           { path: P.dashboards, element: <Dashboards /> },
           { path: `${P.dashboards}/:slug`, element: <Dashboard /> },

@@ -32,6 +32,7 @@ export function Shell() {
             <NavLink to={P.packs}>Packs</NavLink>
             <NavLink to={P.dashboards}>Dashboards</NavLink>
             <NavLink to={P.storage}>Storage</NavLink>
+            <NavLink to={P.usage}>Usage</NavLink>
             <NavLink to={P.apiKeys}>API keys</NavLink>
             <NavLink to={P.account}>Account</NavLink>
             {operator && <NavLink to={P.operators}>Operators</NavLink>}
