@@ -4,7 +4,7 @@ import { startFakeStripe, type FakeStripe } from '@svc/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, signUp } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
-import { ConsoleBrowser, screenshotFolder } from './support/console-browser.js';
+import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const SHOTS = screenshotFolder('auth');
@@ -141,9 +141,16 @@ describe.each(MODES)('the console: served at /, sign in, register, sign out (%s 
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement.type')).toBe('email');
-    // Nothing wider than the phone: no sideways scrolling.
-    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-    expect(overflow).toBe(0);
+    // Nothing wider than the phone: no sideways scrolling, signed out or in (the navigation wraps).
+    const overflow = () => page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    expect(await overflow()).toBe(0);
     await shot('phone-sign-in');
+    await signInThroughPage(page, await signUp(call, admin));
+    for (const path of ['/', '/commands', '/api-keys', '/account']) {
+      await page.goto(`${origin}${path}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect([path, await overflow()]).toEqual([path, 0]);
+    }
+    await shot('phone-signed-in');
   });
 });
