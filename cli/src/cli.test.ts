@@ -123,6 +123,8 @@ describe('svc: config, output and exit codes', () => {
       closed.server.close();
       const reply = await run(['status', '--json'], { SVC_REGISTRY_URL: closed.url });
       expect([reply.code, reply.json().error.kind, reply.json().error.code]).toEqual([4, 'network', 'ECONNREFUSED']);
+      // Where the address came from, so that a wrong one can be put right.
+      expect(reply.json().error.message).toContain(`the platform at ${closed.url}: set by SVC_API_URL, SVC_REGISTRY_URL or \`svc config set registry.url <url>\``);
     });
 
     it('5: a server error (a 5xx answer)', async () => {
@@ -140,7 +142,7 @@ describe('svc: config, output and exit codes', () => {
       req.on('end', () => {
         seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? body}`);
         res.setHeader('content-type', 'application/json');
-        if (req.url === '/api/v1/auth/refresh') return res.end(JSON.stringify({ data: { accessToken: jwt('new'), refreshToken: 'refresh-2', expiresAt: 0 } }));
+        if (req.url === '/api/v1/auth/refresh') return res.end(JSON.stringify({ data: { accessToken: jwt('new'), refreshToken: 'refresh-2', expiresAt: Date.now() + 900_000 } }));
         if (req.headers.authorization !== `Bearer ${jwt('new')}`) return res.writeHead(401).end(JSON.stringify({ success: false, error: { code: 'AUTHENTICATION_FAILED', message: 'expired' } }));
         res.end(JSON.stringify({ data: { packs: [] } }));
       });
@@ -153,6 +155,32 @@ describe('svc: config, output and exit codes', () => {
       expect(reply.code, reply.stdout).toBe(0);
       expect(seen).toEqual([`GET /api/v1/packs Bearer ${jwt('old')}`, 'POST /api/v1/auth/refresh {"refreshToken":"refresh-1"}', `GET /api/v1/packs Bearer ${jwt('new')}`]);
       expect(await readFile(config, 'utf8')).toContain('refresh_token = "refresh-2"');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('takes a pasted access token, which works until it ends and says when, with no session to renew', async () => {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const exp = Math.floor(Date.now() / 1000) + 900;
+    const token = `${part({ alg: 'HS256' })}.${part({ exp })}.c2ln`;
+    const server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/api/v1/auth/me' && req.headers.authorization === `Bearer ${token}`) {
+        return res.end(JSON.stringify({ data: { id: 'u-1', email: 'ada@example.com', developerMode: false, tenantSlug: 'ada', subscriptionTier: 'free' } }));
+      }
+      res.writeHead(404).end(JSON.stringify({ success: false, error: { code: 'NOT_FOUND', message: 'no' } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const env = { SVC_REGISTRY_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    const config = `${home.dir}/pasted.toml`;
+    try {
+      const reply = await run(['login', '--token', token, '-o', 'json', '-c', config], env);
+      expect(reply.code, reply.stdout).toBe(0);
+      expect(reply.json().data).toMatchObject({ token_kind: 'access_token', refreshable: false, expires_at: new Date(exp * 1000).toISOString(), user: { email: 'ada@example.com' } });
+      const text = await run(['login', '--token', token, '-c', config], env);
+      expect(text.stdout).toMatch(/This access token ends in 15 minutes \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\) and cannot be renewed/);
+      expect(await readFile(config, 'utf8')).not.toContain('refresh_token');
     } finally {
       server.close();
     }

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { parse, stringify, TomlError } from 'smol-toml';
 import type { CliEnv } from './env.js';
 import { validationError } from './errors.js';
-import type { SessionTokens } from './session.js';
+import type { Tokens } from '@svc/client';
 
 /**
  * `~/.config/svc/config.toml`: tables auth, registry, dev and build. Values are read in this
@@ -194,7 +194,7 @@ export class Config {
 export const SESSION_KEYS = ['auth.token', 'auth.refresh_token', 'auth.session_expires_at'] as const satisfies readonly ConfigKey[];
 
 /** Puts a session's tokens into `config` (not saved); a session without a refresh token clears the stored one. */
-export function setSession(config: Config, tokens: SessionTokens): void {
+export function setSession(config: Config, tokens: Tokens): void {
   config.set('auth.token', tokens.accessToken);
   config.set('auth.refresh_token', tokens.refreshToken);
   config.set('auth.session_expires_at', tokens.refreshToken && tokens.refreshExpiresAt ? new Date(tokens.refreshExpiresAt).toISOString() : undefined);

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { ApiClient, SHORT_RATE_LIMIT_WAIT_SECONDS, type TokenStore } from './api.js';
+import { createClient, type Exchange, type RetryInfo, type SvcClient, type Tokens } from '@svc/client';
 import { Config, SESSION_KEYS, setSession } from './config.js';
 import type { CliEnv } from './env.js';
-import { validationError } from './errors.js';
+import { asCliError, authError, CliError, validationError } from './errors.js';
 import { Output, type OutputFormat } from './output.js';
-import { isExpiring, withConfigLock, type SessionTokens } from './session.js';
+import { API_KEY_PREFIX, isExpiring, isJwt, withConfigLock } from './session.js';
 import { CLI_VERSION } from './version.js';
 
 /** The global options, as every command sees them once merged. */
@@ -27,11 +27,14 @@ export interface CliIo {
   cwd: string;
 }
 
+/** Waits of a 429 worth sitting through once, in seconds, when a person is watching. */
+export const SHORT_RATE_LIMIT_WAIT_SECONDS = 5;
+
 /**
  * What a command works with: the merged options, the config, the output and API clients. One
  * per invocation.
  */
-export class Context implements TokenStore {
+export class Context {
   readonly out: Output;
   readonly interactive: boolean;
   readonly version = CLI_VERSION;
@@ -72,31 +75,33 @@ export class Context implements TokenStore {
     return this.config.string('auth.token');
   }
 
-  /** Renews the stored session under the config file's lock (see `session.ts`); a token from SVC_TOKEN is the caller's to renew. */
-  async renew(exchange: (refreshToken: string) => Promise<SessionTokens | null>): Promise<boolean> {
-    if (this.config.entry('auth.token').source === 'env' || !this.config.string('auth.refresh_token')) return false;
-    const before = this.token();
+  /**
+   * Renews the stored session under the config file's lock (see `session.ts`): the tokens
+   * another svc renewed to while this one waited, or the stored refresh token spent and the
+   * rotated pair saved before the lock is released; null when the session cannot be renewed.
+   */
+  async renewStored(exchange: Exchange, current: Tokens): Promise<Tokens | null> {
     return withConfigLock(this.config.path, async () => {
       const onDisk = await Config.load(this.config.path, this.io.env);
       const token = onDisk.fileValue('auth.token');
       const refreshToken = onDisk.fileValue('auth.refresh_token');
       // Another svc renewed while this one waited: its tokens are the live ones, and ours are spent.
-      if (typeof token === 'string' && token !== before && !isExpiring(token)) {
+      if (typeof token === 'string' && token !== current.accessToken && !isExpiring(token)) {
         this.#adoptSession(onDisk);
-        return true;
+        return { accessToken: token, refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined };
       }
-      if (typeof refreshToken !== 'string') return false;
+      if (typeof refreshToken !== 'string') return null;
       const renewed = await exchange(refreshToken);
-      if (!renewed) return false;
+      if (!renewed) return null;
       setSession(onDisk, renewed);
       await onDisk.save();
       this.#adoptSession(onDisk);
-      return true;
+      return renewed;
     });
   }
 
   /** Stores a new session (sign-in): the access token, and what renews it when there is one. */
-  async saveSession(tokens: SessionTokens): Promise<void> {
+  async saveSession(tokens: Tokens): Promise<void> {
     setSession(this.config, tokens);
     await this.config.save();
   }
@@ -105,19 +110,67 @@ export class Context implements TokenStore {
     for (const key of SESSION_KEYS) this.config.set(key, from.fileValue(key));
   }
 
-  /** An API client of the platform at `baseUrl` (default: the API URL), with the stored token unless one is given. */
-  api(baseUrl: string = this.apiUrl, token?: string): ApiClient {
-    const store: TokenStore = token ? { token: () => token, renew: async () => false } : this;
-    return new ApiClient({
+  /**
+   * The platform's client at `baseUrl` (default: the API URL) with `token`, else the stored
+   * token, which it renews (and rotates in the config file) when a refresh token came with it;
+   * a token from SVC_TOKEN is the caller's and is not renewed. Exit 2 when there is none.
+   */
+  client(baseUrl: string = this.apiUrl, token?: string): SvcClient {
+    const credential = token ?? this.token();
+    if (!credential) throw authError('Not signed in: run `svc login` (or set SVC_TOKEN)', { code: 'NOT_SIGNED_IN' });
+    if (credential.startsWith(API_KEY_PREFIX)) return this.#client(baseUrl, { apiKey: credential });
+    const renews = !token && isJwt(credential) && this.config.entry('auth.token').source !== 'env';
+    return this.#client(baseUrl, { accessToken: credential, refreshToken: renews ? this.config.string('auth.refresh_token') : undefined });
+  }
+
+  /** The platform's client without credentials: health, sign-in. */
+  publicClient(baseUrl: string = this.apiUrl): SvcClient {
+    return this.#client(baseUrl, {});
+  }
+
+  #client(baseUrl: string, credentials: { apiKey?: string; accessToken?: string; refreshToken?: string }): SvcClient {
+    // A person at a text terminal sits through a few seconds once; scripts and JSON output get the 429 at once.
+    const waits = !this.options.nonInteractive && this.options.output === 'text';
+    return createClient({
       baseUrl,
-      tokens: store,
-      timeoutMs: Number(this.config.get('registry.timeout')) * 1000,
-      userAgent: `svc-cli/${this.version} node/${process.versions.node}`,
-      debug: (message) => this.out.debug(message),
-      // A person at a text terminal sits through a few seconds; scripts and JSON output get the 429 at once.
-      rateLimitRetrySeconds: this.options.nonInteractive || this.options.output === 'json' ? 0 : SHORT_RATE_LIMIT_WAIT_SECONDS,
-      notice: (message) => this.out.warn(message),
+      ...credentials,
+      cookies: false,
+      renewWith: (exchange, current) => this.renewStored(exchange, current),
+      fetch: this.#fetch(baseUrl),
+      maxRetries: waits ? 1 : 0,
+      maxRetryWaitMs: waits ? SHORT_RATE_LIMIT_WAIT_SECONDS * 1000 : 0,
+      onRetry: (info) => this.#retrying(info),
     });
+  }
+
+  /** The `fetch` of the client: svc's user agent, `registry.timeout`, `--verbose` lines, and a failure to connect that names the URL and where it came from. */
+  #fetch(baseUrl: string): typeof fetch {
+    const timeoutMs = Number(this.config.get('registry.timeout')) * 1000;
+    const userAgent = `svc-cli/${this.version} node/${process.versions.node}`;
+    return async (input, init) => {
+      const request = new Request(input, init);
+      const headers = new Headers(request.headers);
+      headers.set('user-agent', userAgent);
+      const { pathname, search } = new URL(request.url);
+      this.out.debug(`→ ${request.method} ${pathname}${search}`);
+      try {
+        const response = await fetch(request, { headers, signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]) });
+        this.out.debug(`← ${response.status} ${request.method} ${pathname}`);
+        return response;
+      } catch (err) {
+        const failure = asCliError(err);
+        if (request.signal.aborted || failure.kind !== 'network') throw err;
+        throw new CliError('network', `${failure.message} (the platform at ${baseUrl}: set by SVC_API_URL, SVC_REGISTRY_URL or \`svc config set registry.url <url>\`)`, { code: failure.code, cause: err, details: { url: baseUrl } });
+      }
+    };
+  }
+
+  /** Says why the client waits before sending again: a rate limit by name, anything else on `--verbose`. */
+  #retrying(info: RetryInfo): void {
+    const seconds = Math.ceil(info.waitMs / 1000);
+    if (info.status !== 429) return this.out.debug(`${info.method} ${info.url}: ${info.status || 'no answer'}; trying once more in ${seconds} s`);
+    const message = (info.error?.message ?? 'Rate limited').replace(/; retry in \d+ s$/, '');
+    this.out.warn(`${message}: waiting ${seconds} s, then trying once more`);
   }
 
   /** Asks a yes/no question on a terminal; without one, `--force` must be given instead. */

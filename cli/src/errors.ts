@@ -1,3 +1,6 @@
+import { SvcError } from '@svc/client';
+import { clockTime } from './session.js';
+
 /**
  * What can go wrong in `svc`, as one kind per exit code. Every failure the client reports is a
  * CliError; `exitCodeOf` is the only place a kind becomes a process exit code.
@@ -74,9 +77,60 @@ export function isNetworkFailure(err: unknown): boolean {
   return name === 'TimeoutError' || (name === 'TypeError' && message === 'fetch failed');
 }
 
-/** Turns anything thrown into a CliError: network failures become `network`, the rest `general`. */
+/** A problem of a pack or a dashboard, as the checks (and the registry's `details.issues`) list them. */
+export interface Problem {
+  field: string;
+  message: string;
+  code: string;
+  /** A warning (advice `--strict` enforces) rather than an error. */
+  level?: 'error' | 'warning';
+}
+
+/** Problems as lines for a person, one each: `  ✗ field: message [CODE]` (`!` for a warning). */
+export function problemLines(problems: Problem[]): string[] {
+  return problems.map((problem) => `  ${problem.level === 'warning' ? '!' : '✗'} ${problem.field}: ${problem.message} [${problem.code}]`);
+}
+
+/** "`subject` has 2 problems:" and a line for each. */
+export function problemsMessage(subject: string, problems: Problem[]): string {
+  return `${subject} has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problemLines(problems).join('\n')}`;
+}
+
+/** The problems an answer lists (the registry's `details.issues`), when it lists more than one. */
+function listedProblems(details: Record<string, unknown>): Problem[] {
+  const issues = Array.isArray(details.issues) ? (details.issues as Problem[]) : [];
+  return issues.length > 1 && issues.every((issue) => typeof issue?.field === 'string' && typeof issue.message === 'string') ? issues : [];
+}
+
+/** What to add to a platform's refusal so that a person knows what to do next. */
+function hintOf(status: number, details: Record<string, unknown>): string {
+  if (status === 401) return ' (run `svc login`)';
+  if (details.reason === 'developer_mode_required') return `; ${DEVELOPER_MODE_HINT}`;
+  if (status === 429 && typeof details.resets_at === 'string') {
+    const raise = details.tier === 'free' ? '; a developer_preview access code or a paid plan raises it (`svc status` shows your tier)' : '';
+    return ` (at ${clockTime(Date.parse(details.resets_at))})${raise}`;
+  }
+  return '';
+}
+
+/**
+ * A failure of `@svc/client` as a CliError: an answer outside 2xx keeps the platform's code,
+ * details, correlation id and wait, and gains a hint; no answer is what the failed `fetch` was.
+ */
+function fromClientError(err: SvcError): CliError {
+  if (err.status === 0 && err.cause !== undefined) return asCliError(err.cause);
+  const details: Record<string, unknown> = { status: err.status, ...err.details };
+  if (err.correlationId) details.correlation_id = err.correlationId;
+  if (err.retryAfter !== undefined) details.retry_after = err.retryAfter;
+  const listed = problemLines(listedProblems(details));
+  const message = [`${err.message}${hintOf(err.status, details)}`, ...listed].join('\n');
+  return new CliError(err.status === 0 ? 'general' : kindOfStatus(err.status), message, { code: err.code, details, cause: err });
+}
+
+/** Turns anything thrown into a CliError: the client's failures keep the platform's code, network failures become `network`, the rest `general`. */
 export function asCliError(err: unknown): CliError {
   if (err instanceof CliError) return err;
+  if (err instanceof SvcError) return fromClientError(err);
   if (isNetworkFailure(err)) {
     const code = systemCodeOf(err) ?? ((err as Error).name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK_ERROR');
     const reason = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;

@@ -47,7 +47,8 @@ describe('the stored session', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       return { accessToken: jwt(900, 'new'), refreshToken: 'n'.repeat(43), refreshExpiresAt: Date.now() + 2 * 86_400_000 };
     };
-    expect(await Promise.all([first.renew(exchange), second.renew(exchange)])).toEqual([true, true]);
+    const renewals = await Promise.all([first.renewStored(exchange, { accessToken: first.token()! }), second.renewStored(exchange, { accessToken: second.token()! })]);
+    expect(renewals.map((tokens) => tokens?.accessToken)).toEqual([first.token(), first.token()]);
     // The platform would end the session on a refresh token presented twice: it was spent once.
     expect(spent).toEqual(['r'.repeat(43)]);
     expect(first.token()).toBe(second.token());
@@ -62,7 +63,7 @@ describe('the stored session', () => {
     const ctx = await context();
     await ctx.saveSession({ accessToken: jwt(-5) });
     let asked = false;
-    expect(await ctx.renew(async () => ((asked = true), null))).toBe(false);
+    expect(await ctx.renewStored(async () => ((asked = true), null), { accessToken: ctx.token()! })).toBeNull();
     expect(asked).toBe(false);
   });
 });

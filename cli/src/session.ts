@@ -11,14 +11,12 @@ import { lock } from 'proper-lockfile';
  * by another adopts that instead of renewing again.
  */
 
-/** Tokens as identity's login and refresh answer them. */
-export interface SessionTokens {
-  accessToken: string;
-  refreshToken?: string;
-  /** When the access token expires, ms since the epoch. */
-  expiresAt?: number;
-  /** When the refresh token expires, ms since the epoch; every renewal moves it a lifetime ahead. */
-  refreshExpiresAt?: number;
+/** The key prefix of platform API keys. */
+export const API_KEY_PREFIX = 'sk-svc-';
+
+/** Whether a token is a refreshable access token (a JWT), as opposed to an API key. */
+export function isJwt(token: string): boolean {
+  return /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);
 }
 
 /** Renew this long before the access token's end, so that a request never leaves with one about to lapse. */

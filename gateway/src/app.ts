@@ -7,6 +7,7 @@ import { trackedReads, type Cache } from '@svc/cache';
 import { SVC_VERSION } from '@svc/contracts';
 import { correlationMiddleware, errorHandler, JSON_BODY_LIMIT_BYTES, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, type Logger } from '@svc/core';
 import { httpMetrics } from '@svc/metrics';
+import { httpTracing } from '@svc/tracing';
 import { ApiKeyUsage } from './auth/api-key-usage.js';
 import { authenticator, createPassport } from './auth/authenticate.js';
 import { PrincipalResolver } from './auth/principal-resolver.js';
@@ -122,7 +123,10 @@ function gatewayApp(trustProxy: TrustProxy): express.Express {
 export function createGateway({ cache, bus, log, health, config, inProcess = {} }: GatewayDeps): Gateway {
   const app = gatewayApp(config.trustProxy);
   // Labelled by the route table's rule (its path prefix), never by the concrete path.
-  app.use(httpMetrics('gateway', (_req, res) => res.locals.route?.path ?? 'unmatched'));
+  const routeOf = (_req: Request, res: express.Response) => res.locals.route?.path ?? 'unmatched';
+  app.use(httpMetrics('gateway', routeOf));
+  // The root of every trace: a client's traceparent is not taken up (httpTracing, continueTrace).
+  app.use(httpTracing({ routeOf, continueTrace: false }));
   app.use(apiSecurityHeaders());
   app.use(healthRoutes(health, config.version));
   const document = buildOpenApiDocument();

@@ -15,7 +15,7 @@ const run = promisify(execFile);
 const conformanceBin = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
 
 /** The suite's server scenarios that apply to the platform: each must pass. */
-const APPLICABLE = ['server-initialize', 'ping', 'tools-list'];
+const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'resources-list'];
 
 /** The reference tools these scenarios call; a platform tool is always named `scope__pack__command`. */
 const referenceTool = (tool: string) => `calls the reference server's tool \`${tool}\`; platform tools are named scope__pack__command, so none can have that name`;
@@ -39,12 +39,11 @@ const NOT_APPLICABLE: Record<string, string> = {
   'elicitation-sep1330-enums': 'needs a tool that elicits input; the platform never sends elicitation requests',
   'server-sse-polling': 'needs sessions and resumable streams; /mcp is stateless (any replica answers any call)',
   'server-sse-multiple-streams': 'needs a session id; /mcp is stateless (any replica answers any call)',
-  'resources-list': 'the server declares no resources capability',
-  'resources-read-text': 'the server declares no resources capability',
-  'resources-read-binary': 'the server declares no resources capability',
-  'resources-templates-read': 'the server declares no resources capability',
-  'resources-subscribe': 'the server declares no resources capability',
-  'resources-unsubscribe': 'the server declares no resources capability',
+  'resources-read-text': "reads the reference server's resource `test://static-text`; the platform's resources are commands' dashboards (`ui://svc/…`), read in mcp-apps.browser.e2e.test.ts",
+  'resources-read-binary': "reads the reference server's resource `test://static-binary`; the platform's resources are commands' dashboards (`ui://svc/…`)",
+  'resources-templates-read': 'the server offers no resource templates',
+  'resources-subscribe': 'the server declares no resource subscriptions (a stateless server keeps no session to notify)',
+  'resources-unsubscribe': 'the server declares no resource subscriptions (a stateless server keeps no session to notify)',
   'prompts-list': 'the server declares no prompts capability',
   'prompts-get-simple': 'the server declares no prompts capability',
   'prompts-get-with-args': 'the server declares no prompts capability',

@@ -274,7 +274,8 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect((await call('/api/v1/dashboards/journey-board', { token: partner.token })).status).toBe(404);
     expect(await ok(['dashboard', 'grant', 'journey-board', `@${partnerOrg.slug}`])).toMatchObject({ organization: `@${partnerOrg.slug}`, granted: 1 });
     expect((await call('/api/v1/dashboards/journey-board', { token: partner.token })).status).toBe(200);
-    expect(await ok(['dashboard', 'revoke', 'journey-board', partnerOrg.slug])).toMatchObject({ revoked: 1 });
+    // `@scope/slug` names a dashboard too, the form `secrets` takes for packs.
+    expect(await ok(['dashboard', 'revoke', `@${user.slug}/journey-board`, partnerOrg.slug])).toMatchObject({ dashboard: 'journey-board', revoked: 1 });
     expect((await call('/api/v1/dashboards/journey-board', { token: partner.token })).status).toBe(404);
 
     const unconfirmed = await svc(['dashboard', 'delete', 'journey-board']);

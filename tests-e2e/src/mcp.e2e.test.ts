@@ -109,7 +109,7 @@ describe.each(MODES)('MCP endpoint (%s infrastructure)', (mode) => {
     const notJson = await rawPost(auth, '{"jsonrpc":');
     expect(notJson.status).toBe(400);
     expect(((await notJson.json()) as any).error.code).toBe(-32700);
-    const unknownMethod = await rawPost(auth, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/list' }));
+    const unknownMethod = await rawPost(auth, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'prompts/list' }));
     expect(((await unknownMethod.json()) as any).error.code).toBe(-32601);
     const badParams = await rawPost(auth, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 5 } }));
     expect(((await badParams.json()) as any).error.code).toBe(-32602);

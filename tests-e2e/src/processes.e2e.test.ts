@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { destroyBrokerPrefix } from '@svc/bus';
 import { deleteCachePrefix } from '@svc/cache';
@@ -12,9 +11,8 @@ import { createOrganization, signUp } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
 import { MODES } from './support/fleet.js';
+import { spawnFleet } from './support/fleet-processes.js';
 import { processesRunning } from './support/processes.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Polls `holds` every 250 ms until it is true; fails with `failure` after `withinMs`. */
 async function waitUntil(holds: () => Promise<boolean>, withinMs: number, failure: string): Promise<void> {
@@ -68,40 +66,26 @@ describe.runIf(MODES.includes('real'))('fleet as separate processes (real infras
     probes = { identity: identityPort!, registry: registryPort!, execution: executionPort!, storage: storagePort!, admin: adminPort!, 'execution-worker': workerHealthPort!, billing: billingPort!, dashboard: dashboardPort!, ssh: sshPort!, notify: notifyPort! };
     dataDir = makeDataDir('svc-proc-');
     url = `http://127.0.0.1:${gatewayPort}`;
-    fleet = spawn(process.execPath, ['scripts/fleet.mjs'], {
-      cwd: root,
-      stdio: 'ignore',
-      env: {
-        PATH: process.env.PATH,
-        DATABASE_URL: scratch.url,
-        REDIS_URL: process.env.REDIS_URL,
-        AMQP_URL: process.env.AMQP_URL,
-        SVC_BUS_PREFIX: busPrefix,
-        SVC_CACHE_PREFIX: `proc-${runId}:`,
-        SVC_JWT_SECRET: randomBytes(32).toString('hex'),
-        SVC_INTERNAL_SECRET: randomBytes(32).toString('hex'),
-        SVC_SSH_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-        SVC_ADMIN_EMAIL: 'proc-ops@example.test',
-        SVC_ADMIN_PASSWORD: 'processes-admin-1',
-        SVC_BCRYPT_ROUNDS: '4',
-        PORT: String(gatewayPort),
-        // The gateway's dashboard-origin listener on a free port (8180 by default).
-        SVC_DASHBOARD_ORIGIN_PORT: '0',
-        SVC_IDENTITY_PORT: String(identityPort),
-        SVC_IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
-        SVC_REGISTRY_PORT: String(registryPort),
-        SVC_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
-        SVC_EXECUTION_PORT: String(executionPort),
-        SVC_EXECUTION_URL: `http://127.0.0.1:${executionPort}`,
-        SVC_DATA_DIR: dataDir,
-        SVC_STORAGE_PORT: String(storagePort),
-        SVC_ADMIN_PORT: String(adminPort),
-        SVC_SSH_PORT: String(sshPort),
-        SVC_HEALTH_PORT: String(workerHealthPort),
-        SVC_BILLING_PORT: String(billingPort),
-        SVC_DASHBOARD_PORT: String(dashboardPort),
-        SVC_NOTIFY_PORT: String(notifyPort),
-      },
+    fleet = spawnFleet(scratch.url, `proc-${runId}`, {
+      SVC_ADMIN_EMAIL: 'proc-ops@example.test',
+      SVC_ADMIN_PASSWORD: 'processes-admin-1',
+      PORT: String(gatewayPort),
+      // The gateway's dashboard-origin listener on a free port (8180 by default).
+      SVC_DASHBOARD_ORIGIN_PORT: '0',
+      SVC_IDENTITY_PORT: String(identityPort),
+      SVC_IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
+      SVC_REGISTRY_PORT: String(registryPort),
+      SVC_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
+      SVC_EXECUTION_PORT: String(executionPort),
+      SVC_EXECUTION_URL: `http://127.0.0.1:${executionPort}`,
+      SVC_DATA_DIR: dataDir,
+      SVC_STORAGE_PORT: String(storagePort),
+      SVC_ADMIN_PORT: String(adminPort),
+      SVC_SSH_PORT: String(sshPort),
+      SVC_HEALTH_PORT: String(workerHealthPort),
+      SVC_BILLING_PORT: String(billingPort),
+      SVC_DASHBOARD_PORT: String(dashboardPort),
+      SVC_NOTIFY_PORT: String(notifyPort),
     });
     await waitUntil(() => isHealthy(url), 30_000, `fleet at ${url} did not become healthy`);
     // A healthy gateway says nothing of when each process opens its own port: they start at their own pace.

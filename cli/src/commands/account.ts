@@ -1,3 +1,4 @@
+import { dataOf } from '@svc/client';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { DEVELOPER_MODE_HINT, validationError } from '../errors.js';
@@ -15,7 +16,7 @@ interface Organization {
 type Mode = { account_mode: 'consumer'; developer_mode_available: boolean } | { account_mode: 'developer'; organization: Organization };
 
 async function show(ctx: Context): Promise<void> {
-  const mode = await ctx.api().data<Mode>('GET', '/api/v1/account/mode');
+  const mode = (await dataOf(ctx.client().api.GET('/api/v1/account/mode'))) as Mode;
   const text =
     mode.account_mode === 'developer'
       ? `Developer mode, in ${mode.organization.scope} (${mode.organization.name}) as ${mode.organization.role}.\nNext: svc pack new <name> --namespace ${mode.organization.slug}`
@@ -30,7 +31,7 @@ interface DeveloperOptions {
 }
 
 /** The body of `POST /account/developer-mode`: a new organization, or an invite to join one. */
-function developerBody(options: DeveloperOptions): Record<string, unknown> {
+function developerBody(options: DeveloperOptions): { access_code: string } | { organization: { slug: string; name: string } } {
   if (options.invite && (options.orgSlug || options.orgName)) throw validationError('Give either --invite or --org-slug/--org-name, not both', { code: 'OPTION_INVALID' });
   if (options.invite) return { access_code: options.invite.trim() };
   if (!options.orgSlug) throw validationError(`Developer mode needs an organization: ${DEVELOPER_MODE_HINT}`, { code: 'OPTION_INVALID' });
@@ -38,12 +39,12 @@ function developerBody(options: DeveloperOptions): Record<string, unknown> {
 }
 
 async function developer(ctx: Context, options: DeveloperOptions): Promise<void> {
-  const data = await ctx.api().data<{ organization: Organization; message: string }>('POST', '/api/v1/account/developer-mode', { body: developerBody(options) });
+  const data = await dataOf(ctx.client().api.POST('/api/v1/account/developer-mode', { body: developerBody(options) }));
   ctx.out.result(data, `${data.message}.\nNext: svc pack new <name> --namespace ${data.organization.slug}`);
 }
 
 async function orgs(ctx: Context): Promise<void> {
-  const data = await ctx.api().data<{ organizations: Organization[] }>('GET', '/api/v1/account/organizations');
+  const data = (await dataOf(ctx.client().api.GET('/api/v1/account/organizations'))) as { organizations: Organization[] };
   const lines = data.organizations.map((org) => `${org.scope.padEnd(24)} ${org.role.padEnd(7)} ${org.name}`);
   ctx.out.result(data, lines.length > 0 ? lines.join('\n') : `No organizations yet: ${DEVELOPER_MODE_HINT}.`);
 }

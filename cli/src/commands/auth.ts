@@ -1,10 +1,10 @@
+import { dataOf, errorOfResponse, type SvcClient, type Tokens } from '@svc/client';
 import type { Command } from 'commander';
-import { API_KEY_PREFIX, isJwt, type ApiClient } from '../api.js';
 import { maskSecret, SESSION_KEYS } from '../config.js';
 import type { Context } from '../context.js';
 import { asCliError, authError, CliError } from '../errors.js';
 import { action, booleanOption } from '../program.js';
-import { accessTokenExpiry, clockTime, fromNow, isRefreshToken, type SessionTokens } from '../session.js';
+import { accessTokenExpiry, API_KEY_PREFIX, clockTime, fromNow, isJwt, isRefreshToken } from '../session.js';
 import { browserLogin } from './browser-login.js';
 
 export type TokenKind = 'access_token' | 'api_key';
@@ -27,24 +27,32 @@ export function kindOf(token: string): TokenKind {
 }
 
 /** Who a token belongs to: `/auth/me` for an access token; an API key is only checked against the catalog. */
-export async function whoIs(api: ApiClient, kind: TokenKind): Promise<Me | null> {
+export async function whoIs(svc: SvcClient, kind: TokenKind): Promise<Me | null> {
   if (kind === 'api_key') {
-    await api.request('GET', '/api/v1/commands', { query: { limit: 1 } });
+    await dataOf(svc.api.GET('/api/v1/commands', { params: { query: { limit: 1 } } }));
     return null;
   }
-  return api.data<Me>('GET', '/api/v1/auth/me');
+  return (await svc.me()) as Me;
+}
+
+/** The platform's `/health`, unhealthy (503) as well as healthy. */
+export async function platformHealth(ctx: Context): Promise<{ status?: string; version?: string }> {
+  const { data, error, response } = await ctx.publicClient().api.GET('/health');
+  if (response.ok) return data ?? {};
+  if (response.status === 503) return error as { status?: string; version?: string };
+  throw errorOfResponse(response, error, 'GET /health');
 }
 
 /** What `--token` was given: a refresh token is spent at once for a session of its own. */
-async function tokensOf(ctx: Context, given: string): Promise<SessionTokens> {
+async function tokensOf(ctx: Context, given: string): Promise<Tokens> {
   if (!isRefreshToken(given)) return { accessToken: given };
-  const reply = await ctx.api().request<{ data: SessionTokens }>('POST', '/api/v1/auth/refresh', { body: { refreshToken: given }, auth: false, accept: [401] });
-  if (reply.status === 401) throw authError('The platform refused this refresh token (spent, expired or revoked): sign in again with `svc login`', { code: 'TOKEN_INVALID' });
-  return reply.body.data;
+  const call = ctx.publicClient().api.POST('/api/v1/auth/refresh', { body: { refreshToken: given } });
+  if ((await call).response.status === 401) throw authError('The platform refused this refresh token (spent, expired or revoked): sign in again with `svc login`', { code: 'TOKEN_INVALID' });
+  return dataOf(call);
 }
 
 /** How long a new sign-in lasts, in words: a session renews itself; a bare access token does not. */
-function lifetimeOf(kind: TokenKind, tokens: SessionTokens): { expires_at: string | null; renews: boolean; text: string } {
+function lifetimeOf(kind: TokenKind, tokens: Tokens): { expires_at: string | null; renews: boolean; text: string } {
   if (kind === 'api_key') return { expires_at: null, renews: false, text: 'An API key lasts until it is revoked.' };
   if (tokens.refreshToken) {
     const until = tokens.refreshExpiresAt;
@@ -63,9 +71,9 @@ function lifetimeOf(kind: TokenKind, tokens: SessionTokens): { expires_at: strin
 }
 
 async function login(ctx: Context, options: { token?: string; browser: boolean }): Promise<void> {
-  const tokens: SessionTokens = options.token ? await tokensOf(ctx, options.token.trim()) : await browserLogin(ctx, { openBrowser: options.browser });
+  const tokens: Tokens = options.token ? await tokensOf(ctx, options.token.trim()) : await browserLogin(ctx, { openBrowser: options.browser });
   const kind = kindOf(tokens.accessToken);
-  const me = await whoIs(ctx.api(ctx.apiUrl, tokens.accessToken), kind);
+  const me = await whoIs(ctx.client(ctx.apiUrl, tokens.accessToken), kind);
   if (ctx.config.entry('auth.token').source === 'env') ctx.out.warn('SVC_TOKEN is set and is used instead of the token saved now');
   await ctx.saveSession(tokens);
   const who = me ? `${me.email} (${me.tenantSlug ?? me.id})` : `an API key (${tokens.accessToken.slice(0, 14)}…)`;
@@ -77,11 +85,11 @@ async function login(ctx: Context, options: { token?: string; browser: boolean }
 }
 
 /** Revokes the API key `svc mcp` made (found by its display prefix); false when the platform has no live key of that prefix. */
-async function revokeCliApiKey(api: ApiClient, key: string): Promise<boolean> {
-  const keys = await api.data<Array<{ id: string; key_prefix: string; revoked_at: string | null }>>('GET', '/api/v1/account/api-keys');
+async function revokeCliApiKey(svc: SvcClient, key: string): Promise<boolean> {
+  const keys = (await dataOf(svc.api.GET('/api/v1/account/api-keys'))) as Array<{ id: string; key_prefix: string; revoked_at: string | null }>;
   const mine = keys.find((candidate) => !candidate.revoked_at && key.startsWith(candidate.key_prefix));
   if (!mine) return false;
-  await api.request('DELETE', `/api/v1/account/api-keys/${encodeURIComponent(mine.id)}`);
+  await dataOf(svc.api.DELETE('/api/v1/account/api-keys/{key_id}', { params: { path: { key_id: mine.id } } }));
   return true;
 }
 
@@ -97,7 +105,7 @@ async function logout(ctx: Context): Promise<void> {
   const failures: Array<{ what: string; reason: string }> = [];
   if (typeof token === 'string' && isJwt(token)) {
     // The stored session, renewed when its access token has lapsed (SVC_TOKEN is not what the CLI made).
-    const api = ctx.config.entry('auth.token').source === 'env' ? ctx.api(ctx.apiUrl, token) : ctx.api();
+    const svc = ctx.config.entry('auth.token').source === 'env' ? ctx.client(ctx.apiUrl, token) : ctx.client();
     const attempt = async (what: keyof typeof revoked, label: string, work: () => Promise<boolean>) => {
       try {
         revoked[what] = await work();
@@ -105,8 +113,8 @@ async function logout(ctx: Context): Promise<void> {
         failures.push({ what: label, reason: asCliError(err).message });
       }
     };
-    if (typeof apiKey === 'string') await attempt('api_key_revoked', `the MCP API key ${apiKey.slice(0, 15)}…`, () => revokeCliApiKey(api, apiKey));
-    await attempt('session_revoked', 'the session', async () => (await api.request('POST', '/api/v1/auth/logout', { body: {} }), true));
+    if (typeof apiKey === 'string') await attempt('api_key_revoked', `the MCP API key ${apiKey.slice(0, 15)}…`, () => revokeCliApiKey(svc, apiKey));
+    await attempt('session_revoked', 'the session', async () => (await svc.signOut(), true));
   } else if (typeof apiKey === 'string') {
     failures.push({ what: `the MCP API key ${apiKey.slice(0, 15)}…`, reason: 'no session to revoke it with' });
   }
@@ -137,7 +145,7 @@ function signedInLine(user: Me | null, session: ReturnType<typeof sessionOf>): s
 }
 
 async function status(ctx: Context): Promise<void> {
-  const health = await ctx.api().request<{ status?: string; version?: string }>('GET', '/health', { auth: false, accept: [503] });
+  const health = await platformHealth(ctx);
   const token = ctx.token();
   const auth: Record<string, unknown> = { signed_in: false, token_kind: null, source: ctx.config.entry('auth.token').source, user: null, session: null };
   let failure: CliError | undefined;
@@ -145,7 +153,7 @@ async function status(ctx: Context): Promise<void> {
     try {
       const kind = kindOf(token);
       auth.token_kind = kind;
-      auth.user = await whoIs(ctx.api(), kind);
+      auth.user = await whoIs(ctx.client(), kind);
       // Read after the call above, which may have renewed the session.
       auth.token = maskSecret(ctx.token()!);
       auth.session = sessionOf(ctx, kind);
@@ -160,7 +168,7 @@ async function status(ctx: Context): Promise<void> {
     config_path: ctx.config.path,
     api_url: ctx.apiUrl,
     registry_url: ctx.registryUrl,
-    platform: { status: health.body?.status ?? 'unknown', version: health.body?.version ?? null },
+    platform: { status: health.status ?? 'unknown', version: health.version ?? null },
     auth,
   };
   const lines = [

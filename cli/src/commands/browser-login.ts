@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Context } from '../context.js';
 import { authError } from '../errors.js';
-import type { SessionTokens } from '../session.js';
+import type { Tokens } from '@svc/client';
 import { openInBrowser } from './dashboard.js';
 
 export interface BrowserLoginOptions {
@@ -41,10 +41,10 @@ function sameState(given: string | null, expected: string): boolean {
  * and the wait goes on. The address is printed (stderr) in every case, and opened in a browser
  * on a terminal unless `--no-browser`.
  */
-export async function browserLogin(ctx: Context, options: BrowserLoginOptions): Promise<SessionTokens> {
+export async function browserLogin(ctx: Context, options: BrowserLoginOptions): Promise<Tokens> {
   const state = randomBytes(32).toString('base64url');
-  let settle!: { resolve: (tokens: SessionTokens) => void; reject: (err: Error) => void };
-  const handed = new Promise<SessionTokens>((resolve, reject) => (settle = { resolve, reject }));
+  let settle!: { resolve: (tokens: Tokens) => void; reject: (err: Error) => void };
+  const handed = new Promise<Tokens>((resolve, reject) => (settle = { resolve, reject }));
   let used = false;
 
   const server = createServer((req, res) => {

@@ -1,5 +1,5 @@
+import { dataOf, type SvcClient } from '@svc/client';
 import { Option, type Command } from 'commander';
-import type { ApiClient } from '../api.js';
 import type { Context } from '../context.js';
 import { asCliError, CliError, DEVELOPER_MODE_HINT, validationError } from '../errors.js';
 import { dashboardNameProblem, findDashboardDir, VISIBILITIES } from '../dashboard/manifest.js';
@@ -17,18 +17,17 @@ interface Dashboard {
 }
 
 const SHARE_EXPIRIES = ['1d', '7d', '30d', 'never'] as const;
-const dashboardPath = (id: string, rest = '') => `/api/v1/dashboards/${encodeURIComponent(id)}${rest}`;
 
 /**
  * The dashboard a slug names (also written `@scope/slug`, the way `secrets` names packs); a
  * CliError "Dashboard not found" when the caller cannot see it.
  */
-async function dashboardOf(api: ApiClient, given: string): Promise<Dashboard> {
+async function dashboardOf(svc: SvcClient, given: string): Promise<Dashboard> {
   const slug = given.replace(/^@[a-z0-9-]+\//, '');
   const problem = dashboardNameProblem(slug);
   if (problem) throw validationError(`Invalid dashboard name: "${slug}" ${problem}`, { code: 'NAME_INVALID', details: { name: slug } });
   try {
-    return await api.data<Dashboard>('GET', dashboardPath(slug));
+    return (await dataOf(svc.api.GET('/api/v1/dashboards/{dashboard}', { params: { path: { dashboard: slug } } }))) as Dashboard;
   } catch (err) {
     const failure = asCliError(err);
     if (failure.code === 'NOT_FOUND') throw new CliError('general', `Dashboard not found: ${slug}`, { code: 'NOT_FOUND', details: failure.details });
@@ -51,8 +50,8 @@ async function publish(ctx: Context, options: { visibility?: string; dryRun?: bo
   const dir = await findDashboardDir(ctx.io.cwd);
   const { manifest, tarball, files } = await validateDashboard(dir);
   const visibility = options.visibility ?? manifest.visibility ?? 'private';
-  const api = ctx.api();
-  const existing = await dashboardOf(api, manifest.name).catch((err: unknown) => {
+  const svc = ctx.client();
+  const existing = await dashboardOf(svc, manifest.name).catch((err: unknown) => {
     if (asCliError(err).code === 'NOT_FOUND') return undefined;
     throw err;
   });
@@ -68,15 +67,20 @@ async function publish(ctx: Context, options: { visibility?: string; dryRun?: bo
   try {
     const dashboard =
       existing ??
-      (await api.data<Dashboard>('POST', '/api/v1/dashboards', {
-        body: { scope: `@${manifest.namespace}`, name: manifest.name, description: manifest.description, visibility, ...(manifest.category ? { category: manifest.category } : {}) },
-      }));
+      ({
+        version: null,
+        ...(await dataOf(
+          svc.api.POST('/api/v1/dashboards', {
+            body: { scope: `@${manifest.namespace}`, name: manifest.name, description: manifest.description, visibility: visibility as (typeof VISIBILITIES)[number], ...(manifest.category ? { category: manifest.category } : {}) },
+          }),
+        )),
+      } satisfies Dashboard);
     const form = new FormData();
     form.append('bundle', new Blob([tarball], { type: 'application/gzip' }), `${manifest.name}-${manifest.version}.tar.gz`);
     form.append('version', manifest.version);
     if (manifest.min_sdk_version) form.append('min_sdk_version', manifest.min_sdk_version);
     if (manifest.pack_dependencies?.length) form.append('pack_dependencies', JSON.stringify(manifest.pack_dependencies));
-    const version = await api.data<Record<string, unknown>>('POST', dashboardPath(dashboard.id, '/versions'), { form });
+    const version = await svc.upload<Record<string, unknown>>('POST', `/api/v1/dashboards/${encodeURIComponent(dashboard.id)}/versions`, form);
     progress.succeed(`Published ${manifest.name} ${manifest.version}`);
     ctx.out.result(
       { dry_run: false, registered: !existing, dashboard: { id: dashboard.id, slug: dashboard.slug, scope: dashboard.scope, visibility: dashboard.visibility }, version },
@@ -89,10 +93,11 @@ async function publish(ctx: Context, options: { visibility?: string; dryRun?: bo
 }
 
 async function grant(ctx: Context, slug: string, organization: string, revoke: boolean): Promise<void> {
-  const api = ctx.api();
+  const svc = ctx.client();
   const scope = scopeOf(organization);
-  const dashboard = await dashboardOf(api, slug);
-  const answer = await api.data<{ granted?: number; revoked?: number }>(revoke ? 'DELETE' : 'POST', dashboardPath(dashboard.id, '/grant'), { body: { scopes: [scope] } });
+  const dashboard = await dashboardOf(svc, slug);
+  const request = { params: { path: { dashboard_id: dashboard.id } }, body: { scopes: [scope] } };
+  const answer: { granted?: number; revoked?: number } = revoke ? await dataOf(svc.api.DELETE('/api/v1/dashboards/{dashboard_id}/grant', request)) : await dataOf(svc.api.POST('/api/v1/dashboards/{dashboard_id}/grant', request));
   const data = { dashboard: dashboard.slug, dashboard_id: dashboard.id, organization: scope, ...answer };
   if (revoke) ctx.out.result(data, answer.revoked ? `${scope} no longer sees ${dashboard.slug}.` : `${scope} had no grant to ${dashboard.slug}.`);
   else ctx.out.result(data, `${scope} may see ${dashboard.slug}.`);
@@ -100,13 +105,13 @@ async function grant(ctx: Context, slug: string, organization: string, revoke: b
 
 /** `svc dashboard delete`, with the spec's messages: invalid name, not found, developer mode required, delete failed. */
 async function remove(ctx: Context, slug: string, options: { force?: boolean }): Promise<void> {
-  const api = ctx.api();
-  const dashboard = await dashboardOf(api, slug);
+  const svc = ctx.client();
+  const dashboard = await dashboardOf(svc, slug);
   if (!options.force && !(await ctx.confirm(`Delete ${dashboard.slug} with all its versions, grants and share links?`))) {
     throw new CliError('general', 'Not deleted', { code: 'DECLINED' });
   }
   try {
-    const { message } = await api.data<{ message: string }>('DELETE', dashboardPath(dashboard.id));
+    const { message } = (await dataOf(svc.api.DELETE('/api/v1/dashboards/{dashboard}', { params: { path: { dashboard: dashboard.id } } }))) as { message: string };
     ctx.out.result({ deleted: true, dashboard: dashboard.slug, dashboard_id: dashboard.id, message }, message);
   } catch (err) {
     const failure = asCliError(err);
@@ -118,9 +123,9 @@ async function remove(ctx: Context, slug: string, options: { force?: boolean }):
 }
 
 async function share(ctx: Context, slug: string, options: { expires: (typeof SHARE_EXPIRIES)[number] }): Promise<void> {
-  const api = ctx.api();
-  const dashboard = await dashboardOf(api, slug);
-  const link = await api.data<{ id: string; token: string; url: string; expires_at: string | null }>('POST', dashboardPath(dashboard.id, '/shares'), { body: { expires: options.expires } });
+  const svc = ctx.client();
+  const dashboard = await dashboardOf(svc, slug);
+  const link = (await dataOf(svc.api.POST('/api/v1/dashboards/{dashboard_id}/shares', { params: { path: { dashboard_id: dashboard.id } }, body: { expires: options.expires } }))) as { id: string; token: string; url: string; expires_at: string | null };
   const url = new URL(link.url, `${ctx.apiUrl}/`).toString();
   ctx.out.result({ dashboard: dashboard.slug, ...link, url }, `${url}\n(${link.expires_at ? `expires ${link.expires_at}` : 'does not expire'}; anyone with the link sees ${dashboard.slug})`);
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Context } from '../context.js';
-import { validationError } from '../errors.js';
+import { problemLines, problemsMessage, validationError } from '../errors.js';
 import { bundleTarball, buildDashboard, checkExports } from '../dashboard/build.js';
 import { startDashboardDev } from '../dashboard/dev-server.js';
 import { dashboardNameProblem, findDashboardDir, manifestFindings, MAX_BUNDLE_BYTES, MAX_BUNDLE_FILES, readDashboardManifest, type DashboardManifest } from '../dashboard/manifest.js';
@@ -12,7 +12,6 @@ import type { Finding } from '../pack/check.js';
 import { action, booleanOption, integerOption } from '../program.js';
 import { writeNewFolder } from '../scaffold.js';
 import { defaultNamespace } from './pack-new.js';
-import { findingLines } from './pack-validate.js';
 
 interface NewOptions {
   template: DashboardTemplate;
@@ -42,7 +41,7 @@ export async function checkedManifest(dir: string): Promise<{ manifest: Dashboar
   const findings = manifestFindings(raw);
   const errors = findings.filter((finding) => finding.level === 'error');
   if (errors.length > 0) {
-    throw validationError(`dashboard.json has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${findingLines(errors).join('\n')}`, { code: errors[0]!.code, details: { issues: findings } });
+    throw validationError(problemsMessage('dashboard.json', errors), { code: errors[0]!.code, details: { issues: findings } });
   }
   return { manifest: raw as unknown as DashboardManifest, findings };
 }
@@ -76,7 +75,7 @@ async function validate(ctx: Context, path: string): Promise<void> {
   const { manifest, findings, tarball, files } = await validateDashboard(dir);
   ctx.out.result(
     { valid: true, path: dir, name: manifest.name, namespace: manifest.namespace, version: manifest.version, files, size_bytes: tarball.length, warnings: findings },
-    [...findingLines(findings), `${manifest.name} ${manifest.version}: valid, ${files} files, ${tarball.length} bytes compressed`].join('\n'),
+    [...problemLines(findings), `${manifest.name} ${manifest.version}: valid, ${files} files, ${tarball.length} bytes compressed`].join('\n'),
   );
 }
 

@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
+import { dataOf } from '@svc/client';
 import type { Command } from 'commander';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { API_KEY_PREFIX } from '../api.js';
 import type { Context } from '../context.js';
 import { asCliError, CliError, kindOfStatus, validationError } from '../errors.js';
 import { action, integerOption } from '../program.js';
-import { clockTime } from '../session.js';
+import { API_KEY_PREFIX, clockTime } from '../session.js';
 import { waitForTask } from './run.js';
 
 /** The platform's own MCP endpoint, always listed. */
@@ -70,7 +70,7 @@ export async function platformApiKey(ctx: Context): Promise<string> {
   const stored = ctx.config.string('auth.api_key');
   if (stored) return stored;
   const name = `svc CLI on ${hostname()}`.slice(0, 100);
-  const created = await ctx.api().data<{ key: string; key_prefix: string }>('POST', '/api/v1/account/api-keys', { body: { name, scopes: ['commands:execute'] } });
+  const created = await dataOf(ctx.client().api.POST('/api/v1/account/api-keys', { body: { name, scopes: ['commands:execute'] } }));
   ctx.config.set('auth.api_key', created.key);
   await ctx.config.save();
   ctx.out.note(`Made the API key "${name}" (${created.key_prefix}…) for MCP and kept it in ${ctx.config.path}; \`svc logout\` forgets it.`);
@@ -198,7 +198,7 @@ async function call(ctx: Context, name: string, tool: string, json: string | und
     throw new CliError(kind, toolErrorMessage(tool, body, text), { code: body?.type ? `TOOL_${body.type.toUpperCase()}` : 'TOOL_ERROR', details: { server: server.name, tool, ...body } });
   }
   if (server.source === 'platform' && body?.pending && body.task_id) {
-    const task = await waitForTask(ctx, ctx.api(ctx.apiUrl, await platformApiKey(ctx)), body.task_id, tool);
+    const task = await waitForTask(ctx, ctx.client(ctx.apiUrl, await platformApiKey(ctx)), body.task_id, tool);
     ctx.out.result({ server: server.name, tool, result: task.result, task_id: task.task_id }, JSON.stringify(task.result, null, 2));
     return;
   }

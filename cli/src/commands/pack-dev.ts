@@ -10,7 +10,7 @@ import { DevStorage } from '../dev/dev-storage.js';
 import { LocalPack, lineLogger, type LogLevel } from '../dev/local-pack.js';
 import { ALWAYS_IGNORED, findPackDir } from '../pack/project.js';
 import { action, booleanOption, integerOption } from '../program.js';
-import { kindOf, whoIs } from './auth.js';
+import { kindOf, platformHealth, whoIs } from './auth.js';
 
 interface DevOptions {
   port?: number;
@@ -35,7 +35,7 @@ async function checkSignIn(ctx: Context, skipUpdateCheck: boolean): Promise<void
   const token = ctx.token();
   if (!token) throw authError('`svc pack dev` needs you signed in: run `svc login`', { code: 'NOT_SIGNED_IN' });
   try {
-    await whoIs(ctx.api(), kindOf(token));
+    await whoIs(ctx.client(), kindOf(token));
   } catch (err) {
     const error = asCliError(err);
     if (error.kind === 'auth') throw error;
@@ -43,8 +43,8 @@ async function checkSignIn(ctx: Context, skipUpdateCheck: boolean): Promise<void
     return;
   }
   if (skipUpdateCheck) return;
-  const health = await ctx.api().request<{ version?: string }>('GET', '/health', { auth: false, accept: [503] }).catch(() => undefined);
-  const platform = health?.body?.version;
+  const health = await platformHealth(ctx).catch(() => undefined);
+  const platform = health?.version;
   if (platform && semver.valid(platform) && semver.gt(platform, ctx.version)) ctx.out.note(`svc ${ctx.version} is older than the platform (${platform}): update the CLI`);
 }
 

@@ -10,7 +10,7 @@ import { findPackDir, readManifestText } from '../pack/project.js';
 import { action, integerOption } from '../program.js';
 import { DEV_STORAGE_FILE } from './pack-dev.js';
 import { buildPackage } from './pack-build.js';
-import { parseCommandRef, parseInputArgs, runOnPlatform, type CommandRef } from './run.js';
+import { commandDetail, parseCommandRef, parseInputArgs, runOnPlatform, type CommandRef } from './run.js';
 import { sandboxStatus, syncPackage, type SandboxView } from './sandbox.js';
 
 interface ExecOptions {
@@ -55,7 +55,7 @@ async function execInSandbox(ctx: Context, sandbox: SandboxView, packDir: string
   if (!sandbox.packs.some((pack) => pack.sha256 === built.sha256)) await syncPackage(ctx, built.manifest, built.tarball);
   const label = `${ref.namespace}/${ref.name}`;
   try {
-    const ran = await runOnPlatform(ctx, ref, input, {}, '/api/v1/sandbox/commands');
+    const ran = await runOnPlatform(ctx, ref, input, {}, 'sandbox');
     await recordRun(packDir, label, ran.execution.duration_ms ?? 0, true);
     ctx.out.result({ command: label, where: 'sandbox', sandbox_id: sandbox.sandbox_id, result: ran.result, execution: ran.execution, task_id: ran.task_id }, JSON.stringify(ran.result, null, 2));
   } catch (err) {
@@ -110,7 +110,7 @@ async function describe(ctx: Context, name: string): Promise<void> {
     const ref = parseCommandRef(name);
     const local = await localManifest(ctx).catch(() => undefined);
     if (local?.manifest.pack.namespace !== ref.namespace) {
-      const detail = await ctx.api().data<Record<string, unknown>>('GET', `/api/v1/commands/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`);
+      const detail = await commandDetail(ctx, ref);
       ctx.out.result({ source: 'platform', ...detail }, describeText(detail as unknown as CommandManifest));
       return;
     }

@@ -1,13 +1,13 @@
 import { relative } from 'node:path';
 import { Option, type Command } from 'commander';
 import { MAX_NAME_LENGTH, NAME_PATTERN, NAMESPACE_PATTERN } from '@svc/pack-sdk';
-import { isJwt } from '../api.js';
 import type { Context } from '../context.js';
 import { asCliError, CliError, validationError } from '../errors.js';
 import { writeNewFolder } from '../scaffold.js';
 import { PACK_TEMPLATES, packTemplateFiles, type PackTemplate } from '../pack/templates.js';
 import { pythonPackTemplateFiles } from '../pack/python-templates.js';
 import { action } from '../program.js';
+import { isJwt } from '../session.js';
 
 export interface NewPackOptions {
   template: PackTemplate;
@@ -40,7 +40,7 @@ export async function defaultNamespace(ctx: Context, given: string | undefined):
   const token = ctx.token();
   if (token && isJwt(token)) {
     try {
-      const me = await ctx.api().data<{ tenantSlug?: string }>('GET', '/api/v1/auth/me');
+      const me = await ctx.client().me();
       if (me.tenantSlug) return me.tenantSlug;
     } catch (err) {
       ctx.out.debug(`could not ask the platform for your namespace: ${asCliError(err).message}`);

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
+import { dataOf } from '@svc/client';
 import type { Command } from 'commander';
 import { inspectPackage, isZip, PackFormatError, PUBLIC_KEY_FIELD, SIGNATURE_FIELD, keyFingerprint, type PackageSignature, type PackManifest } from '@svc/pack-sdk';
 import { parseConfigValue } from '../config.js';
 import type { Context } from '../context.js';
-import { asCliError, validationError } from '../errors.js';
+import { asCliError, problemsMessage, validationError } from '../errors.js';
 import { findingsOf } from '../pack/check.js';
 import { findPackDir } from '../pack/project.js';
 import { readSignatureFile } from '../pack/signing.js';
@@ -35,7 +36,8 @@ async function fromFile(ctx: Context, path: string): Promise<Publishable> {
     return { source: full, manifest, tarball, signature: await readSignatureFile(full) };
   } catch (err) {
     if (!(err instanceof PackFormatError)) throw err;
-    throw validationError(`${path}: ${err.message}`, { code: err.code, details: { issues: findingsOf(err) } });
+    const issues = findingsOf(err);
+    throw validationError(problemsMessage(path, issues), { code: err.code, details: { issues } });
   }
 }
 
@@ -63,7 +65,7 @@ function describe(item: Publishable, sha256: string) {
 /** Whether the caller may publish to the namespace, asked of the platform; null when it cannot be asked. */
 async function namespaceCheck(ctx: Context, registry: string, token: string | undefined, namespace: string) {
   try {
-    return await ctx.api(registry, token).data<{ available: boolean; owner?: string; error?: string }>('GET', `/api/v1/namespaces/${encodeURIComponent(namespace)}/check`);
+    return (await dataOf(ctx.client(registry, token).api.GET('/api/v1/namespaces/{namespace}/check', { params: { path: { namespace } } }))) as { available: boolean; owner?: string; error?: string };
   } catch (err) {
     ctx.out.debug(`namespace not checked: ${asCliError(err).message}`);
     return null;
@@ -80,7 +82,7 @@ interface NameCheck {
 async function commandNamesCheck(ctx: Context, registry: string, token: string | undefined, manifest: PackManifest): Promise<NameCheck[] | null> {
   try {
     const body = { namespace: manifest.pack.namespace, pack: manifest.pack.name, commands: manifest.commands.map((command) => command.name) };
-    return (await ctx.api(registry, token).data<{ commands: NameCheck[] }>('POST', '/api/v1/registry/command-names/check', { body })).commands;
+    return ((await dataOf(ctx.client(registry, token).api.POST('/api/v1/registry/command-names/check', { body }))) as { commands: NameCheck[] }).commands;
   } catch (err) {
     ctx.out.debug(`command names not checked: ${asCliError(err).message}`);
     return null;
@@ -126,7 +128,7 @@ async function publish(ctx: Context, packagePath: string | undefined, options: P
   }
   const progress = ctx.out.progress(`Publishing ${ref} ${item.manifest.pack.version}`);
   try {
-    const data = await ctx.api(registry, options.token).data<{ pack: Record<string, unknown>; message: string }>('POST', '/api/v1/registry/packs', { form });
+    const data = await ctx.client(registry, options.token).upload<{ pack: Record<string, unknown>; message: string }>('POST', '/api/v1/registry/packs', form);
     progress.succeed(`Published ${ref} ${item.manifest.pack.version}`);
     ctx.out.result({ dry_run: false, registry, ...data }, `${data.message}.\nNext: svc install ${ref} --version ${item.manifest.pack.version}`);
   } catch (err) {

@@ -1,29 +1,25 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { validationError } from '../errors.js';
-import { checkPack, failed, type Finding, type PackCheck } from '../pack/check.js';
+import { problemLines, problemsMessage, validationError } from '../errors.js';
+import { checkPack, failed, type PackCheck } from '../pack/check.js';
 import { fixManifest } from '../pack/fix.js';
 import { findPackDir } from '../pack/project.js';
 import { action } from '../program.js';
-
-export function findingLines(findings: Finding[]): string[] {
-  return findings.map((finding) => `  ${finding.level === 'error' ? '✗' : '!'} ${finding.field}: ${finding.message} [${finding.code}]`);
-}
 
 /** Checks the pack and throws a validation error (exit 3) listing every problem when it fails. */
 export async function checkOrFail(packDir: string, strict: boolean): Promise<PackCheck & { manifest: NonNullable<PackCheck['manifest']>; tarball: Buffer }> {
   const check = await checkPack(packDir);
   if (!failed(check, strict) && check.manifest && check.tarball) return check as PackCheck & { manifest: NonNullable<PackCheck['manifest']>; tarball: Buffer };
   const errors = check.findings.filter((finding) => finding.level === 'error' || strict);
-  throw validationError(`The pack in ${packDir} has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${findingLines(errors).join('\n')}`, {
+  throw validationError(problemsMessage(`The pack in ${packDir}`, errors), {
     code: errors[0]?.code ?? 'PACK_INVALID',
     details: { path: packDir, issues: check.findings },
   });
 }
 
 function summary(check: PackCheck, strict: boolean, where: string): string {
-  const lines = findingLines(check.findings);
+  const lines = problemLines(check.findings);
   const pack = check.manifest?.pack;
   const name = pack ? `@${pack.namespace}/${pack.name} ${pack.version}` : where;
   lines.push(`${name}: valid${strict ? ' (strict)' : ''}, ${check.manifest?.commands.length ?? 0} commands, ${check.files} files, ${check.tarball?.length ?? 0} bytes packaged`);

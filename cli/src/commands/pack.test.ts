@@ -52,6 +52,21 @@ describe('svc pack: new, validate, test, build, exec, stats (no platform)', () =
     expect([failed.code, failed.json().error.code]).toEqual([3, 'ENTRY_MISSING']);
   });
 
+  it('reports the manifest\'s problems and the missing entries at once, in validate and in publish', async () => {
+    const dir = (await run(['pack', 'new', 'gaps', '--namespace', 'ada'])).json().data.path;
+    const manifest = await readFile(join(dir, 'pack.yaml'), 'utf8');
+    await writeFile(join(dir, 'pack.yaml'), manifest.replace('namespace: ada', 'namespace: "@ada"').replace('version: 0.1.0', 'version: "1.2"'));
+    await writeFile(join(dir, '.svcignore'), 'commands/\n');
+    const expected = ['MANIFEST_INVALID pack.namespace', 'MANIFEST_INVALID pack.version', 'ENTRY_MISSING commands.0.entry'];
+    for (const args of [['pack', 'validate'], ['pack', 'publish', '--dry-run']]) {
+      const failed = await run(args, dir);
+      expect(failed.code, failed.stdout).toBe(3);
+      const issues = failed.json().error.details.issues as Array<{ code: string; field: string }>;
+      expect(issues.map((issue) => `${issue.code} ${issue.field}`)).toEqual(expect.arrayContaining(expected));
+      expect(failed.json().error.message).toMatch(/has 3 problems:\n.*pack\.namespace.*\n.*pack\.version.*\n.*commands\.0\.entry/);
+    }
+  });
+
   it('builds a tar.gz the registry accepts, signed with an Ed25519 key it can verify', async () => {
     const dir = join(home.dir, 'basic-pack');
     const built = await run(['pack', 'build', '--sign'], dir);

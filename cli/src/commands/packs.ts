@@ -1,3 +1,4 @@
+import { dataOf } from '@svc/client';
 import type { Command } from 'commander';
 import semver from 'semver';
 import { parsePackRef } from '@svc/pack-sdk';
@@ -25,7 +26,7 @@ export function packRef(given: string): { ref: string; namespace: string; name: 
 }
 
 export async function installedPacks(ctx: Context): Promise<InstalledPack[]> {
-  return (await ctx.api(ctx.registryUrl).data<{ packs: InstalledPack[] }>('GET', '/api/v1/packs')).packs;
+  return ((await dataOf(ctx.client(ctx.registryUrl).api.GET('/api/v1/packs'))) as { packs: InstalledPack[] }).packs;
 }
 
 async function install(ctx: Context, pack: string, options: { version: string; force?: boolean; deps: boolean }): Promise<void> {
@@ -38,7 +39,7 @@ async function install(ctx: Context, pack: string, options: { version: string; f
     if (!go) throw new CliError('general', 'Not installed', { code: 'CANCELLED' });
   }
   const progress = ctx.out.progress(`Installing ${ref} ${options.version}`);
-  const data = await ctx.api(ctx.registryUrl).data<{ pack: { id: string; name: string; version: string; commands: string[] }; message: string }>('POST', '/api/v1/packs/install', { body: { name: ref, version: options.version } });
+  const data = (await dataOf(ctx.client(ctx.registryUrl).api.POST('/api/v1/packs/install', { body: { name: ref, version: options.version } }))) as { pack: { id: string; name: string; version: string; commands: string[] }; message: string };
   progress.succeed(`Installed ${ref} ${data.pack.version}`);
   ctx.out.result({ ...data, previous_version: current?.version ?? null }, `${data.message}\nCommands: ${data.pack.commands.map((c) => `${namespace}.${c}`).join(', ')}`);
 }
@@ -48,7 +49,7 @@ async function uninstall(ctx: Context, pack: string, options: { force?: boolean 
   const installed = (await installedPacks(ctx)).find((p) => p.namespace === namespace && p.name === name);
   if (!installed) throw new CliError('general', `${ref} is not installed in any of your tenants`, { code: 'NOT_FOUND', details: { pack: ref } });
   if (!options.force && !(await ctx.confirm(`Remove ${ref} with all its versions, commands and grants?`))) throw new CliError('general', 'Not uninstalled', { code: 'CANCELLED' });
-  const data = await ctx.api(ctx.registryUrl).data<{ message: string }>('DELETE', `/api/v1/packs/${encodeURIComponent(installed.id)}`);
+  const data = (await dataOf(ctx.client(ctx.registryUrl).api.DELETE('/api/v1/packs/{pack_id}', { params: { path: { pack_id: installed.id } } }))) as { message: string };
   ctx.out.result({ uninstalled: true, pack: ref, id: installed.id, version: installed.version, message: data.message }, data.message);
 }
 
@@ -62,7 +63,7 @@ interface CatalogCommand {
 async function commandsOf(ctx: Context, namespace: string): Promise<CatalogCommand[]> {
   const all: CatalogCommand[] = [];
   for (let page = 1; ; page += 1) {
-    const data = await ctx.api(ctx.registryUrl).data<{ commands: CatalogCommand[]; pages: number }>('GET', '/api/v1/commands', { query: { namespace, page, limit: 100 } });
+    const data = (await dataOf(ctx.client(ctx.registryUrl).api.GET('/api/v1/commands', { params: { query: { namespace, page, limit: 100 } } }))) as { commands: CatalogCommand[]; pages: number };
     all.push(...data.commands);
     if (page >= data.pages) return all;
   }

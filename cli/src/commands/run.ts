@@ -1,7 +1,7 @@
+import { dataOf, type SvcClient } from '@svc/client';
 import type { Command } from 'commander';
-import type { ApiClient } from '../api.js';
 import type { Context } from '../context.js';
-import { CliError, validationError } from '../errors.js';
+import { asCliError, CliError, validationError } from '../errors.js';
 import { action } from '../program.js';
 
 export interface CommandRef {
@@ -65,8 +65,9 @@ const COMMAND_FAILURES = new Set(['INTEGRATION_ERROR', 'TIMEOUT', 'TASK_REVOKED'
  * 503, which stays a server error.
  */
 export function asCommandFailure(err: unknown): unknown {
-  if (!(err instanceof CliError) || !err.code || !COMMAND_FAILURES.has(err.code)) return err;
-  return new CliError('command', err.message, { code: err.code, details: err.details });
+  const failure = asCliError(err);
+  if (!failure.code || !COMMAND_FAILURES.has(failure.code)) return failure;
+  return new CliError('command', failure.message, { code: failure.code, details: failure.details });
 }
 
 /** A line a pack's code logged with `ctx.log` during the run, as the platform keeps it. */
@@ -89,8 +90,9 @@ export interface Task {
 const TERMINAL = new Set(['success', 'failure', 'timeout', 'revoked']);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function taskPath(taskId: string): string {
-  return `/api/v1/tasks/${encodeURIComponent(taskId)}`;
+/** A task of the caller's, as `GET /tasks/{id}` answers it. */
+export async function fetchTask(svc: SvcClient, taskId: string): Promise<Task> {
+  return (await svc.tasks.get(taskId)) as Task;
 }
 
 /** A task that ended without success, as exit code 10. */
@@ -102,12 +104,12 @@ export function taskFailure(task: Task, label: string): CliError {
  * Polls a task until it ends (or `timeoutMs` passes: exit 1 `WAIT_TIMEOUT`, the task goes on),
  * showing its status on a terminal; a task that did not succeed is exit code 10.
  */
-export async function waitForTask(ctx: Context, api: ApiClient, taskId: string, label: string, timeoutMs = Number.POSITIVE_INFINITY): Promise<Task> {
+export async function waitForTask(ctx: Context, svc: SvcClient, taskId: string, label: string, timeoutMs = Number.POSITIVE_INFINITY): Promise<Task> {
   const progress = ctx.out.progress(`${label}: pending (task ${taskId})`);
   const deadline = Date.now() + timeoutMs;
   let delay = 200;
   for (;;) {
-    const task = (await api.request<{ data: Task }>('GET', taskPath(taskId))).body.data;
+    const task = await fetchTask(svc, taskId);
     if (TERMINAL.has(task.status)) {
       if (task.status === 'success') {
         progress.succeed(`${label}: done`);
@@ -131,25 +133,31 @@ export function logText(lines: RunLogLine[]): string {
   return lines.map((line) => `${line.at.slice(11, 19)} ${line.level.padEnd(5)} ${line.message}`).join('\n');
 }
 
+/** Where a run goes: the platform's installed commands, or the packs synced into your sandbox. */
+export type RunTarget = 'platform' | 'sandbox';
+
+/** Submits a run: the answer of a synchronous run, or the task it became (202). */
+async function submitRun(svc: SvcClient, ref: CommandRef, input: Record<string, unknown>, query: { logs?: 'true'; async?: 'true' }, target: RunTarget) {
+  const params = { path: ref, query };
+  const call = target === 'sandbox' ? svc.api.POST('/api/v1/sandbox/commands/{namespace}/{name}', { params, body: input }) : svc.api.POST('/api/v1/commands/{namespace}/{name}', { params, body: input });
+  const body: Record<string, any> = await dataOf(call);
+  return { status: (await call).response.status, body };
+}
+
 /**
- * Runs a command on the platform and waits for its result, as a task when it becomes one;
- * `base` is where commands are run (`/api/v1/sandbox/commands` for the sandbox's packs). With
- * `logs`, the platform answers the lines the run logged too.
+ * Runs a command on the platform (or in your sandbox) and waits for its result, as a task when
+ * it becomes one. With `logs`, the platform answers the lines the run logged too.
  */
-export async function runOnPlatform(ctx: Context, ref: CommandRef, input: Record<string, unknown>, options: { logs?: boolean }, base = '/api/v1/commands') {
-  const api = ctx.api();
-  const path = `${base}/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`;
+export async function runOnPlatform(ctx: Context, ref: CommandRef, input: Record<string, unknown>, options: { logs?: boolean }, target: RunTarget = 'platform') {
+  const svc = ctx.client();
   const label = `${ref.namespace}.${ref.name}`;
-  let reply;
-  try {
-    reply = await api.request('POST', path, { body: input, query: { logs: options.logs ? 'true' : undefined }, accept: [202] });
-  } catch (err) {
+  const reply = await submitRun(svc, ref, input, options.logs ? { logs: 'true' } : {}, target).catch((err: unknown) => {
     throw asCommandFailure(err);
-  }
-  const data = reply.body.data;
+  });
+  const data = reply.body;
   if (reply.status !== 202) return { command: label, result: data.result, execution: data.execution, task_id: null, ...(options.logs ? { logs: (data.logs ?? []) as RunLogLine[] } : {}) };
   ctx.out.debug(`task ${data.task_id} submitted`);
-  const task = await waitForTask(ctx, api, data.task_id, label);
+  const task = await waitForTask(ctx, svc, data.task_id, label);
   const durationMs = task.started_at && task.completed_at ? Date.parse(task.completed_at) - Date.parse(task.started_at) : null;
   return { command: label, result: task.result, execution: { duration_ms: durationMs, status: 'completed' }, task_id: task.task_id, ...(options.logs ? { logs: task.logs ?? [] } : {}) };
 }
@@ -157,9 +165,13 @@ export async function runOnPlatform(ctx: Context, ref: CommandRef, input: Record
 /** `svc run --async`: the task is made and its id answered at once; `svc task wait` follows it. */
 async function submit(ctx: Context, ref: CommandRef, input: Record<string, unknown>): Promise<void> {
   const label = `${ref.namespace}.${ref.name}`;
-  const reply = await ctx.api().request('POST', `/api/v1/commands/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`, { body: input, query: { async: 'true' }, accept: [202] });
-  const data = reply.body.data as { task_id: string; status: string; status_url: string };
+  const data = (await submitRun(ctx.client(), ref, input, { async: 'true' }, 'platform')).body as { task_id: string; status: string; status_url: string };
   ctx.out.result({ command: label, task_id: data.task_id, status: data.status, status_url: data.status_url }, `Task ${data.task_id} (${label}) is ${data.status}.\nNext: svc task wait ${data.task_id}   (or svc task get / logs / cancel ${data.task_id})`);
+}
+
+/** A command's description and input schema, from the platform's catalog. */
+export async function commandDetail(ctx: Context, ref: CommandRef) {
+  return dataOf(ctx.client().api.GET('/api/v1/commands/{namespace}/{name}', { params: { path: ref } }));
 }
 
 /** Prints a failed run's logs (they came in its error's details) before the failure is reported. */
@@ -171,8 +183,8 @@ function showLogsOf(ctx: Context, err: unknown): never {
 
 async function run(ctx: Context, commandArg: string, args: string[], options: { raw?: boolean; async?: boolean; logs?: boolean }): Promise<void> {
   const ref = parseCommandRef(commandArg);
-  const detail = await ctx.api().data<{ input_schema?: { properties?: Record<string, Property> } }>('GET', `/api/v1/commands/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`);
-  const input = parseInputArgs(args, detail.input_schema?.properties);
+  const detail = await commandDetail(ctx, ref);
+  const input = parseInputArgs(args, (detail.input_schema as { properties?: Record<string, Property> } | undefined)?.properties);
   if (options.async) return submit(ctx, ref, input);
   const outcome = await runOnPlatform(ctx, ref, input, options).catch((err: unknown) => (options.logs ? showLogsOf(ctx, err) : Promise.reject(err)));
   // The logs go to stderr, so that stdout stays the result alone.

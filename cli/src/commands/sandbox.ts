@@ -1,3 +1,4 @@
+import { dataOf } from '@svc/client';
 import type { Command } from 'commander';
 import type { SandboxView as PlatformSandboxView, SyncedPackView } from '@svc/execution';
 import type { PackManifest } from '@svc/pack-sdk';
@@ -12,7 +13,6 @@ export type SyncedPack = SyncedPackView;
 /** What the platform answers for a sandbox, and what a start or a stop adds to it. */
 export type SandboxView = PlatformSandboxView & { created?: boolean; warning?: string; stopped?: boolean };
 
-const PATH = '/api/v1/sandbox';
 /** A foreground session is touched this often (at most), so that it does not time out while the CLI holds it. */
 const KEEP_ALIVE_MAX_MS = 5 * 60_000;
 
@@ -40,8 +40,8 @@ function describe(view: SandboxView): string {
 }
 
 async function start(ctx: Context, options: { background?: boolean; timeout: number }): Promise<void> {
-  const api = ctx.api();
-  const started = await api.data<SandboxView>('POST', PATH, { body: { timeout: options.timeout } });
+  const svc = ctx.client();
+  const started = (await dataOf(svc.api.POST('/api/v1/sandbox', { body: { timeout: options.timeout } }))) as SandboxView;
   if (started.warning) ctx.out.warn(started.warning);
   ctx.out.result(started, describe(started));
   if (options.background) return;
@@ -55,8 +55,7 @@ async function start(ctx: Context, options: { background?: boolean; timeout: num
   const keepAlive = () => {
     if (ended) return;
     timer = setTimeout(() => {
-      api
-        .data('POST', PATH, { body: {} })
+      dataOf(svc.api.POST('/api/v1/sandbox', { body: {} }))
         .catch((err: unknown) => ctx.out.warn(`could not keep the sandbox active: ${asCliError(err).message}`))
         .finally(keepAlive);
     }, every);
@@ -65,14 +64,14 @@ async function start(ctx: Context, options: { background?: boolean; timeout: num
   ctx.onExit(async () => {
     ended = true;
     clearTimeout(timer);
-    if (started.created) await api.data('DELETE', PATH);
+    if (started.created) await dataOf(svc.api.DELETE('/api/v1/sandbox'));
   });
   await new Promise<never>(() => {});
 }
 
 /** Your sandbox as the platform sees it. */
-export function sandboxStatus(ctx: Context): Promise<SandboxView> {
-  return ctx.api().data<SandboxView>('GET', PATH);
+export async function sandboxStatus(ctx: Context): Promise<SandboxView> {
+  return (await dataOf(ctx.client().api.GET('/api/v1/sandbox'))) as SandboxView;
 }
 
 /** Puts a built package into the running sandbox. */
@@ -81,7 +80,7 @@ export async function syncPackage(ctx: Context, manifest: PackManifest, tarball:
   form.append('package', new Blob([tarball], { type: 'application/gzip' }), `${manifest.pack.name}-${manifest.pack.version}.tar.gz`);
   const progress = ctx.out.progress(`Syncing @${manifest.pack.namespace}/${manifest.pack.name} into your sandbox`);
   try {
-    const synced = await ctx.api().data<{ pack: SyncedPack; created: boolean; storage_bytes: number }>('PUT', `${PATH}/packs`, { form });
+    const synced = await ctx.client().upload<{ pack: SyncedPack; created: boolean; storage_bytes: number }>('PUT', '/api/v1/sandbox/packs', form);
     progress.succeed(`Synced @${manifest.pack.namespace}/${manifest.pack.name} ${manifest.pack.version}`);
     return synced;
   } catch (err) {
@@ -99,7 +98,7 @@ async function sync(ctx: Context, options: { path: string }): Promise<void> {
 }
 
 async function stop(ctx: Context): Promise<void> {
-  const view = await ctx.api().data<SandboxView>('DELETE', PATH);
+  const view = (await dataOf(ctx.client().api.DELETE('/api/v1/sandbox'))) as SandboxView;
   ctx.out.result(view, view.stopped ? `Stopped sandbox ${view.sandbox_id}.` : 'Your sandbox was not running.');
 }
 

@@ -1,3 +1,4 @@
+import { dataOf } from '@svc/client';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { validationError } from '../errors.js';
@@ -34,13 +35,13 @@ interface CreateOptions {
   cron: string;
   timezone?: string;
   input?: string;
-  overlap?: string;
-  catchUp?: string;
+  /** Passed on as given: the platform checks them (exit 3). */
+  overlap?: 'skip' | 'queue';
+  catchUp?: 'none' | 'latest';
   description?: string;
   paused?: boolean;
 }
 
-const pathOf = (id?: string, action = '') => `/api/v1/schedules${id === undefined ? '' : `/${encodeURIComponent(id)}`}${action}`;
 
 function line(schedule: Schedule): string {
   const state = schedule.enabled ? `next ${schedule.next_run_at ?? 'never'}` : `paused (${schedule.paused_reason ?? 'paused'})`;
@@ -71,38 +72,39 @@ async function create(ctx: Context, command: string, options: CreateOptions): Pr
     ...(options.description !== undefined ? { description: options.description } : {}),
     ...(options.paused ? { enabled: false } : {}),
   };
-  const schedule = await ctx.api().data<Schedule>('POST', pathOf(), { body });
+  const schedule = (await dataOf(ctx.client().api.POST('/api/v1/schedules', { body }))) as Schedule;
   ctx.out.result(schedule, `Scheduled ${schedule.command} (${schedule.id}): ${schedule.enabled ? `next run ${schedule.next_run_at}` : 'paused'}.`);
 }
 
 async function list(ctx: Context, options: PageOptions): Promise<void> {
-  const data = await ctx.api().data<{ schedules: Schedule[]; total: number; page: number; pages: number }>('GET', pathOf(), { query: { page: options.page, limit: options.limit } });
+  const data = (await dataOf(ctx.client().api.GET('/api/v1/schedules', { params: { query: { page: options.page, limit: options.limit } } }))) as { schedules: Schedule[]; total: number; page: number; pages: number };
   ctx.out.result(data, data.schedules.length ? data.schedules.map(line).join('\n') : 'No schedules.');
 }
 
 async function show(ctx: Context, id: string): Promise<void> {
-  const schedule = await ctx.api().data<Schedule>('GET', pathOf(id));
+  const schedule = (await dataOf(ctx.client().api.GET('/api/v1/schedules/{id}', { params: { path: { id } } }))) as Schedule;
   ctx.out.result(schedule, [line(schedule), schedule.description, `last run: ${schedule.last_run_at ?? 'never'}`].filter(Boolean).join('\n'));
 }
 
 async function toggle(ctx: Context, id: string, to: 'pause' | 'resume'): Promise<void> {
-  const schedule = await ctx.api().data<Schedule>('POST', pathOf(id, `/${to}`));
+  const params = { params: { path: { id } } };
+  const schedule = (await dataOf(to === 'pause' ? ctx.client().api.POST('/api/v1/schedules/{id}/pause', params) : ctx.client().api.POST('/api/v1/schedules/{id}/resume', params))) as Schedule;
   ctx.out.result(schedule, to === 'pause' ? `Paused ${schedule.id}.` : `Resumed ${schedule.id}: next run ${schedule.next_run_at}.`);
 }
 
 async function trigger(ctx: Context, id: string): Promise<void> {
-  const task = await ctx.api().data<{ task_id: string; status: string; status_url: string }>('POST', pathOf(id, '/trigger'));
+  const task = await dataOf(ctx.client().api.POST('/api/v1/schedules/{id}/trigger', { params: { path: { id } } }));
   ctx.out.result(task, `Started run ${task.task_id} (${task.status}); follow it with GET ${task.status_url}.`);
 }
 
 async function runs(ctx: Context, id: string, options: PageOptions): Promise<void> {
-  const data = await ctx.api().data<{ runs: Run[]; total: number }>('GET', pathOf(id, '/runs'), { query: { page: options.page, limit: options.limit } });
+  const data = (await dataOf(ctx.client().api.GET('/api/v1/schedules/{id}/runs', { params: { path: { id }, query: { page: options.page, limit: options.limit } } }))) as { runs: Run[]; total: number };
   const lines = data.runs.map((run) => `${run.task_id}  ${run.status.padEnd(8)} ${run.scheduled_for ? `tick ${run.scheduled_for}` : `triggered ${run.created_at}`}${run.error ? `  ${run.error.type}: ${run.error.message}` : ''}`);
   ctx.out.result(data, lines.length ? lines.join('\n') : 'No runs yet.');
 }
 
 async function remove(ctx: Context, id: string): Promise<void> {
-  const data = await ctx.api().data<{ id: string; deleted: true }>('DELETE', pathOf(id));
+  const data = await dataOf(ctx.client().api.DELETE('/api/v1/schedules/{id}', { params: { path: { id } } }));
   ctx.out.result(data, `Deleted schedule ${data.id}; its runs stay as tasks.`);
 }
 

@@ -1,3 +1,4 @@
+import { dataOf } from '@svc/client';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { validationError } from '../errors.js';
@@ -10,9 +11,10 @@ interface SecretView {
   updated_at: string;
 }
 
-const pathOf = (pack: string, name?: string) => {
-  const { namespace, name: packName } = packRef(pack);
-  return `/api/v1/secrets/${encodeURIComponent(namespace)}/${encodeURIComponent(packName)}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
+/** The path parameters of a pack's secrets (and of one of them). */
+const paramsOf = (pack: string) => {
+  const { namespace, name } = packRef(pack);
+  return { namespace, pack: name };
 };
 
 /** `-` reads the value from standard input, so that it stays out of the shell's history. */
@@ -27,19 +29,19 @@ async function valueOf(ctx: Context, given: string): Promise<string> {
 
 async function set(ctx: Context, pack: string, name: string, given: string): Promise<void> {
   const value = await valueOf(ctx, given);
-  const data = await ctx.api().data<{ pack: string; name: string; created: boolean; updated_at: string }>('PUT', pathOf(pack, name), { body: { value } });
+  const data = await dataOf(ctx.client().api.PUT('/api/v1/secrets/{namespace}/{pack}/{name}', { params: { path: { ...paramsOf(pack), name } }, body: { value } }));
   ctx.out.result(data, `${data.created ? 'Set' : 'Replaced'} ${data.name} for ${data.pack}.`);
 }
 
 async function list(ctx: Context, pack: string, withDates: boolean): Promise<void> {
-  const data = await ctx.api().data<{ pack: string; secrets: SecretView[] }>('GET', pathOf(pack));
+  const data = (await dataOf(ctx.client().api.GET('/api/v1/secrets/{namespace}/{pack}', { params: { path: paramsOf(pack) } }))) as { pack: string; secrets: SecretView[] };
   const lines = data.secrets.map((secret) => (withDates ? `${secret.name.padEnd(32)} set ${secret.created_at}, changed ${secret.updated_at}` : secret.name));
   const empty = `No secrets for ${data.pack}.`;
   ctx.out.result(data, lines.length ? [...lines, ...(withDates ? ['(values are never displayed)'] : [])].join('\n') : empty);
 }
 
 async function remove(ctx: Context, pack: string, name: string): Promise<void> {
-  await ctx.api().data('DELETE', pathOf(pack, name));
+  await dataOf(ctx.client().api.DELETE('/api/v1/secrets/{namespace}/{pack}/{name}', { params: { path: { ...paramsOf(pack), name } } }));
   ctx.out.result({ pack: packRef(pack).ref, name, deleted: true }, `Removed ${name} from ${packRef(pack).ref}.`);
 }
 

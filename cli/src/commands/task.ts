@@ -1,25 +1,15 @@
+import { dataOf } from '@svc/client';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { integerOption, action } from '../program.js';
-import { logText, taskFailure, taskPath, waitForTask, type Task } from './run.js';
+import { fetchTask, logText, taskFailure, waitForTask } from './run.js';
 
-const STATUSES = ['pending', 'started', 'success', 'failure', 'timeout', 'revoked'];
+const STATUSES = ['pending', 'started', 'success', 'failure', 'timeout', 'revoked'] as const;
 
-interface TaskSummary {
-  task_id: string;
-  command: string;
-  status: string;
-  created_at: string;
-  completed_at: string | null;
-}
-
-async function fetchTask(ctx: Context, taskId: string): Promise<Task> {
-  return ctx.api().data<Task>('GET', taskPath(taskId));
-}
 
 /** `svc task get`: where the task stands; a task that ended without success is exit code 10, as `svc run` would have been. */
 async function get(ctx: Context, taskId: string): Promise<void> {
-  const task = await fetchTask(ctx, taskId);
+  const task = await fetchTask(ctx.client(), taskId);
   const lines = [`Task ${task.task_id}: ${task.status}`];
   if (task.status === 'success') lines.push(JSON.stringify(task.result, null, 2));
   if (task.error) lines.push(`error: ${task.error.message} (${task.error.type})`);
@@ -29,23 +19,24 @@ async function get(ctx: Context, taskId: string): Promise<void> {
 }
 
 async function wait(ctx: Context, taskId: string, options: { timeout?: number }): Promise<void> {
-  const task = await waitForTask(ctx, ctx.api(), taskId, `Task ${taskId}`, options.timeout === undefined ? undefined : options.timeout * 1000);
+  const task = await waitForTask(ctx, ctx.client(), taskId, `Task ${taskId}`, options.timeout === undefined ? undefined : options.timeout * 1000);
   ctx.out.result(task, JSON.stringify(task.result, null, 2));
 }
 
 async function cancel(ctx: Context, taskId: string): Promise<void> {
-  const data = await ctx.api().data<{ task_id: string; revoked: boolean }>('POST', `${taskPath(taskId)}/cancel`, { body: {} });
+  const data = await ctx.client().tasks.cancel(taskId);
   ctx.out.result(data, `Task ${taskId} cancelled.`);
 }
 
 async function logs(ctx: Context, taskId: string): Promise<void> {
-  const task = await fetchTask(ctx, taskId);
+  const task = await fetchTask(ctx.client(), taskId);
   const lines = task.logs ?? [];
   ctx.out.result({ task_id: task.task_id, status: task.status, logs: lines }, lines.length > 0 ? logText(lines) : `Task ${task.task_id} (${task.status}) logged nothing.`);
 }
 
 async function list(ctx: Context, options: { status?: string; limit: number }): Promise<void> {
-  const data = await ctx.api().data<{ tasks: TaskSummary[] }>('GET', '/api/v1/tasks', { query: { status: options.status, limit: options.limit } });
+  const status = options.status as (typeof STATUSES)[number] | undefined;
+  const data = await dataOf(ctx.client().api.GET('/api/v1/tasks', { params: { query: { status, limit: options.limit } } }));
   const rows = data.tasks.map((task) => `${task.task_id}  ${task.status.padEnd(8)} ${task.created_at.slice(0, 19).replace('T', ' ')}  ${task.command}`);
   ctx.out.result(data, rows.length > 0 ? rows.join('\n') : 'No tasks (a run answered at once keeps none; `svc run --async` makes one).');
 }

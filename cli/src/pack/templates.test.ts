@@ -19,3 +19,12 @@ describe('template command names', () => {
     expect(manifest.commands.map((command) => command.name)).toEqual([names.hello, names.notes, names.report, names.secret]);
   });
 });
+
+describe('the full template', () => {
+  it("installs svc in CI from the platform's own URL, never a registry name that is someone else's", () => {
+    const files = packTemplateFiles('full', { namespace: 'ada', name: 'tools', author: undefined });
+    const [workflow] = Object.entries(files).filter(([path]) => path.startsWith('.github/workflows/'));
+    expect(workflow?.[1]).toContain('npm install -g "${{ vars.SVC_URL }}/cli/svc-cli.tgz"');
+    expect(Object.values(files).join('\n')).not.toMatch(/npm install -g @svc\/cli|npx svc/);
+  });
+});

@@ -19,7 +19,7 @@ export function usePaidSession(sessionId: string | null): { session?: PaidSessio
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ask = async () => {
       try {
-        const session = (await dataOf('GET /api/v1/registration/session/{session_id}', svc.api.GET('/api/v1/registration/session/{session_id}', { params: { path: { session_id: sessionId } } }))) as PaidSession;
+        const session = (await dataOf(svc.api.GET('/api/v1/registration/session/{session_id}', { params: { path: { session_id: sessionId } } }))) as PaidSession;
         if (!live) return;
         setState({ session });
         if (session.status === 'pending') timer = setTimeout(ask, POLL_MS);
@@ -38,6 +38,6 @@ export function usePaidSession(sessionId: string | null): { session?: PaidSessio
 
 /** Starts a paid registration: the processor's checkout page, which comes back to `/register?session_id=…`. */
 export async function buyAccessCode(): Promise<void> {
-  const { checkout_url } = await dataOf('POST /api/v1/registration/checkout', svc.api.POST('/api/v1/registration/checkout', { body: {} }));
+  const { checkout_url } = await dataOf(svc.api.POST('/api/v1/registration/checkout', { body: {} }));
   window.location.assign(checkout_url);
 }

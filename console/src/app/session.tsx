@@ -48,7 +48,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const register = useCallback(async (registration: Registration) => {
-    const data = await dataOf('POST /api/v1/auth/register', svc.api.POST('/api/v1/auth/register', { body: registration }));
+    const data = await dataOf(svc.api.POST('/api/v1/auth/register', { body: registration }));
     await svc.useTokens(data.tokens);
     setUser(await svc.me());
   }, []);

@@ -25,7 +25,7 @@ export class CommandBridge {
     const key = `${namespace}/${name}`;
     let decided = this.#allowed.get(key);
     if (!decided) {
-      decided = dataOf('GET /api/v1/commands/{namespace}/{name}', svc.api.GET('/api/v1/commands/{namespace}/{name}', { params: { path: { namespace, name } } })).then(
+      decided = dataOf(svc.api.GET('/api/v1/commands/{namespace}/{name}', { params: { path: { namespace, name } } })).then(
         (command) => this.dashboard.packDependencies.some((dep) => dep.scope.replace(/^@/, '') === command.namespace && dep.name === command.pack),
         () => false,
       );

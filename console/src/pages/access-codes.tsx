@@ -17,16 +17,16 @@ const masked = (code: string | null) => (code ? `${code.split('-').slice(0, 2).j
 
 /** Access codes: mint (the literals shown once), list with their uses, deactivate. */
 export function AccessCodes() {
-  const { data, error, reload } = useLoad(() => dataOf('GET /api/v1/access-codes', svc.api.GET('/api/v1/access-codes', {})));
+  const { data, error, reload } = useLoad(() => dataOf(svc.api.GET('/api/v1/access-codes', {})));
   const [form, setForm] = useState({ tier: 'free' as Tier, cohort: '', count: '1', max_uses: '1' });
   const [minted, setMinted] = useState<string[] | undefined>(undefined);
   const mint = useAction(async () => {
     const body = { tier: form.tier, cohort: form.cohort.trim(), count: Number(form.count), max_uses: Number(form.max_uses) };
-    setMinted((await dataOf('POST /api/v1/access-codes', svc.api.POST('/api/v1/access-codes', { body }))).codes);
+    setMinted((await dataOf(svc.api.POST('/api/v1/access-codes', { body }))).codes);
     reload();
   });
   const deactivate = useAction(async (codeId: string) => {
-    await dataOf('DELETE /api/v1/access-codes/{code_id}', svc.api.DELETE('/api/v1/access-codes/{code_id}', { params: { path: { code_id: codeId } } }));
+    await dataOf(svc.api.DELETE('/api/v1/access-codes/{code_id}', { params: { path: { code_id: codeId } } }));
     reload();
   });
   const submit = (event: FormEvent) => {

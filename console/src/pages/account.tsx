@@ -10,8 +10,8 @@ import { useLoad } from '../ui/use-load.js';
 /** The signed-in person's account: developer mode and organizations, and a new password. */
 export function Account() {
   const { user } = useSession();
-  const mode = useLoad(() => dataOf('GET /api/v1/account/mode', svc.api.GET('/api/v1/account/mode', {})));
-  const organizations = useLoad(() => dataOf('GET /api/v1/account/organizations', svc.api.GET('/api/v1/account/organizations', {})));
+  const mode = useLoad(() => dataOf(svc.api.GET('/api/v1/account/mode', {})));
+  const organizations = useLoad(() => dataOf(svc.api.GET('/api/v1/account/organizations', {})));
   if (!user) return null;
   return (
     <section>
@@ -53,7 +53,7 @@ export function Account() {
 function DeveloperMode({ onDone }: { onDone: () => void }) {
   const [org, setOrg] = useState({ name: '', slug: '' });
   const turnOn = useAction(async () => {
-    await dataOf('POST /api/v1/account/developer-mode', svc.api.POST('/api/v1/account/developer-mode', { body: { organization: { name: org.name.trim(), slug: org.slug.trim() } } }));
+    await dataOf(svc.api.POST('/api/v1/account/developer-mode', { body: { organization: { name: org.name.trim(), slug: org.slug.trim() } } }));
     onDone();
   });
   const submit = (event: FormEvent) => {
@@ -81,7 +81,7 @@ function ChangePassword() {
   const { forget } = useSession();
   const [passwords, setPasswords] = useState({ current: '', next: '' });
   const change = useAction(async () => {
-    await dataOf('POST /api/v1/auth/change-password', svc.api.POST('/api/v1/auth/change-password', { body: { current_password: passwords.current, new_password: passwords.next } }));
+    await dataOf(svc.api.POST('/api/v1/auth/change-password', { body: { current_password: passwords.current, new_password: passwords.next } }));
     forget('Your password was changed and every session ended: sign in with the new one.');
   });
   const submit = (event: FormEvent) => {

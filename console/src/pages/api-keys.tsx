@@ -15,16 +15,16 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'â€
 
 /** API keys of the signed-in person: create (the key shown once), list, revoke. */
 export function ApiKeys() {
-  const { data, error, reload } = useLoad(() => dataOf('GET /api/v1/account/api-keys', svc.api.GET('/api/v1/account/api-keys', {})));
+  const { data, error, reload } = useLoad(() => dataOf(svc.api.GET('/api/v1/account/api-keys', {})));
   const [name, setName] = useState('');
   const [created, setCreated] = useState<NewApiKey | undefined>(undefined);
   const create = useAction(async () => {
-    setCreated(await dataOf('POST /api/v1/account/api-keys', svc.api.POST('/api/v1/account/api-keys', { body: { name: name.trim(), scopes: SCOPES } })));
+    setCreated(await dataOf(svc.api.POST('/api/v1/account/api-keys', { body: { name: name.trim(), scopes: SCOPES } })));
     setName('');
     reload();
   });
   const revoke = useAction(async (keyId: string) => {
-    await dataOf('DELETE /api/v1/account/api-keys/{key_id}', svc.api.DELETE('/api/v1/account/api-keys/{key_id}', { params: { path: { key_id: keyId } } }));
+    await dataOf(svc.api.DELETE('/api/v1/account/api-keys/{key_id}', { params: { path: { key_id: keyId } } }));
     reload();
   });
   const submit = (event: FormEvent) => {

@@ -17,7 +17,7 @@ export function Command() {
   const { namespace = '', name = '' } = useParams();
   const navigate = useNavigate();
   const { data: command, error } = useLoad(
-    () => dataOf('GET /api/v1/commands/{namespace}/{name}', svc.api.GET('/api/v1/commands/{namespace}/{name}', { params: { path: { namespace, name } } })),
+    () => dataOf(svc.api.GET('/api/v1/commands/{namespace}/{name}', { params: { path: { namespace, name } } })),
     [namespace, name],
   );
   const [input, setInput] = useState<Input>({});

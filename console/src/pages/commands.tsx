@@ -14,7 +14,7 @@ export function Commands() {
   const namespace = params.get('namespace') ?? '';
   const [draft, setDraft] = useState({ search, namespace });
   const { data, error } = useLoad(
-    () => dataOf('GET /api/v1/commands', svc.api.GET('/api/v1/commands', { params: { query: { search: search || undefined, namespace: namespace || undefined, limit: 100 } } })),
+    () => dataOf(svc.api.GET('/api/v1/commands', { params: { query: { search: search || undefined, namespace: namespace || undefined, limit: 100 } } })),
     [search, namespace],
   );
   const submit = (event: FormEvent) => {

@@ -18,13 +18,13 @@ export function Dashboard() {
   const { slug = '' } = useParams();
   const { data, error } = useLoad(async () => {
     const dashboard = await svc.dashboards.get(slug);
-    const view = await dataOf('POST /api/v1/dashboards/{slug}/view-tokens', svc.api.POST('/api/v1/dashboards/{slug}/view-tokens', { params: { path: { slug } } }));
+    const view = await dataOf(svc.api.POST('/api/v1/dashboards/{slug}/view-tokens', { params: { path: { slug } } }));
     return { dashboard, view };
   }, [slug]);
   const bridge = useMemo(() => data && new CommandBridge(data.dashboard, true), [data]);
   const [shareUrl, setShareUrl] = useState<string | undefined>(undefined);
   const share = useAction(async () => {
-    const created = await dataOf('POST /api/v1/dashboards/{dashboard_id}/shares', svc.api.POST('/api/v1/dashboards/{dashboard_id}/shares', { params: { path: { dashboard_id: data!.dashboard.id } }, body: { expires: '7d' } }));
+    const created = await dataOf(svc.api.POST('/api/v1/dashboards/{dashboard_id}/shares', { params: { path: { dashboard_id: data!.dashboard.id } }, body: { expires: '7d' } }));
     setShareUrl(`${window.location.origin}${CONSOLE_PATHS.shared}/${created.token}`);
   });
 

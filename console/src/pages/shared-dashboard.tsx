@@ -12,7 +12,7 @@ import { useLoad } from '../ui/use-load.js';
 export function SharedDashboard() {
   const { token = '' } = useParams();
   const { user } = useSession();
-  const { data, error } = useLoad(() => dataOf('GET /api/v1/shared-dashboards/{token}', svc.api.GET('/api/v1/shared-dashboards/{token}', { params: { path: { token } } })), [token]);
+  const { data, error } = useLoad(() => dataOf(svc.api.GET('/api/v1/shared-dashboards/{token}', { params: { path: { token } } })), [token]);
   const bridge = useMemo(() => data && new CommandBridge(data, !!user), [data, user]);
   if (error) return <ErrorNote error={error} />;
   if (!data || !bridge || user === undefined) return <p role="status">Loading…</p>;

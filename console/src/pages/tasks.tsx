@@ -13,7 +13,7 @@ type Status = (typeof STATUSES)[number];
 export function Tasks() {
   const [params, setParams] = useSearchParams();
   const status = STATUSES.find((s) => s === params.get('status')) as Status | undefined;
-  const { data, error } = useLoad(() => dataOf('GET /api/v1/tasks', svc.api.GET('/api/v1/tasks', { params: { query: { status, limit: 100 } } })), [status]);
+  const { data, error } = useLoad(() => dataOf(svc.api.GET('/api/v1/tasks', { params: { query: { status, limit: 100 } } })), [status]);
   return (
     <section>
       <h1>Tasks</h1>

@@ -9,8 +9,8 @@ const limitOf = (limit: number | null) => (limit === null ? 'no limit' : String(
 
 /** The tenant's usage: this month against its limits, runs by month as a chart, and by pack. */
 export function Usage() {
-  const summary = useLoad(() => dataOf('GET /api/v1/usage', svc.api.GET('/api/v1/usage', {})));
-  const history = useLoad(() => dataOf('GET /api/v1/usage/history', svc.api.GET('/api/v1/usage/history', { params: { query: { months: 6 } } })));
+  const summary = useLoad(() => dataOf(svc.api.GET('/api/v1/usage', {})));
+  const history = useLoad(() => dataOf(svc.api.GET('/api/v1/usage/history', { params: { query: { months: 6 } } })));
   const byPack = useLoad(() => svc.usage.byPack());
   // The summary form (the dashboard form is asked for with a query this page does not send).
   const now = summary.data && 'period' in summary.data ? summary.data : undefined;

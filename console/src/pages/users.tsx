@@ -9,7 +9,7 @@ import { useLoad } from '../ui/use-load.js';
 /** Every account of the platform, newest first, by tier. */
 export function Users() {
   const [tier, setTier] = useState('');
-  const { data, error } = useLoad(() => dataOf('GET /api/v1/admin/users', svc.api.GET('/api/v1/admin/users', { params: { query: { tier: tier || undefined, limit: 100 } } })), [tier]);
+  const { data, error } = useLoad(() => dataOf(svc.api.GET('/api/v1/admin/users', { params: { query: { tier: tier || undefined, limit: 100 } } })), [tier]);
   return (
     <section aria-labelledby="users-heading">
       <h2 id="users-heading">Users</h2>

@@ -5,9 +5,11 @@ import { documentedVariables, fleetProcesses, read, readYaml } from './repo.js';
 const compose = readYaml('docker-compose.yml');
 const services: Record<string, any> = compose.services;
 const INFRA = ['postgres', 'redis', 'rabbitmq'];
+/** Started only with their profile (`--profile s3`, `--profile monitoring`). */
+const OPTIONAL = { minio: 's3', 'minio-bucket': 's3', prometheus: 'monitoring' } as const;
 const fleet = fleetProcesses();
 /** The containers that run our image (not the official infrastructure images). */
-const ours = Object.entries(services).filter(([name]) => !INFRA.includes(name));
+const ours = Object.entries(services).filter(([name]) => !INFRA.includes(name) && !(name in OPTIONAL));
 
 /** `${NAME:-default}` and `${NAME}` references, which docker compose fills from `.env`. */
 function interpolated(text: string): string[] {
@@ -157,5 +159,32 @@ describe('docker-compose.yml', () => {
     // A key is base64, which has no room for the words: its default decodes to them.
     const [, sshKey] = /\$\{SVC_SSH_ENCRYPTION_KEY:-([^}]*)\}/.exec(read('docker-compose.yml')) ?? [];
     expect(Buffer.from(sshKey!, 'base64').toString()).toMatch(/local-only/);
+  });
+
+  it('starts MinIO and Prometheus only with their profiles', () => {
+    for (const [name, profile] of Object.entries(OPTIONAL)) expect(services[name]?.profiles, name).toEqual([profile]);
+  });
+
+  it('serves every process its metrics on SVC_METRICS_PORT, and the monitoring profile scrapes each there', () => {
+    const scrape = readYaml('deploy/prometheus/prometheus.yml');
+    expect(services.prometheus.volumes).toContain('./deploy/prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro');
+    const targets = scrape.scrape_configs.flatMap((job: any) => job.static_configs.flatMap((c: any) => c.targets as string[]));
+    for (const { name } of fleet) {
+      const port = services[name].environment.SVC_METRICS_PORT;
+      expect(port, name).toMatch(/^\d+$/);
+      expect(targets, name).toContain(`${name}:${port}`);
+    }
+    expect(targets).toHaveLength(fleet.length);
+  });
+
+  it('lets registry and dashboard keep files in the s3 profile bucket, which MinIO makes', () => {
+    for (const name of ['registry', 'dashboard']) {
+      for (const variable of ['BLOB_STORE_URL', 'BLOB_STORE_ENDPOINT', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) {
+        expect(services[name].environment[variable], `${name}: ${variable}`).toBe(`\${${variable}:-}`);
+      }
+    }
+    expect(services['minio-bucket'].entrypoint.join(' ')).toMatch(/mc mb --ignore-existing local\/svc-blobs$/);
+    expect(services['minio-bucket'].depends_on.minio.condition).toBe('service_healthy');
+    expect(read('.env.example')).toMatch(/BLOB_STORE_URL=s3:\/\/svc-blobs\//);
   });
 });

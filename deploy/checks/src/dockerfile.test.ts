@@ -49,9 +49,10 @@ describe('deploy/docker/Dockerfile', () => {
     const pinned = (JSON.parse(read('package.json')).packageManager as string).split('@')[1];
     const arg = dockerfile.stages.flatMap((s) => s.instructions).find((i) => i.keyword === 'ARG' && i.args.startsWith('PNPM_VERSION='));
     expect(arg?.args).toBe(`PNPM_VERSION=${pinned}`);
-    const installs = runCommands.filter((run) => /pnpm install/.test(run));
+    // Through scripts/pnpm.mjs, which gives pnpm its settings (the root has no `.npmrc`).
+    const installs = runCommands.filter((run) => /pnpm(\.mjs)? install/.test(run));
     expect(installs.length).toBeGreaterThan(0);
-    for (const install of installs) expect(install).toMatch(/pnpm install --frozen-lockfile/);
+    for (const install of installs) expect(install).toMatch(/node scripts\/pnpm\.mjs install --frozen-lockfile/);
     expect(runCommands).toContain('npm run build');
     expect(installs.some((install) => install.includes('--prod'))).toBe(true);
   });
@@ -110,7 +111,7 @@ describe('.dockerignore', () => {
   });
 
   it('keeps what the build needs', () => {
-    const needed = ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', '.npmrc', 'scripts/pnpm.mjs', 'tsup.config.ts', 'tsconfig.base.json', 'deploy/docker/probe.mjs'];
+    const needed = ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', 'scripts/pnpm.mjs', 'tsup.config.ts', 'tsconfig.base.json', 'deploy/docker/probe.mjs'];
     const workspaces = (read('pnpm-workspace.yaml').match(/^\s+- (.+)$/gm) ?? []).map((line) => line.replace(/^\s+- /, '').trim());
     for (const pattern of workspaces) needed.push(`${pattern.replace('/*', '/x')}/package.json`);
     for (const { entry } of fleetProcesses()) needed.push(sourceOf(entry), `${packageOf(entry)}/package.json`);

@@ -1,11 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { containerOf, K8S, kustomizations, manifests } from './kustomize.js';
-import { documentedVariables, exists, filesUnder, fleetProcesses, isDirectory, read, ROOT } from './repo.js';
+import { containerOf, K8S, kustomizations, manifests, renderOverlay } from './kustomize.js';
+import { documentedVariables, exists, filesUnder, fleetProcesses, isDirectory, read } from './repo.js';
 
 const fleet = fleetProcesses();
 const all = manifests();
@@ -16,8 +11,8 @@ const SECRET_KEYS = ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'REDIS_URL', 'AMQ
 const DATABASE_KEYS = ['DATABASE_URL', 'DATABASE_MIGRATION_URL'];
 const ROLES_SCRIPT = 'k8s/components/in-cluster-infra/postgres-roles.sh';
 
-/** Whose schema a process uses: the worker shares execution's. */
-const ownerOf = (process: string) => (process === 'execution-worker' ? 'execution' : process);
+/** Whose schema a process uses: the workers (fast and, with queue-autoscaling, long) share execution's. */
+const ownerOf = (process: string) => (process.startsWith('execution-worker') ? 'execution' : process);
 const databaseSecretOf = (process: string) => `svc-${ownerOf(process)}-db`;
 
 /** The services postgres-roles.sh makes a runtime role and a migrator for, and the roles it makes alone (the gateway's). */
@@ -223,8 +218,8 @@ describe('every Deployment under k8s/', () => {
           expect(ref, `${file}: ${env.name}`).toEqual({ name: secret, key: env.name });
         }
         if (deploymentPatches.some((p) => p.doc === doc)) continue;
-        // The worker uses no cache: pack code runs in its pods, so it holds no Redis credentials.
-        const urls = doc.metadata.name === 'execution-worker' ? ['DATABASE_URL', 'AMQP_URL'] : ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL'];
+        // The workers use no cache: pack code runs in their pods, so they hold no Redis credentials.
+        const urls = ownerOf(doc.metadata.name) !== doc.metadata.name ? ['DATABASE_URL', 'AMQP_URL'] : ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL'];
         for (const name of urls) {
           expect(container.env.some((e: any) => e.name === name), `${file}: ${name}`).toBe(true);
         }
@@ -297,63 +292,29 @@ describe('k8s configuration', () => {
   });
 });
 
-/**
- * The overlay as kubectl's built-in kustomize renders it. kubectl is required: CI installs one
- * that renders `components` (`deploy/checks/install-kubectl.sh`, run by `.ci/run`), and a machine
- * without it fails here, saying how to get it, rather than skipping the check.
- */
-function render(overlay: string): any[] {
-  return renderDir(`${K8S}/overlays/${overlay}`);
-}
-
-/** `kubectl kustomize` of a folder (relative to the repository, or absolute). */
-function renderDir(dir: string): any[] {
-  const result = spawnSync('kubectl', ['kustomize', dir], { cwd: ROOT, encoding: 'utf8' });
-  if (result.error) throw new Error(`kubectl is needed to render ${dir} (${result.error.message}): run deploy/checks/install-kubectl.sh, as .ci/run does`);
-  expect(result.status, `kubectl kustomize ${dir} (a kubectl whose kustomize reads components: deploy/checks/install-kubectl.sh):\n${result.stderr}`).toBe(0);
-  return parseAllDocuments(result.stdout).map((d) => d.toJS()).filter(Boolean);
-}
-
 describe('the monitoring component on the prod overlay', () => {
   it('gives every Deployment the metrics port its PodMonitor scrapes, with SVC_METRICS_PORT set to it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-k8s-monitoring-'));
-    try {
-      writeFileSync(
-        join(dir, 'kustomization.yaml'),
-        [
-          'apiVersion: kustomize.config.k8s.io/v1beta1',
-          'kind: Kustomization',
-          'resources:',
-          `  - ${relative(dir, join(ROOT, K8S, 'overlays/prod'))}`,
-          'components:',
-          `  - ${relative(dir, join(ROOT, K8S, 'components/monitoring'))}`,
-          '',
-        ].join('\n'),
-      );
-      const objects = renderDir(dir);
-      const monitor = objects.find((o) => o.kind === 'PodMonitor');
-      const port = monitor.spec.podMetricsEndpoints[0].port;
-      const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'svc-config');
-      const deployments = objects.filter((o) => o.kind === 'Deployment');
-      expect(deployments.map((d) => d.metadata.name).sort()).toEqual(fleet.map((p) => p.name).sort());
-      for (const deployment of deployments) {
-        for (const [label, value] of Object.entries(monitor.spec.selector.matchLabels)) expect(deployment.spec.template.metadata.labels[label], deployment.metadata.name).toBe(value);
-        const declared = containerOf(deployment).ports.find((p: any) => p.name === port);
-        expect(String(declared?.containerPort), deployment.metadata.name).toBe(config.data.SVC_METRICS_PORT);
-      }
-      const dashboard = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.labels?.grafana_dashboard === '1');
-      const panels = JSON.parse(dashboard.data['svc-fleet.json']).panels as { targets: { expr: string }[] }[];
-      const families = new Set(panels.flatMap((p) => p.targets.flatMap((t) => [...t.expr.matchAll(/svc_[a-z_]+/g)].map((m) => m[0]))));
-      expect(families.size).toBeGreaterThanOrEqual(8);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    const objects = renderOverlay('prod', ['monitoring']);
+    const monitor = objects.find((o) => o.kind === 'PodMonitor');
+    const port = monitor.spec.podMetricsEndpoints[0].port;
+    const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'svc-config');
+    const deployments = objects.filter((o) => o.kind === 'Deployment');
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(fleet.map((p) => p.name).sort());
+    for (const deployment of deployments) {
+      for (const [label, value] of Object.entries(monitor.spec.selector.matchLabels)) expect(deployment.spec.template.metadata.labels[label], deployment.metadata.name).toBe(value);
+      const declared = containerOf(deployment).ports.find((p: any) => p.name === port);
+      expect(String(declared?.containerPort), deployment.metadata.name).toBe(config.data.SVC_METRICS_PORT);
     }
+    const dashboard = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.labels?.grafana_dashboard === '1');
+    const panels = JSON.parse(dashboard.data['svc-fleet.json']).panels as { targets: { expr: string }[] }[];
+    const families = new Set(panels.flatMap((p) => p.targets.flatMap((t) => [...t.expr.matchAll(/svc_[a-z_]+/g)].map((m) => m[0]))));
+    expect(families.size).toBeGreaterThanOrEqual(8);
   });
 });
 
 describe('the blob-volume component as the dev overlay renders it', () => {
   it('mounts one claim into registry and dashboard at the folder BLOB_STORE_URL names', () => {
-    const objects = render('dev');
+    const objects = renderOverlay('dev');
     const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'svc-config');
     const folder = new URL(config.data.BLOB_STORE_URL).pathname;
     expect(config.data.BLOB_STORE_URL).toMatch(/^file:\/\/\//);
@@ -369,7 +330,7 @@ describe('the blob-volume component as the dev overlay renders it', () => {
 
 describe.each(['dev', 'prod'])('the %s overlay as kubectl kustomize renders it', (overlay) => {
   it('keeps every process hardened, probed and bounded after its patches, in one namespace', () => {
-    const objects = render(overlay);
+    const objects = renderOverlay(overlay);
     const namespace = objects.find((o) => o.kind === 'Namespace')?.metadata.name;
     expect(namespace).toBeDefined();
     const deploymentsOf = objects.filter((o) => o.kind === 'Deployment');

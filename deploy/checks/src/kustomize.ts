@@ -1,5 +1,9 @@
-import { dirname, join, normalize } from 'node:path';
-import { filesUnder, readYaml, readYamlDocuments } from './repo.js';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, normalize, relative } from 'node:path';
+import { parseAllDocuments, stringify } from 'yaml';
+import { filesUnder, readYaml, readYamlDocuments, ROOT } from './repo.js';
 
 export const K8S = 'k8s';
 
@@ -50,4 +54,40 @@ export function manifests(): Manifest[] {
 /** The first container of a Deployment or StatefulSet. */
 export function containerOf(doc: any): any {
   return doc.spec.template.spec.containers[0];
+}
+
+/**
+ * `kubectl kustomize` of a folder (relative to the repository, or absolute). kubectl is required:
+ * CI installs one that renders `components` (`deploy/checks/install-kubectl.sh`, run by
+ * `.ci/run`), and a machine without it fails here, saying how to get it, rather than skipping.
+ */
+export function renderDir(dir: string): any[] {
+  const result = spawnSync('kubectl', ['kustomize', dir], { cwd: ROOT, encoding: 'utf8' });
+  if (result.error) throw new Error(`kubectl is needed to render ${dir} (${result.error.message}): run deploy/checks/install-kubectl.sh, as .ci/run does`);
+  if (result.status !== 0) throw new Error(`kubectl kustomize ${dir} failed (a kubectl whose kustomize reads components: deploy/checks/install-kubectl.sh):\n${result.stderr}`);
+  return parseAllDocuments(result.stdout).map((d) => d.toJS()).filter(Boolean);
+}
+
+/**
+ * An overlay as it is applied, with `components` of k8s/components added as an operator adds
+ * them to its kustomization: what they bring gets the overlay's namespace and image too.
+ */
+export function renderOverlay(overlay: string, components: string[] = []): any[] {
+  if (components.length === 0) return renderDir(`${K8S}/overlays/${overlay}`);
+  const { namespace, images } = readYaml(`${K8S}/overlays/${overlay}/kustomization.yaml`);
+  const dir = mkdtempSync(join(tmpdir(), 'svc-k8s-overlay-'));
+  try {
+    const wrapper = {
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      namespace,
+      images,
+      resources: [relative(dir, join(ROOT, K8S, 'overlays', overlay))],
+      components: components.map((component) => relative(dir, join(ROOT, K8S, 'components', component))),
+    };
+    writeFileSync(join(dir, 'kustomization.yaml'), stringify(wrapper));
+    return renderDir(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

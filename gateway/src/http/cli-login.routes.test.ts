@@ -30,7 +30,7 @@ describe('GET /cli/login', () => {
     expect(html).toContain('action="http://127.0.0.1:43123/callback"');
     expect(html).toContain(`<script nonce="${nonce}">`);
     expect(html).toContain(`const state = "${STATE}";`);
-    expect(html).toContain("fetch('/api/v1/auth/login'");
+    expect(html).toContain("fetch('/api/v1/auth/login', { method: 'POST', credentials: 'omit'");
   });
 
   it.each([

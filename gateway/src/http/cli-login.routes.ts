@@ -24,6 +24,10 @@ function parseQuery(query: Record<string, unknown>): { port: number; state: stri
  * per-address limit), then the page posts the tokens and the state it was given to the CLI on
  * `127.0.0.1:<port>` as a form (a navigation: no cross-origin read, nothing in the URL or history).
  * The port and state are embedded as JSON; the policy allows this one script and only that form target.
+ * The sign-in is sent without credentials, so the browser keeps no `svc_refresh` cookie of it: the
+ * session is the CLI's alone, renewed in the body. A cookie of the same session would let a later
+ * cookie renewal in this browser rotate the refresh token under the CLI, whose next renewal would
+ * then present a spent token and end the session as a stolen copy.
  */
 function page(port: number, state: string, nonce: string): string {
   return `<!doctype html>
@@ -45,7 +49,7 @@ const state = ${JSON.stringify(state)};
 document.getElementById('login').addEventListener('submit', async (event) => {
   event.preventDefault();
   const form = new FormData(event.target);
-  const res = await fetch('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: form.get('email'), password: form.get('password') }) });
+  const res = await fetch('/api/v1/auth/login', { method: 'POST', credentials: 'omit', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: form.get('email'), password: form.get('password') }) });
   const body = await res.json().catch(() => null);
   if (!res.ok) {
     document.getElementById('error').textContent = body?.error?.message ?? 'Sign-in failed';

@@ -1,8 +1,8 @@
 import type { Bus } from '@svc/bus';
 import type { Cache } from '@svc/cache';
-import { WORKER_PING_RPC } from '@svc/contracts';
+import { WORKER_PING_RPC, type WorkerDetails } from '@svc/contracts';
 import type { Database } from '@svc/db';
-import type { HealthChecks, WorkerDetails } from './health.routes.js';
+import type { HealthChecks } from './health.routes.js';
 
 /**
  * Real checks: a query on the database, a PING on the cache, and a request/reply round trip

@@ -1,13 +1,6 @@
 import { Router } from 'express';
+import type { ComponentStatus, Health, WorkerDetails } from '@svc/contracts';
 import { boundedCheck } from '@svc/platform';
-
-export type ComponentStatus = 'healthy' | 'degraded' | 'unhealthy';
-
-/** What the worker that answered the last check says of itself. */
-export interface WorkerDetails {
-  /** The interpreter Python packs run on; null when the worker has none. */
-  python: { interpreter: string; version: string } | null;
-}
 
 export interface HealthChecks {
   database(): Promise<boolean>;
@@ -32,7 +25,8 @@ export function healthRoutes(checks: HealthChecks, version: string): Router {
     } satisfies Record<string, ComponentStatus>;
     const status: ComponentStatus = !database || !worker ? 'unhealthy' : cache ? 'healthy' : 'degraded';
     const details = worker ? checks.workerDetails?.() : undefined;
-    res.status(status === 'unhealthy' ? 503 : 200).json({ status, version, services, ...(details ? { details: { worker: details } } : {}), timestamp: new Date().toISOString() });
+    const health: Health = { status, version, services, ...(details ? { details: { worker: details } } : {}), timestamp: new Date().toISOString() };
+    res.status(status === 'unhealthy' ? 503 : 200).json(health);
   });
   return router;
 }

@@ -41,6 +41,9 @@ export const IP_LIMITS = {
   register: { points: 10, durationSeconds: 60 },
   'token-refresh': { points: 60, durationSeconds: 60 },
   'access-code-validate': { points: 10, durationSeconds: 60 },
+  // Forgotten passwords: each request may send an e-mail and each confirmation hashes a password.
+  // identity also limits the requests per address.
+  'password-reset': { points: 10, durationSeconds: 60 },
   telemetry: { points: 60, durationSeconds: 60 },
   'billing-plans': { points: 60, durationSeconds: 60 },
   // Part 2 "Limits": registration checkout, 5 requests per 60 seconds per IP.

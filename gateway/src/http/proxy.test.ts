@@ -134,6 +134,12 @@ describe('forwarding a request to a service over HTTP', () => {
     expect(last().headers).not.toHaveProperty(INTERNAL_IDENTITY_HEADER);
   });
 
+  it("never passes on a client's trace headers: the gateway's own span is the only traceparent a service is sent", async () => {
+    await send(`${gateway}/whoami`, { headers: { traceparent: `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`, tracestate: 'vendor=client' } });
+    expect(last().headers).not.toHaveProperty('traceparent');
+    expect(last().headers).not.toHaveProperty('tracestate');
+  });
+
   it('keeps the hop-by-hop headers of each connection to itself, and appends to X-Forwarded-*', async () => {
     const reply = await send(`${gateway}/hops`, {
       headers: { connection: 'keep-alive, x-private', 'x-private': 'secret', 'keep-alive': 'timeout=99', te: 'trailers', 'x-forwarded-for': '203.0.113.7' },

@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import { Pool } from 'undici';
 import { INTERNAL_IDENTITY_HEADER, type Identity } from '@svc/auth';
 import { errorBody, ServiceUnavailableError, type Logger, REQUEST_ID_HEADER } from '@svc/core';
+import { injectTrace, TRACE_HEADERS } from '@svc/tracing';
 
 /** How long a service may take to start its answer, and then between two chunks of it. */
 const SERVICE_TIMEOUT_MS = 120_000;
@@ -16,19 +17,24 @@ const CONNECTIONS_PER_SERVICE = 512;
  */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
 
+/** What a client may not say to a service: who it is (the gateway signs that) and which trace it is part of. */
+const GATEWAY_SAYS = new Set<string>([INTERNAL_IDENTITY_HEADER, ...TRACE_HEADERS]);
+
 /**
  * The client's headers for the service: hop-by-hop ones (and any the client's `Connection`
- * names) and the client's internal identity dropped, the gateway's own added, `X-Forwarded-*`
- * appended to.
+ * names), the client's internal identity and trace headers dropped, the gateway's own added
+ * (identity, and the request's span as `traceparent` when the gateway traces),
+ * `X-Forwarded-*` appended to.
  */
 function outgoingHeaders(req: IncomingMessage, identityToken: string | undefined): Record<string, string | string[]> {
   const named = req.headers.connection?.toLowerCase().split(',').map((name) => name.trim());
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name === INTERNAL_IDENTITY_HEADER || named?.includes(name)) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || GATEWAY_SAYS.has(name) || named?.includes(name)) continue;
     headers[name] = value;
   }
   if (identityToken) headers[INTERNAL_IDENTITY_HEADER] = identityToken;
+  injectTrace(headers);
   const append = (name: string, value: string) => {
     const before = req.headers[name];
     headers[name] = before ? `${String(before)},${value}` : value;

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { SVC_VERSION } from '@svc/contracts';
 import {
   sharedComponents,
@@ -99,7 +100,8 @@ function withGatewayPolicy(operation: OperationObject, rule: RouteRule | undefin
 function mergeFragment(document: OpenAPIObject, fragment: OpenApiFragment, routes: RouteRule[]): void {
   const schemas = document.components!.schemas!;
   for (const [name, schema] of Object.entries(fragment.schemas ?? {})) {
-    if (schemas[name]) throw new Error(`OpenAPI schema "${name}" of ${fragment.service} is already defined`);
+    // Two fragments may carry the same contract (one's answers contain the other's): written alike, it is one schema.
+    if (schemas[name] && !isDeepStrictEqual(schemas[name], schema)) throw new Error(`OpenAPI schema "${name}" of ${fragment.service} is already defined`);
     schemas[name] = schema;
   }
   const tags = document.tags as TagObject[];

@@ -1,7 +1,7 @@
-import { dateTime, enumOf, errorResponse, freeObject, integer, jsonResponse, nullable, object, ref, string, type OpenApiFragment } from '@svc/openapi';
+import { z } from 'zod';
+import { Health } from '@svc/contracts';
+import { componentSchemas, errorResponse, integer, jsonResponse, string, type OpenApiFragment } from '@svc/openapi';
 import { CLI_LOGIN_MIN_PORT, CLI_LOGIN_STATE_PATTERN } from '../http/cli-login.routes.js';
-
-const componentStatus = enumOf(['healthy', 'degraded', 'unhealthy']);
 
 /** What the gateway answers itself: health and this document. */
 export const gatewayOpenApi: OpenApiFragment = {
@@ -11,33 +11,7 @@ export const gatewayOpenApi: OpenApiFragment = {
     { name: 'Documentation', description: 'This document and its interactive view.' },
     { name: 'Command-line client', description: 'Pages the `svc` client opens in a browser.' },
   ],
-  schemas: {
-    Health: object(
-      {
-        status: componentStatus,
-        version: string({ description: 'The platform version.' }),
-        services: object({ database: componentStatus, cache: componentStatus, worker: componentStatus }),
-        details: object(
-          {
-            worker: object(
-              {
-                python: nullable(
-                  object(
-                    { interpreter: string({ description: 'Its path (`SVC_PYTHON`).' }), version: string({ description: 'e.g. `3.11.2`.' }) },
-                    { description: 'The interpreter Python packs run on; null when the worker has none.' },
-                  ),
-                ),
-              },
-              { description: 'What the execution worker that answered says of itself.' },
-            ),
-          },
-          { description: 'Present when a worker answered.' },
-        ),
-        timestamp: dateTime,
-      },
-      { optional: ['details'], description: 'A bare object, without the envelope.' },
-    ),
-  },
+  schemas: componentSchemas(Health),
   paths: {
     '/health': {
       get: {
@@ -46,8 +20,8 @@ export const gatewayOpenApi: OpenApiFragment = {
         description: 'Each check is bounded by 2 s. Without the cache the fleet still serves on local fallbacks (`degraded`).',
         tags: ['Health'],
         responses: {
-          200: jsonResponse('`healthy` or `degraded`.', ref('Health')),
-          503: jsonResponse('`unhealthy`: the database or the workers are unreachable.', ref('Health')),
+          200: jsonResponse('`healthy` or `degraded`.', Health),
+          503: jsonResponse('`unhealthy`: the database or the workers are unreachable.', Health),
         },
       },
     },
@@ -56,7 +30,7 @@ export const gatewayOpenApi: OpenApiFragment = {
         operationId: 'getOpenApiDocument',
         summary: 'This OpenAPI document',
         tags: ['Documentation'],
-        responses: { 200: jsonResponse('The OpenAPI 3.0 document of every public endpoint.', freeObject('An OpenAPI 3.0 document.')) },
+        responses: { 200: jsonResponse('The OpenAPI 3.0 document of every public endpoint.', z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.0 document.' })) },
       },
     },
     '/docs': {

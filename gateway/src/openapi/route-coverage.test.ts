@@ -9,13 +9,13 @@ import { createSshService } from '@svc/ssh';
 import { createLogger } from '@svc/core';
 import { createExecutionService, executionConfigFromEnv, loadExecutionEnv } from '@svc/execution';
 import { createIdentityService, identityConfigFromEnv, loadIdentityEnv } from '@svc/identity';
-import type { OpenApiFragment } from '@svc/openapi';
+import { componentSchemas, type OpenApiFragment } from '@svc/openapi';
 import { createServiceApp, openInfrastructure, type Infrastructure } from '@svc/platform';
 import { createRegistryService, registryConfigFromEnv } from '@svc/registry';
 import { createStorageService, storageConfigFromEnv } from '@svc/storage';
 import { createNotifyService, loadNotifySettings, notifyConfigFromEnv } from '@svc/notify';
 import { createDashboardService, dashboardConfigFromEnv } from '@svc/dashboard';
-import { SVC_VERSION } from '@svc/contracts';
+import { StorageEntry, SVC_VERSION } from '@svc/contracts';
 import { createGateway } from '../app.js';
 import { testGatewaySettings } from '../testing/test-gateway.js';
 import { ROUTES, type ServiceName } from '../routing/route-table.js';
@@ -120,5 +120,15 @@ describe('the OpenAPI document against the routes the fleet registers', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(operations.filter((o) => !o.operationId || !o.summary || !o.responses?.default).map((o) => o.operationId)).toEqual([]);
     expect(document.info.version).toBe(SVC_VERSION);
+  });
+
+  it('refers only to component schemas it defines, and takes a contract two fragments carry as one schema', () => {
+    const document = buildOpenApiDocument();
+    const referred = [...JSON.stringify(document).matchAll(/"#\/components\/schemas\/(\w+)"/g)].map(([, name]) => name!);
+    expect(referred.filter((name) => !document.components?.schemas?.[name])).toEqual([]);
+    const shared: OpenApiFragment = { service: 'storage', tags: [], paths: {}, schemas: componentSchemas(StorageEntry) };
+    expect(() => buildOpenApiDocument([...OPENAPI_FRAGMENTS, shared])).not.toThrow();
+    const different: OpenApiFragment = { ...shared, schemas: { StorageEntry: { type: 'string' } } };
+    expect(() => buildOpenApiDocument([...OPENAPI_FRAGMENTS, different])).toThrow(/StorageEntry/);
   });
 });

@@ -42,6 +42,8 @@ export const ROUTES: RouteRule[] = [
   { service: 'identity', path: '/api/v1/auth/refresh', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'token-refresh' },
   { service: 'identity', path: '/api/v1/auth/refresh-cookie', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'token-refresh' },
   { service: 'identity', path: '/api/v1/auth/change-password/login', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'sign-in' },
+  { service: 'identity', path: '/api/v1/auth/password-reset', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'password-reset' },
+  { service: 'identity', path: '/api/v1/auth/password-reset/confirm', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'password-reset' },
   { service: 'identity', path: '/api/v1/access-codes/validate', exact: true, methods: ['POST'], auth: 'public', ipLimit: 'access-code-validate' },
   { service: 'identity', path: '/api/v1/auth', auth: 'jwt' },
   { service: 'identity', path: '/api/v1/users', auth: 'jwt' },

@@ -7,6 +7,7 @@ import type { RawBus, BusMessage } from './bus.js';
 import { busContract } from './bus.contract.js';
 import { createAmqpBus, type AmqpBusOptions } from './amqp-bus.js';
 import { destroyBrokerPrefix, destroyBusPrefix } from './amqp-cleanup.js';
+import { brokerSupportsQuorum } from './amqp-topology.js';
 import { listBrokerQueues } from './broker-queues.js';
 import { ephemeralQueueName } from './names.js';
 import { startTcpProxy, type TcpProxy } from '@svc/testing';
@@ -319,5 +320,70 @@ describe.runIf(url)('amqp bus', () => {
 
   it('refuses an empty prefix, so that it never removes the fleet itself', async () => {
     await expect(destroyBrokerPrefix(url, '')).rejects.toThrow(/non-empty prefix/);
+  });
+
+  describe('with quorum queues (SVC_BUS_QUEUE_TYPE=quorum)', () => {
+    const quorum = (options: Partial<AmqpBusOptions> = {}) => open({ queueType: 'quorum', ...options });
+    /** What the broker answers a declaration of `queue` with these arguments: 'ok' or its AMQP error code. */
+    const redeclare = (queue: string, args: Record<string, unknown>) =>
+      withRawChannel((channel) => channel.assertQueue(queue, { durable: true, arguments: args })).then(
+        () => 'ok',
+        (err: { code?: number }) => err.code,
+      );
+
+    // Every rule of the bus holds on quorum queues: delays (message TTL), dead letters, redelivery, RPC.
+    busContract('amqp quorum', { create: (options) => quorum(options) });
+
+    it('declares work queues and their dead-letter queues as quorum queues', async () => {
+      const queue = `quorum-${randomUUID().slice(0, 6)}`;
+      const bus = await quorum();
+      const received: BusMessage[] = [];
+      await bus.consume(queue, async (message) => {
+        received.push(message);
+      });
+      await bus.send(queue, { n: 1 });
+      await waitFor(() => received.length === 1, 'the job');
+      const dlq = `${prefix}${queue}.dlq`;
+      const args = { 'x-dead-letter-exchange': `${prefix}svc.dlx`, 'x-dead-letter-routing-key': dlq };
+      // The broker accepts the same declaration and refuses one of another type.
+      expect(await redeclare(`${prefix}${queue}`, { ...args, 'x-queue-type': 'quorum' })).toBe('ok');
+      expect(await redeclare(`${prefix}${queue}`, { ...args, 'x-queue-type': 'classic' })).toBe(406);
+      expect(await redeclare(dlq, { 'x-queue-type': 'quorum' })).toBe('ok');
+    });
+
+    it('refuses to start a consumer on a classic queue made before, naming the way out', async () => {
+      const queue = `was-classic-${randomUUID().slice(0, 6)}`;
+      const classic = await open();
+      await classic.send(queue, { n: 1 });
+      const refused = await (await quorum({ waitForConnectionMs: 1000 })).consume(queue, async () => undefined).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(refused).toBeInstanceOf(IntegrationError);
+      expect((refused as InstanceType<typeof IntegrationError>).details).toMatchObject({ reason: expect.stringMatching(/exists as another type than quorum.*SVC_BUS_QUEUE_TYPE/) });
+      // The classic setting still declares it as it is, and the job waiting there is taken.
+      const received: BusMessage[] = [];
+      await classic.consume(queue, async (message) => {
+        received.push(message);
+      });
+      await waitFor(() => received.length === 1, 'the job on the classic queue');
+    });
+
+    it('refuses the classic setting on a quorum queue in the same way', async () => {
+      const queue = `was-quorum-${randomUUID().slice(0, 6)}`;
+      await (await quorum()).send(queue, { n: 1 });
+      const refused = await (await open({ waitForConnectionMs: 1000 })).consume(queue, async () => undefined).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect((refused as InstanceType<typeof IntegrationError>).details).toMatchObject({ reason: expect.stringMatching(/exists as another type than classic/) });
+    });
+  });
+});
+
+describe('brokerSupportsQuorum', () => {
+  it('is true from RabbitMQ 3.8 on', () => {
+    expect(['3.8.0', '3.10.8', '3.13.7', '4.0.5'].map(brokerSupportsQuorum)).toEqual([true, true, true, true]);
+    expect(['3.7.28', '2.8.1', '', undefined, 'unknown'].map(brokerSupportsQuorum)).toEqual([false, false, false, false, false]);
   });
 });

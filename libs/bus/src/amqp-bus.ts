@@ -8,7 +8,7 @@ import { AmqpConnection } from './amqp-connection.js';
 import { AmqpConsumer, type ConsumerSpec } from './amqp-consumer.js';
 import { handleRequest, handleWork } from './amqp-handlers.js';
 import { propertiesOf } from './amqp-message.js';
-import { AmqpTopology } from './amqp-topology.js';
+import { AmqpTopology, brokerSupportsQuorum, type QueueType } from './amqp-topology.js';
 import { prepareMessage, type OutgoingMessage } from './message.js';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -54,6 +54,8 @@ export interface AmqpBusOptions {
   connectionName?: string;
   /** One socket write per round of frames (frame-batching.ts). Default on, off with `SVC_BUS_FRAME_BATCHING=off`. */
   frameBatching?: boolean;
+  /** How durable queues are declared (`SVC_BUS_QUEUE_TYPE`); `quorum` falls back to `classic` on a broker before 3.8. Default 'classic'. */
+  queueType?: QueueType;
 }
 
 /**
@@ -71,7 +73,6 @@ export interface AmqpBusOptions {
  */
 export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
   const log = options.logger ?? createLogger({ service: 'bus' });
-  const topology = new AmqpTopology(options.prefix ?? '');
   const reconnect: ReconnectOptions = {
     initialDelayMs: options.reconnect?.initialDelayMs ?? 500,
     maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
@@ -103,6 +104,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
   } catch (err) {
     throw new ServiceUnavailableError('Cannot connect to the message bus', { reason: errorMessage(err) }, { cause: err });
   }
+  const topology = new AmqpTopology(options.prefix ?? '', queueTypeFor(options.queueType ?? 'classic', connection.current()?.connection.serverProperties.version, log));
   // Events and work go out on a confirm channel; questions on a plain one, whose direct replies come back to it.
   const publisher = connection.channel('publish', { confirm: true, setup: (channel) => topology.declareEvents(channel), onLost: () => connection.reconnect() });
   const asker = connection.channel('rpc', {
@@ -273,6 +275,13 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
     },
   };
   return bus;
+}
+
+/** The queue type asked for, unless the broker predates quorum queues. */
+function queueTypeFor(asked: QueueType, brokerVersion: unknown, log: Logger): QueueType {
+  if (asked === 'classic' || brokerSupportsQuorum(brokerVersion)) return asked;
+  log.warn('the broker has no quorum queues (RabbitMQ 3.8 or later); declaring classic queues', { broker_version: String(brokerVersion) });
+  return 'classic';
 }
 
 /** A short-lived channel on `model`. */

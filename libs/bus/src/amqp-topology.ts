@@ -1,5 +1,21 @@
 import type { Channel } from 'amqplib';
+import { IntegrationError } from '@svc/core';
+import { errorMessage } from './async.js';
 import { deadLetterQueueOf, isDeadLetterQueue, isEphemeralQueue } from './names.js';
+
+/**
+ * How durable queues are declared: `quorum` replicates each queue over the broker's nodes (Raft),
+ * so that a node lost loses no message; `classic` keeps each on one node, as brokers before 3.8
+ * only can. Ephemeral queues are exclusive to a connection and always classic.
+ */
+export type QueueType = 'quorum' | 'classic';
+
+/** Quorum queues came with RabbitMQ 3.8. */
+export function brokerSupportsQuorum(version: unknown): boolean {
+  const [major, minor] = String(version ?? '').split('.').map(Number);
+  if (major === undefined || minor === undefined || Number.isNaN(major) || Number.isNaN(minor)) return false;
+  return major > 3 || (major === 3 && minor >= 8);
+}
 
 /** What this process declared, per prefix. */
 export interface Declared {
@@ -28,7 +44,10 @@ export class AmqpTopology {
   /** Where rejected messages go, routed by their dead-letter queue's name. */
   readonly deadLetters: string;
 
-  constructor(readonly prefix: string) {
+  constructor(
+    readonly prefix: string,
+    readonly queueType: QueueType = 'classic',
+  ) {
     this.events = `${prefix}svc.events`;
     this.deadLetters = `${prefix}svc.dlx`;
   }
@@ -110,8 +129,22 @@ export class AmqpTopology {
     for (const pattern of patterns) await channel.bindQueue(this.queue(name), this.events, pattern);
   }
 
+  /**
+   * `classic` sends no `x-queue-type`, so that queues made before the setting existed are
+   * declared again as they are. The broker refuses to change a queue's type (PRECONDITION_FAILED):
+   * that refusal names the way out (libs/bus README, "Queue type").
+   */
   private async declareQueue(channel: Channel, queue: string, args: Record<string, string | number>): Promise<void> {
-    await channel.assertQueue(queue, { durable: true, arguments: args });
+    const typed = this.queueType === 'quorum' ? { ...args, 'x-queue-type': 'quorum' } : args;
+    try {
+      await channel.assertQueue(queue, { durable: true, arguments: typed });
+    } catch (err) {
+      const reason = errorMessage(err);
+      if (/PRECONDITION_FAILED.*x-queue-type/.test(reason)) {
+        throw new IntegrationError(`Queue ${queue} exists as another type than ${this.queueType}: drain and delete it, or set SVC_BUS_QUEUE_TYPE to its type (libs/bus README, "Queue type")`, { queue, queue_type: this.queueType, reason }, { cause: err });
+      }
+      throw err;
+    }
     this.declared().queues.add(queue);
   }
 }

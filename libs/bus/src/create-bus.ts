@@ -1,6 +1,7 @@
 import type { Logger } from '@svc/core';
 import type { RetryPolicy } from './bus.js';
 import { createAmqpBus } from './amqp-bus.js';
+import type { QueueType } from './amqp-topology.js';
 import { createMemoryBus } from './memory-bus.js';
 import { typedBus, type Bus } from './typed-bus.js';
 
@@ -11,6 +12,8 @@ export interface CreateBusOptions {
   prefix?: string;
   logger?: Logger;
   retry?: RetryPolicy;
+  /** AMQP only: how durable queues are declared. Default 'classic'. */
+  queueType?: QueueType;
 }
 
 /**
@@ -21,6 +24,6 @@ export interface CreateBusOptions {
  *   const bus = await createBus({ amqpUrl: env.AMQP_URL, logger: log });
  */
 export async function createBus(options: CreateBusOptions = {}): Promise<Bus> {
-  const { amqpUrl, prefix, logger, retry } = options;
-  return typedBus(amqpUrl ? await createAmqpBus({ url: amqpUrl, prefix, logger, retry }) : createMemoryBus({ logger, retry }));
+  const { amqpUrl, prefix, logger, retry, queueType } = options;
+  return typedBus(amqpUrl ? await createAmqpBus({ url: amqpUrl, prefix, logger, retry, queueType }) : createMemoryBus({ logger, retry }));
 }

@@ -1,6 +1,7 @@
 export * from './bus.js';
 export { typedBus, type Bus, type EventHandler, type EventMessage, type Responder, type SubscriberQueue, type WorkHandler } from './typed-bus.js';
 export { createAmqpBus, type AmqpBusOptions, type ReconnectOptions } from './amqp-bus.js';
+export type { QueueType } from './amqp-topology.js';
 export { destroyBrokerPrefix, destroyBusPrefix } from './amqp-cleanup.js';
 export { createMemoryBus, type MemoryBusOptions } from './memory-bus.js';
 export { createBus, type CreateBusOptions } from './create-bus.js';

@@ -21,6 +21,7 @@ import { IntegrationError, parseInput, ValidationError } from '@svc/core';
 import { busConsumed, busPublished, rpcDuration } from '@svc/metrics';
 import type { z } from 'zod';
 import type { BusMessage, ConsumeOptions, RawBus, RequestOptions, SendOptions, Subscription } from './bus.js';
+import { handleTraced, sendTraced } from './bus-tracing.js';
 import { EPHEMERAL_QUEUE_MARK, isEphemeralQueue, type EphemeralName } from './names.js';
 
 /**
@@ -94,7 +95,8 @@ async function tally<T>(counter: { inc(labels: Record<string, string>): void }, 
 }
 
 /**
- * Wraps an adapter in the typed bus, which also counts what goes through it (`@svc/metrics`).
+ * Wraps an adapter in the typed bus, which also counts what goes through it (`@svc/metrics`) and
+ * carries the sender's trace to the handler in the message's headers (`@svc/tracing`).
  *
  * @example
  *   const bus = typedBus(createMemoryBus());
@@ -106,7 +108,7 @@ export function typedBus(raw: RawBus): Bus {
     kind: raw.kind,
     async publish(event, payload, options) {
       contractOf(event, 'event');
-      return tally(busPublished, { kind: 'event', name: event }, () => raw.publish(event, payload, options));
+      return tally(busPublished, { kind: 'event', name: event }, () => sendTraced(raw.kind, 'publish', event, options, (traced) => raw.publish(event, payload, traced)));
     },
     async subscribe(queue, patterns, handler, options) {
       // A durable queue outlives its subscriber and is bound to what it listens for: it must be
@@ -114,20 +116,24 @@ export function typedBus(raw: RawBus): Bus {
       if (!isEphemeralQueue(queue) && contractOf(queue, 'subscriber').ephemeral) {
         throw new ValidationError(`${queue} is the base of per-process queues: subscribe ephemeralQueueName('${queue}') with { ephemeral: true }`, { queue });
       }
+      const what = baseOf(queue);
       return raw.subscribe(
         queue,
         [...patterns],
         (message) =>
-          tally(busConsumed, { kind: 'event', queue: baseOf(queue) }, async () => {
-            checked(contractOf(message.name, 'event').payload, message, message.name);
-            await handler(message as never);
-          }),
+          tally(busConsumed, { kind: 'event', queue: what }, () =>
+            handleTraced(raw.kind, 'consume', what, message, async () => {
+              checked(contractOf(message.name, 'event').payload, message, message.name);
+              await handler(message as never);
+            }),
+          ),
         options,
       );
     },
     async send(queue, payload, options) {
       contractOf(queue, 'queue');
-      return tally(busPublished, { kind: 'work', name: baseOf(queue) }, () => raw.send(queue, payload, options));
+      const what = baseOf(queue);
+      return tally(busPublished, { kind: 'work', name: what }, () => sendTraced(raw.kind, 'publish', what, options, (traced) => raw.send(queue, payload, traced)));
     },
     async consume(queue, handler, options) {
       const { payload: schema } = contractOf(queue, 'queue');
@@ -135,10 +141,12 @@ export function typedBus(raw: RawBus): Bus {
       return raw.consume(
         queue,
         (message) =>
-          tally(busConsumed, { kind: 'work', queue: what }, async () => {
-            checked(schema, message, what);
-            await handler(message as never);
-          }),
+          tally(busConsumed, { kind: 'work', queue: what }, () =>
+            handleTraced(raw.kind, 'consume', what, message, async () => {
+              checked(schema, message, what);
+              await handler(message as never);
+            }),
+          ),
         options,
       );
     },
@@ -147,7 +155,7 @@ export function typedBus(raw: RawBus): Bus {
       const stopTimer = rpcDuration.startTimer({ name });
       let answered: unknown;
       try {
-        answered = await raw.request(name, payload, options);
+        answered = await sendTraced(raw.kind, 'request', name, options, (traced) => raw.request(name, payload, traced));
         stopTimer({ outcome: 'ok' });
       } catch (err) {
         stopTimer({ outcome: 'error' });
@@ -163,10 +171,12 @@ export function typedBus(raw: RawBus): Bus {
       return raw.respond(
         name,
         async (_payload, message) => {
-          return tally(busConsumed, { kind: 'rpc', queue: name }, async () => {
-            checked(request, message, name);
-            return handler(message.payload as never, message as never);
-          });
+          return tally(busConsumed, { kind: 'rpc', queue: name }, () =>
+            handleTraced(raw.kind, 'respond', name, message, async () => {
+              checked(request, message, name);
+              return handler(message.payload as never, message as never);
+            }),
+          );
         },
         options,
       );

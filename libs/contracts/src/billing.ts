@@ -68,3 +68,49 @@ export const RegistrationCheckoutBody = z.strictObject({
 
 /** A processor checkout session id (`cs_…`). */
 export const CheckoutSessionId = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/, 'must be a checkout session id (cs_…)');
+
+/** `GET /api/v1/billing/plans`: a plan on sale, with the limits the platform enforces. */
+export const Plan = z
+  .object({
+    id: z.enum(['free', 'developer_preview', 'pro']),
+    name: z.string(),
+    price: z.number().int().min(0).meta({ description: 'Minor currency units a period.' }),
+    interval: z.string().nullable().meta({ description: '`month`, or null for a plan without payments.' }),
+    limits: z.object({
+      requests_per_minute: z.number().int().meta({ description: '-1: unlimited.' }),
+      commands_per_hour: z.number().int().meta({ description: '-1: unlimited.' }),
+    }),
+    features: z.array(z.string()),
+  })
+  .meta({ id: 'Plan' });
+export type Plan = z.infer<typeof Plan>;
+
+/** `GET /api/v1/billing/status`. */
+export const BillingStatus = z
+  .object({
+    subscription_tier: z.enum(TIER_VALUES),
+    payment_customer_id: z.string().nullable(),
+    cohort: z.string().meta({ description: '`none` when the user did not register with a code.' }),
+  })
+  .meta({ id: 'BillingStatus' });
+export type BillingStatus = z.infer<typeof BillingStatus>;
+
+/** `GET /api/v1/billing/registration/{session_id}`: `code` and `email` once it is ready. */
+export const RegistrationSession = z
+  .object({
+    status: z.enum(['pending', 'ready', 'expired', 'disputed']),
+    code: z.string().meta({ description: 'When ready.' }).optional(),
+    email: z.string().meta({ description: 'When ready.' }).optional(),
+  })
+  .meta({ id: 'RegistrationSession' });
+export type RegistrationSession = z.infer<typeof RegistrationSession>;
+
+/** `POST /api/v1/billing/checkout`: where to send the user. */
+export const CheckoutStarted = z.object({ checkout_url: z.string() });
+/** `POST /api/v1/billing/portal`: where to send the user. */
+export const PortalOpened = z.object({ portal_url: z.string() });
+/** `POST /api/v1/billing/registration/checkout`: where to send the buyer, and the session to poll. */
+export const RegistrationCheckoutStarted = z.object({ checkout_url: z.string(), session_id: z.string() });
+export type RegistrationCheckoutStarted = z.infer<typeof RegistrationCheckoutStarted>;
+/** The payment processor's webhooks: received (also a duplicate). */
+export const ProcessorEventReceived = z.object({ received: z.literal(true) });

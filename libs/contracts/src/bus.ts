@@ -30,7 +30,7 @@ import {
 } from './events.js';
 import { EXECUTION_REPLIES, ExecJob, RunReply } from './execution.js';
 import { BillingEventRecorded, SUBSCRIPTION_STATUS_RPC, SubscriptionChanged, SubscriptionStatusReply, SubscriptionStatusRequest } from './billing.js';
-import { DashboardDeleted } from './dashboard.js';
+import { DashboardApp, DashboardDeleted, READ_DASHBOARD_APP_RPC, ReadDashboardAppRequest } from './dashboard.js';
 import {
   DEACTIVATE_ACCESS_CODE_RPC,
   DeactivateAccessCodeRequest,
@@ -175,6 +175,7 @@ export const BUS_CONTRACTS = {
   'billing.event.recorded': event(BillingEventRecorded),
   // dashboard
   'dashboard.deleted': event(DashboardDeleted),
+  [READ_DASHBOARD_APP_RPC]: rpc(ReadDashboardAppRequest, DashboardApp),
   // any service → notify
   'email.requested': event(EmailRequested),
   // execution worker → ssh

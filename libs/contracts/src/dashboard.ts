@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { Timestamp } from './responses.js';
+import { IdentitySchema } from '@svc/auth';
 
 /**
  * A dashboard was deleted with its versions, grants, share links and files. `scope` is without
@@ -79,3 +81,110 @@ export const PackDependency = z.strictObject({
   version: z.string().min(1).max(64),
 });
 export const PackDependencies = z.array(PackDependency).max(50);
+
+export const Dashboard = z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  version: z.string().nullable().meta({ description: 'The active version; null before the first upload.' }),
+  entryPoint: z.string().nullable().meta({ description: 'URL of the active version\'s main.js, to pass to a dynamic `import()`: on the dashboard origin (`SVC_DASHBOARD_ORIGIN`) when there is one, else the URL path on this origin; null before the first upload.' }),
+  minSdkVersion: z.string().nullable(),
+  scope: z.string().meta({ description: 'Without `@`.' }),
+  category: z.string().nullable(),
+  visibility: z.enum(DASHBOARD_VISIBILITIES),
+  packDependencies: z.array(z.object({
+    scope: z.string(),
+    name: z.string(),
+    version: z.string().meta({ description: 'A semver range, e.g. `>=2.0.0`.' }),
+  })),
+  created_at: Timestamp,
+}).meta({ id: 'Dashboard', description: 'A dashboard as the caller may see it.' });
+export type Dashboard = z.infer<typeof Dashboard>;
+
+export const DashboardVersion = z.object({
+  id: z.uuid(),
+  dashboard_id: z.uuid(),
+  version: z.string(),
+  entry_point: z.literal('main.js'),
+  min_sdk_version: z.string(),
+  bundle_size_bytes: z.number().int().min(0).meta({ description: 'Size of the uploaded .tar.gz.' }),
+  is_active: z.boolean(),
+  created_at: Timestamp,
+}).meta({ id: 'DashboardVersion' });
+export type DashboardVersion = z.infer<typeof DashboardVersion>;
+
+export const DashboardViewToken = z.object({
+  token: z.string().meta({ description: 'Signed; names the dashboard, the viewer and their session, and its expiry.' }),
+  dashboard_id: z.uuid(),
+  version: z.string().nullable().meta({ description: 'The active version; null before the first upload.' }),
+  base_url: z.string().nullable().meta({ description: 'Where the active version\'s files are read with the token, on the dashboard origin when there is one: `{origin}/api/v1/dashboard-views/{token}/bundle/{version}`.' }),
+  entryPoint: z.string().nullable().meta({ description: '`base_url` + `/main.js`: what the dashboard\'s frame imports.' }),
+  expires_at: Timestamp,
+}).meta({ id: 'DashboardViewToken', description: 'A view token: the credential of a dashboard frame on the dashboard origin, which never holds the viewer\'s access or refresh token.' });
+export type DashboardViewToken = z.infer<typeof DashboardViewToken>;
+
+export const DashboardShare = z.object({
+  id: z.uuid(),
+  dashboard_id: z.uuid(),
+  token: z.string().meta({ description: 'Signed; carries the link\'s id and expiry.' }),
+  url: z.string().meta({ description: 'URL path of the shared dashboard\'s metadata: `/api/v1/shared-dashboards/{token}`.' }),
+  expires_at: Timestamp.nullable(),
+  created_at: Timestamp,
+}).meta({ id: 'DashboardShare' });
+export type DashboardShare = z.infer<typeof DashboardShare>;
+
+/** `POST /api/v1/dashboards`. */
+export const CreatedDashboard = z.object({
+  id: z.uuid(),
+  scope: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  visibility: z.enum(DASHBOARD_VISIBILITIES),
+  created_at: Timestamp,
+});
+export type CreatedDashboard = z.infer<typeof CreatedDashboard>;
+
+/** `POST /api/v1/dashboards/{id}/grants`. */
+export const DashboardGranted = z.object({
+  granted: z.number().int().min(0).meta({ description: 'Distinct tenants that hold a grant from this request.' }),
+  dashboard_id: z.uuid(),
+});
+
+/** `DELETE /api/v1/dashboards/{id}/grants`. */
+export const DashboardGrantsRevoked = z.object({
+  revoked: z.number().int().min(0).meta({ description: 'Grants removed.' }),
+  dashboard_id: z.uuid(),
+});
+
+/** A share link revoked. */
+export const DashboardShareRevoked = z.object({
+  revoked: z.literal(true),
+  id: z.uuid(),
+  dashboard_id: z.uuid(),
+});
+
+/**
+ * A dashboard's entry module, for an MCP App that shows it in an agent's host: the active
+ * version's `main.js` when the caller may see the dashboard, else null (no such dashboard, no
+ * access, no version yet, or a module larger than `DASHBOARD_APP_MAX_BYTES`).
+ */
+export const READ_DASHBOARD_APP_RPC = 'dashboard.app.read';
+/** The largest `main.js` an MCP App inlines: its page carries the module, since hosts let it load nothing. */
+export const DASHBOARD_APP_MAX_BYTES = 2 * 1024 * 1024;
+export const ReadDashboardAppRequest = z.object({ identity: IdentitySchema, slug: z.string().max(50) });
+export const DashboardApp = z.object({
+  app: z
+    .object({
+      id: z.string(),
+      slug: z.string(),
+      name: z.string(),
+      /** With its `@`. */
+      scope: z.string(),
+      version: z.string(),
+      version_id: z.string(),
+      main_js: z.string(),
+    })
+    .nullable(),
+});
+export type DashboardApp = z.infer<typeof DashboardApp>;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { QUEUES } from '@svc/pack-sdk';
 import { ephemeralQueueOf } from './bus-names.js';
 import { TIER_VALUES } from './identity.js';
+import { Timestamp } from './responses.js';
 
 export const TASK_STATUSES = ['pending', 'started', 'success', 'failure', 'timeout', 'revoked'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -109,3 +110,116 @@ export type RunProgress = z.infer<typeof RunProgress>;
 /** What a worker sends to an API process's reply queue: an outcome, or a report on the way to it. */
 export const RunReply = z.discriminatedUnion('status', [RunOutcome, RunProgress]);
 export type RunReply = z.infer<typeof RunReply>;
+
+/** A line a pack's code logged during a run, as answered; a run keeps 16 KiB of them, the last line counting any dropped. */
+export const RunLogEntry = RunLogLine.extend({ at: Timestamp, level: z.string().meta({ description: '`debug`, `info`, `warn` or `error`.' }) });
+
+/** A task as `GET /api/v1/tasks/{task_id}` shows it; a schedule's runs are these too. */
+export const Task = z
+  .object({
+    task_id: z.uuid(),
+    status: z.enum(TASK_STATUSES).meta({ description: '`success`, `failure`, `timeout` and `revoked` are terminal.' }),
+    result: z.unknown().meta({ description: 'The command\'s result once `success`; otherwise null.' }),
+    error: z.object({ message: z.string(), type: z.string().meta({ description: 'The exception class name.' }) }).nullable(),
+    started_at: Timestamp.nullable(),
+    completed_at: Timestamp.nullable(),
+    correlation_id: z.string(),
+    progress: z
+      .object({ done: z.number().min(0), total: z.number().gt(0).optional(), message: z.string().optional() })
+      .nullable()
+      .meta({ description: 'The command\'s last progress report (`ctx.progress(done, total?, message?)`); null when it made none.' }),
+    logs: z.array(RunLogEntry).meta({ description: 'What the run logged (its last attempt), for the task\'s owner: 16 KiB of lines, the last counting any dropped.' }),
+  })
+  .meta({ id: 'Task' });
+export type Task = z.infer<typeof Task>;
+
+/** The task endpoints answer `success: true` beside `data`. */
+const succeeded = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
+
+/** `GET /api/v1/tasks/{task_id}`. */
+export const TaskAnswer = succeeded(Task);
+/** `GET /api/v1/tasks`: the caller's latest tasks. */
+export const TaskList = succeeded(
+  z.object({
+    tasks: z.array(
+      z.object({
+        task_id: z.uuid(),
+        command: z.string().meta({ description: '`namespace.name`.' }),
+        status: z.enum(TASK_STATUSES),
+        created_at: Timestamp,
+        started_at: Timestamp.nullable(),
+        completed_at: Timestamp.nullable(),
+      }),
+    ),
+  }),
+);
+/** `DELETE /api/v1/tasks/{task_id}`. */
+export const TaskCancelled = succeeded(z.object({ task_id: z.uuid(), revoked: z.literal(true) }));
+
+/** A run that answered inline (200); `logs` when asked for with `?logs=true`. */
+export const RunResult = z.object({
+  result: z.unknown().meta({ description: 'What the command returned.' }),
+  execution: z.object({ duration_ms: z.number().int().min(0), status: z.literal('completed') }),
+  logs: z.array(RunLogEntry).optional(),
+});
+/** A run that became a task (202). */
+export const TaskAccepted = z.object({ task_id: z.uuid(), status: z.literal('pending'), status_url: z.string().meta({ description: '`/api/v1/tasks/{task_id}`.' }) });
+
+/** The development sandbox's quotas (Part 2), the same for every developer. */
+export const SANDBOX_QUOTAS = { executions_per_month: 1000, concurrent_sessions: 1, storage_bytes: 100 * 1024 * 1024 } as const;
+
+/** A pack synced into the sandbox. */
+export const SandboxPack = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  version: z.string(),
+  sha256: z.string(),
+  size_bytes: z.number().int().min(0),
+  commands: z.array(z.string()),
+  synced_at: Timestamp,
+});
+export type SandboxPack = z.infer<typeof SandboxPack>;
+
+/** The sandbox as every sandbox endpoint answers it; some add a field. */
+export const Sandbox = z.object({
+  status: z.enum(['running', 'stopped']),
+  sandbox_id: z.uuid().nullable().meta({ description: 'The session\'s id (a new one for every start); null before the first.' }),
+  uptime: z.number().int().min(0).meta({ description: 'Seconds since the running session started; 0 when stopped.' }),
+  timeout: z.number().int().min(0).meta({ description: 'Seconds without activity after which the session stops.' }),
+  started_at: Timestamp.nullable(),
+  last_active_at: Timestamp.nullable(),
+  expires_at: Timestamp.nullable().meta({ description: 'When a running session stops unless active again; null when stopped.' }),
+  stopped_at: Timestamp.nullable().meta({ description: 'When it stopped, by hand or by its timeout; null while running.' }),
+  quotas: z.object({
+    executions_per_month: z.literal(SANDBOX_QUOTAS.executions_per_month),
+    concurrent_sessions: z.literal(SANDBOX_QUOTAS.concurrent_sessions),
+    storage_bytes: z.literal(SANDBOX_QUOTAS.storage_bytes),
+  }),
+  usage: z.object({
+    executions_this_month: z.number().int().min(0).meta({ description: 'Sandbox runs this calendar month (UTC).' }),
+    executions_reset_at: Timestamp,
+    storage_bytes: z.number().int().min(0).meta({ description: 'Bytes of the packs synced into the sandbox.' }),
+  }),
+  packs: z.array(SandboxPack),
+});
+export type Sandbox = z.infer<typeof Sandbox>;
+
+/** `POST /api/v1/sandbox/start`: a new session (201), or the one already running (200) with a warning. */
+export const SandboxStarted = Sandbox.extend({ created: z.literal(true) });
+export const SandboxAlreadyRunning = Sandbox.extend({ created: z.literal(false), warning: z.string() });
+/** `POST /api/v1/sandbox/stop`. */
+export const SandboxStopped = Sandbox.extend({ stopped: z.boolean().meta({ description: 'Whether a running session was stopped by this call.' }) });
+/** `PUT /api/v1/sandbox/packs/…`: synced for the first time (201, `created: true`) or replacing the earlier sync (200). */
+export const SandboxPackSynced = z.object({ pack: SandboxPack, created: z.boolean(), storage_bytes: z.number().int().min(0) });
+
+/** A JSON-RPC 2.0 response of the MCP endpoint; an error's id is null when the request's own could not be read. */
+export const JsonRpcResponse = z
+  .union([
+    z.object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number().int()]), result: z.record(z.string(), z.unknown()) }),
+    z.object({
+      jsonrpc: z.literal('2.0'),
+      id: z.union([z.string().nullable(), z.number().int()]),
+      error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().meta({ description: 'More about the error.' }).optional() }),
+    }),
+  ])
+  .meta({ id: 'JsonRpcResponse', description: 'A JSON-RPC 2.0 response.' });

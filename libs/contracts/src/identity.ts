@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { secretValue } from '@svc/core';
 import { IdentitySchema } from '@svc/auth';
+import { Timestamp } from './responses.js';
 
 export const TIER_VALUES = ['free', 'developer_preview', 'pro', 'enterprise'] as const;
 export const SLUG_MIN = 2;
@@ -42,6 +43,10 @@ export const LoginBody = z.strictObject({ email, password: z.string().min(1).max
 export const RefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
 export const ChangePasswordBody = z.strictObject({ current_password: z.string().min(1).max(1024), new_password: password });
 export const ChangePasswordLoginBody = ChangePasswordBody.extend({ email });
+/** `POST /auth/password-reset`: where to send a link to choose a new password. */
+export const PasswordResetBody = z.strictObject({ email });
+/** `POST /auth/password-reset/confirm`: the link's token and the new password (the registration rules). */
+export const PasswordResetConfirmBody = z.strictObject({ token: secretValue(z.string().min(1).max(256)), password });
 export const UpdateMeBody = z.strictObject({ name: displayName() });
 
 /** Platform roles the owner may give or take: `owner` belongs to the bootstrapped operator only. */
@@ -197,3 +202,72 @@ export const RevokeSessionsReply = z.object({ revoked: z.number().int().min(0) }
 export const FIND_TENANTS_RPC = 'identity.tenants.find';
 export const FindTenantsRequest = z.strictObject({ tenant_ids: z.array(z.uuid()).max(100).default([]), slugs: z.array(z.string().max(64)).max(100).default([]) });
 export const FoundTenants = z.object({ tenants: z.array(z.object({ id: z.string(), slug: z.string() })) });
+
+/** A role: of the platform (a user's), or in an organization (a member's). */
+export const ROLES = ['owner', 'admin', 'member'] as const;
+
+export const User = z
+  .object({
+    id: z.uuid(),
+    email: z.email(),
+    name: z.string(),
+    role: z.enum(ROLES).meta({
+      description:
+        'The platform role: `owner` (the operator account), `admin` (appointed by the owner), `member` (everybody else). Not a tenant role: every user owns their personal tenant, and organization roles are in `GET /account/mode` and the members list.',
+    }),
+    developerMode: z.boolean(),
+    subscriptionTier: z.enum(TIER_VALUES),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof User>;
+
+export const CurrentUser = User.extend({ tenantSlug: z.string(), tenantId: z.uuid() }).meta({ id: 'CurrentUser', description: 'The caller, with their personal tenant.' });
+export type CurrentUser = z.infer<typeof CurrentUser>;
+
+export const Tokens = z
+  .object({
+    accessToken: z.string().meta({ description: 'A bearer JWT.' }),
+    refreshToken: z.string().meta({ description: 'Single use: each refresh returns a new one.' }),
+    expiresAt: z.number().int().meta({ description: 'When the access token expires, in milliseconds since the Unix epoch.' }),
+    refreshExpiresAt: z.number().int().meta({
+      description:
+        'When the refresh token expires, in milliseconds since the Unix epoch. Every refresh answers a new refresh token a whole refresh lifetime ahead (30 days by default): a session in use slides on.',
+    }),
+  })
+  .meta({ id: 'Tokens' });
+export type Tokens = z.infer<typeof Tokens>;
+
+/** Register and login: the session's tokens and who it is for. */
+export const SignedIn = z.object({ tokens: Tokens, user: User }).meta({ id: 'SignedIn' });
+export type SignedIn = z.infer<typeof SignedIn>;
+
+/** `POST /api/v1/auth/refresh-cookie`: the refresh token travels in the cookie only. */
+export const CookieRefreshed = Tokens.pick({ accessToken: true, expiresAt: true });
+
+export const AccessCode = z
+  .object({
+    id: z.uuid(),
+    code: z
+      .string()
+      .regex(ACCESS_CODE_PATTERN)
+      .nullable()
+      .meta({ description: 'Null for a comp code: its literal was answered once, to the operator who minted it, and is not kept.' }),
+    tier: z.enum(TIER_VALUES),
+    cohort: z.string(),
+    max_uses: z.number().int(),
+    use_count: z.number().int(),
+    is_active: z.boolean(),
+    redeemed_by: z.uuid().nullable(),
+    redeemed_at: Timestamp.nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'AccessCode' });
+export type AccessCode = z.infer<typeof AccessCode>;
+
+/** `POST /api/v1/access-codes`: the literals, answered this once. */
+export const AccessCodesMinted = z.object({ codes: z.array(z.string()), count: z.number().int(), tier: z.enum(TIER_VALUES), cohort: z.string() });
+/** `DELETE /api/v1/access-codes/{id}`. */
+export const AccessCodeDeactivated = z.object({ id: z.uuid(), is_active: z.literal(false) });
+/** `POST /api/v1/access-codes/validate`: a code that can be used (one that cannot is the reduced error body). */
+export const AccessCodeValid = z.object({ valid: z.literal(true), tier: z.enum(TIER_VALUES) });

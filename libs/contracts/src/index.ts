@@ -17,3 +17,6 @@ export * from './ssh.js';
 export * from './usage.js';
 export * from './admin.js';
 export * from './schedules.js';
+export * from './responses.js';
+export * from './oauth.js';
+export * from './health.js';

@@ -43,9 +43,9 @@ export const Webhook = z.object({
   failing_since: z.string().nullable(),
   disabled_at: z.string().nullable(),
   created_at: z.string(),
-});
+}).meta({ id: 'Webhook' });
 
-export const CreatedWebhook = Webhook.extend({ secret: z.string() });
+export const CreatedWebhook = Webhook.extend({ secret: z.string() }).meta({ id: 'CreatedWebhook' });
 
 export const DeliveryAttempt = z.object({
   attempt: z.number().int(),
@@ -70,7 +70,7 @@ export const WebhookDelivery = z.object({
   created_at: z.string(),
   delivered_at: z.string().nullable(),
   attempt_log: z.array(DeliveryAttempt),
-});
+}).meta({ id: 'WebhookDelivery' });
 
 /** The body of every delivery: Part 1's payload (`{id, type, timestamp, data}`). */
 export const WebhookEvent = z.object({
@@ -78,5 +78,5 @@ export const WebhookEvent = z.object({
   type: z.string(),
   timestamp: z.string(),
   data: z.record(z.string(), z.unknown()),
-});
+}).meta({ id: 'WebhookEvent' });
 export type WebhookEvent = z.infer<typeof WebhookEvent>;

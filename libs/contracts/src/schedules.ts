@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MAX_CRON_LENGTH, MAX_TIMEZONE_LENGTH, NAME_PATTERN, NAMESPACE_PATTERN } from '@svc/pack-sdk';
+import { Task } from './execution.js';
+import { Timestamp } from './responses.js';
 
 export const SCHEDULE_OVERLAPS = ['skip', 'queue'] as const;
 export const SCHEDULE_CATCH_UPS = ['none', 'latest'] as const;
@@ -76,3 +78,44 @@ export const ScheduleRunsQuery = z.strictObject({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   limit: z.coerce.number().int().min(1).max(SCHEDULE_RUNS_LIMIT_MAX).default(SCHEDULE_RUNS_LIMIT_DEFAULT),
 });
+
+export const Schedule = z
+  .object({
+    id: z.uuid(),
+    command: z.string().meta({ description: '`namespace.name`.' }),
+    input: z.record(z.string(), z.unknown()).meta({ description: 'The input each run is given.' }),
+    cron: z.string().meta({ description: 'Five fields, or @hourly, @daily, @weekly, @monthly, @yearly.' }),
+    timezone: z.string().meta({ description: 'IANA time zone the cron is read in.' }),
+    enabled: z.boolean(),
+    overlap: z.enum(SCHEDULE_OVERLAPS).meta({ description: '`skip`: a tick while the last run is unfinished fires nothing; `queue`: it fires anyway.' }),
+    catch_up: z.enum(SCHEDULE_CATCH_UPS).meta({ description: 'Ticks missed while no scheduler ran: `none` fires none of them, `latest` fires the latest once.' }),
+    description: z.string(),
+    paused_reason: z
+      .enum(SCHEDULE_PAUSE_REASONS)
+      .nullable()
+      .meta({ description: 'Why it is paused: by a person, proposed by a pack, or by itself (its creator or its command out of reach); null while enabled.' }),
+    next_run_at: Timestamp.nullable(),
+    last_run_at: Timestamp.nullable(),
+    last_task_id: z.uuid().nullable(),
+    missed_ticks: z.number().int().min(0),
+    skipped_ticks: z.number().int().min(0),
+    proposed_by: z.string().nullable().meta({ description: '`@namespace/pack` when a pack proposed it.' }),
+    created_by: z.uuid(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Schedule' });
+export type Schedule = z.infer<typeof Schedule>;
+
+/** A schedule's run: a task, with the tick it was fired for. */
+export const ScheduleRun = Task.extend({
+  scheduled_for: Timestamp.nullable().meta({ description: 'The tick it was fired for; null when triggered by hand.' }),
+  created_at: Timestamp,
+}).meta({ id: 'ScheduleRun' });
+export type ScheduleRun = z.infer<typeof ScheduleRun>;
+
+/** `GET /api/v1/schedules`: a page of the tenant's schedules. */
+export const SchedulePage = z.object({ schedules: z.array(Schedule), total: z.number().int().min(0), page: z.number().int().min(1), pages: z.number().int().min(0) });
+
+/** `GET /api/v1/schedules/{id}/runs`: a page of a schedule's runs, newest first. */
+export const ScheduleRunPage = z.object({ runs: z.array(ScheduleRun), total: z.number().int().min(0), page: z.number().int().min(1), pages: z.number().int().min(0) });

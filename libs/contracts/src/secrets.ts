@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { secretValue } from '@svc/core';
 import { MAX_SECRETS, SECRET_NAME_PATTERN } from '@svc/pack-sdk';
 import { Namespace, PackOrCommandName } from './registry.js';
+import { Timestamp } from './responses.js';
 
 /** Largest secret value, UTF-8 bytes. */
 export const SECRET_VALUE_MAX_BYTES = 4096;
@@ -20,6 +21,20 @@ export const SecretPutBody = z.strictObject({
       .refine((value) => !value.includes('\u0000'), 'must not contain U+0000'),
   ),
 });
+
+/** A secret as its owner sees it: never its value. */
+export const Secret = z
+  .object({ name: z.string(), created_at: Timestamp, updated_at: Timestamp })
+  .meta({ id: 'Secret', description: 'A secret without its value, which is never answered.' });
+export type Secret = z.infer<typeof Secret>;
+
+/** `GET /api/v1/secrets/{namespace}/{pack}`. */
+export const SecretList = z.object({ pack: z.string().meta({ description: '`@namespace/pack`.' }), secrets: z.array(Secret) });
+export type SecretList = z.infer<typeof SecretList>;
+
+/** `PUT /api/v1/secrets/{namespace}/{pack}/{name}`: 201 when it was created, 200 when replaced. */
+export const SecretWrite = Secret.extend({ pack: z.string(), created: z.boolean() });
+export type SecretWrite = z.infer<typeof SecretWrite>;
 
 export const SecretPackParams = z.object({ namespace: Namespace, pack: PackOrCommandName });
 export const SecretParams = SecretPackParams.extend({ name: SecretName });

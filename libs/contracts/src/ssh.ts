@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { secretValue } from '@svc/core';
 import { MAX_SSH_TARGET_NAME_LENGTH, SSH_TARGET_NAME_PATTERN } from '@svc/pack-sdk';
+import { Timestamp } from './responses.js';
 
 /** Part 2 "Limits": SSH field sizes. */
 export const SSH_TARGET_NAME_MAX = MAX_SSH_TARGET_NAME_LENGTH;
@@ -119,3 +120,27 @@ export const SshExecReply = z.strictObject({
   truncated: z.boolean(),
 });
 export type SshExecReply = z.infer<typeof SshExecReply>;
+
+/** A target as the API shows it: no credential, sealed or not. */
+export const SshTarget = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    host: z.string(),
+    port: z.number().int().min(1).max(65535),
+    username: z.string(),
+    auth_method: SshAuthMethod,
+    known_hosts: z.string().nullable().meta({ description: 'The trusted host key line; null until stored (commands refuse the target until then).' }),
+    has_credentials: z.boolean(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'SshTarget', description: 'A target without its credentials, sealed or not, which are never answered.' });
+export type SshTarget = z.infer<typeof SshTarget>;
+
+/** `POST /api/v1/ssh/targets/{id}/verify`. */
+export const SshVerifyResult = z.object({
+  connected: z.boolean(),
+  fingerprint: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/),
+});
+export type SshVerifyResult = z.infer<typeof SshVerifyResult>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Uuid } from './accounts.js';
+import { Timestamp } from './responses.js';
 
 /** Longest storage key, in characters. */
 export const STORAGE_KEY_MAX = 256;
@@ -78,21 +79,25 @@ export const StorageDeleteRequest = StorageGetRequest;
 export const StorageListRequest = StorageListQuery.extend({ tenantId: TenantId });
 
 /** What a read answers (Part 1 "Storage entry"); `expires_at` is null for an entry without ttl. */
-export const StorageEntry = z.object({
-  key: z.string(),
-  value: z.record(z.string(), z.unknown()),
-  created_at: z.string(),
-  expires_at: z.string().nullable(),
-});
+export const StorageEntry = z
+  .object({
+    key: z.string(),
+    value: z.record(z.string(), z.unknown()).meta({ description: 'The `data` written.' }),
+    created_at: Timestamp,
+    expires_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'StorageEntry' });
 export type StorageEntry = z.infer<typeof StorageEntry>;
 
-export const StorageWriteResult = z.object({ key: z.string(), created: z.boolean(), expires_at: z.string().nullable() });
+export const StorageWriteResult = z
+  .object({ key: z.string(), created: z.boolean().meta({ description: 'False when a live entry was replaced.' }), expires_at: Timestamp.nullable() })
+  .meta({ id: 'StorageWrite' });
 export type StorageWriteResult = z.infer<typeof StorageWriteResult>;
 
 export const StorageListResult = z.object({
   keys: z.array(z.string()),
   /** Every live key matching the prefix, not only those returned. */
-  total: z.number().int(),
+  total: z.number().int().min(0),
 });
 export type StorageListResult = z.infer<typeof StorageListResult>;
 

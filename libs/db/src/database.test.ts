@@ -16,10 +16,11 @@ async function noteCount(database: Database): Promise<number> {
 }
 
 describe('embedded PGlite', () => {
-  it('applies migrations and keeps data across reopen of the data directory', async () => {
+  it('applies migrations, whatever migrateAtStart says, and keeps data across reopen of the data directory', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-db-'));
     try {
-      const first = await createDatabase({ dataDir });
+      // No other process could migrate an embedded database: it applies them itself.
+      const first = await createDatabase({ dataDir, migrateAtStart: false, migrationWaitMs: 1 });
       await first.migrate({ migrationsFolder, schema: 'fixture' });
       await first.db.execute(sql`insert into fixture.notes (body) values ('kept')`);
       await first.close();

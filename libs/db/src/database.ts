@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { withTimeout } from '@svc/core';
 import { dbPool } from '@svc/metrics';
+import { awaitMigrations } from './migration-wait.js';
 import { initPgliteDataDir, PGLITE_CONF } from './pglite-init.js';
 
 /** Drizzle over either driver; repositories are written against this one type. */
@@ -23,7 +24,10 @@ export interface MigrateOptions {
 export interface Database {
   readonly kind: 'postgres' | 'pglite';
   readonly db: Db;
-  /** Applies pending migrations under an advisory lock, so racing replicas apply them once. */
+  /**
+   * Applies pending migrations under an advisory lock, so racing replicas apply them once; with
+   * `migrateAtStart: false` (Postgres), waits instead for another process to have applied them.
+   */
   migrate(options: MigrateOptions): Promise<void>;
   /** One `select 1` bounded by a short timeout. */
   healthy(): Promise<boolean>;
@@ -41,12 +45,22 @@ export interface DatabaseOptions {
   migrationUrl?: string;
   /** PGlite data directory; absent means in memory. Ignored with `url`. */
   dataDir?: string;
+  /**
+   * Postgres only: false leaves migrations to the migration command (a Job per release), and
+   * `migrate()` waits up to `migrationWaitMs` (default 120 s) for the journal to hold every
+   * migration of the folder. Default true. Embedded PGlite always applies them.
+   */
+  migrateAtStart?: boolean;
+  migrationWaitMs?: number;
+  /** Told when `migrate()` starts waiting for migrations applied elsewhere. */
+  onMigrationWait?: (schema: string, pending: number) => void;
   /** Pool size per process (Postgres only). */
   poolSize?: number;
   onError?: (err: Error) => void;
 }
 
 const HEALTH_TIMEOUT_MS = 2000;
+const MIGRATION_WAIT_MS = 120_000;
 const MIGRATIONS_TABLE = '__drizzle_migrations';
 
 function lockKey(schema: string) {
@@ -82,6 +96,23 @@ function migrateLocked(client: pg.PoolClient | pg.Client, { migrationsFolder, sc
 }
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The journal's newest `created_at`, read as the role that owns it (the runtime role may not). */
+async function latestApplied(connectionString: string, schema: string): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: HEALTH_TIMEOUT_MS });
+  await client.connect();
+  try {
+    const result = await client.query<{ latest: string | null }>(`select max(created_at)::text as latest from ${quoted(schema)}.${quoted(MIGRATIONS_TABLE)}`);
+    const latest = result.rows[0]?.latest;
+    return latest == null ? undefined : Number(latest);
+  } catch (err) {
+    // No schema or no journal yet: nothing applied.
+    if ((err as { code?: string }).code === '42P01' || (err as { code?: string }).code === '3F000') return undefined;
+    throw err;
+  } finally {
+    await client.end();
+  }
+}
 
 /**
  * Migrates as the schema's owner, then lets the service's runtime role read and write the
@@ -147,6 +178,16 @@ async function createPostgres(options: DatabaseOptions & { url: string }): Promi
     kind: 'postgres',
     db,
     async migrate({ migrationsFolder, schema }) {
+      if (options.migrateAtStart === false) {
+        const owner = options.migrationUrl ?? options.url;
+        return awaitMigrations({
+          migrationsFolder,
+          schema,
+          latestApplied: () => latestApplied(owner, schema),
+          timeoutMs: options.migrationWaitMs ?? MIGRATION_WAIT_MS,
+          onWait: (pending) => options.onMigrationWait?.(schema, pending),
+        });
+      }
       if (options.migrationUrl) return migrateAs(options.migrationUrl, new URL(options.url).username, { migrationsFolder, schema });
       const client = await pool.connect();
       try {

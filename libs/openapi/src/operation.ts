@@ -9,20 +9,27 @@ export function jsonBody(schema: Schema, description?: string): RequestBodyObjec
   return { required: true, ...(description ? { description } : {}), content: { 'application/json': { schema } } };
 }
 
-export function jsonResponse(description: string, schema: Schema, headers?: Headers): ResponseObject {
-  return { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } };
+/** A schema of the document, or the zod contract of an answer. */
+type Answer = Schema | z.ZodType;
+
+const answered = (schema: Answer): Schema => (schema instanceof z.ZodType ? fromZod(schema, 'output') : schema);
+
+/** `description` answered with a JSON body: `schema`, or a zod schema of `@svc/contracts` as it is answered. */
+export function jsonResponse(description: string, schema: Answer, headers?: Headers): ResponseObject {
+  return { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema: answered(schema) } } };
 }
 
 /**
  * The success envelope of Part 1: `{data, meta?}`, plus any siblings of `data` an endpoint
  * adds (the command list's `pagination`).
  */
-export function envelope(data: Schema, siblings: Record<string, Schema> = {}): SchemaObject {
-  return object({ data, ...siblings, meta: ref('Meta') }, { optional: ['meta'] });
+export function envelope(data: Answer, siblings: Record<string, Answer> = {}): SchemaObject {
+  const answers = Object.fromEntries(Object.entries(siblings).map(([name, schema]) => [name, answered(schema)]));
+  return object({ data: answered(data), ...answers, meta: ref('Meta') }, { optional: ['meta'] });
 }
 
 /** `description` answered as `{data: <schema>}`. */
-export function dataResponse(description: string, data: Schema, headers?: Headers): ResponseObject {
+export function dataResponse(description: string, data: Answer, headers?: Headers): ResponseObject {
   return jsonResponse(description, envelope(data), headers);
 }
 

@@ -190,6 +190,25 @@ describe('inspectPackage', () => {
     expect(error.details).toMatchObject({ command: 'echo', entry: 'commands/echo.js', field: 'commands.0.entry' });
   });
 
+  it('reports every missing entry and the manifest\'s problems together, in one error', async () => {
+    const twoCommands = `schema_version: 1
+pack: { namespace: "@acme", name: text-tools, version: "1.0" }
+commands:
+  - { name: echo, entry: commands/echo.js, input_schema: { type: object } }
+  - { name: shout, entry: commands/shout.js, input_schema: { type: object } }
+`;
+    const error = await failure(inspectPackage(await createPackArchive({ 'pack.yaml': twoCommands, 'commands/other.js': ECHO })));
+    expect(error.code).toBe('MANIFEST_INVALID');
+    const issues = error.details.issues as Array<{ code: string; field: string }>;
+    expect(issues.map((issue) => `${issue.code} ${issue.field}`)).toEqual(expect.arrayContaining(['MANIFEST_INVALID pack.namespace', 'MANIFEST_INVALID pack.version', 'ENTRY_MISSING commands.0.entry', 'ENTRY_MISSING commands.1.entry']));
+    expect(error.message).toContain(`(and ${issues.length - 1} more)`);
+
+    const valid = MANIFEST.replace('commands:\n', 'commands:\n  - { name: shout, entry: commands/shout.js, input_schema: { type: object } }\n');
+    const entries = await failure(inspectPackage(await createPackArchive({ 'pack.yaml': valid, 'commands/other.js': ECHO })));
+    expect(entries.code).toBe('ENTRY_MISSING');
+    expect((entries.details.issues as Array<{ field: string }>).map((issue) => issue.field)).toEqual(['commands.0.entry', 'commands.1.entry']);
+  });
+
   it('refuses a package without pack.yaml at its root, pointing at a nested one', async () => {
     const error = await failure(inspectPackage(await createPackArchive({ 'text-tools/pack.yaml': MANIFEST, 'commands/echo.js': ECHO })));
     expect(error.code).toBe('MANIFEST_INVALID');

@@ -76,6 +76,12 @@ export interface CommandContext {
   user: string;
   /** Correlation id of the run, the same as in the platform's logs and error bodies. */
   correlationId: string;
+  /**
+   * The run's trace as a W3C `traceparent` header value, when the platform records traces
+   * (otherwise undefined): send it on with a request (`ctx.fetch(url, { headers: { traceparent } })`)
+   * so that what the command calls joins the run's trace.
+   */
+  traceparent?: string;
   /** Aborted when the run is cancelled or reaches its timeout; pass it to fetch and the like. */
   signal: AbortSignal;
   log: CommandLog;

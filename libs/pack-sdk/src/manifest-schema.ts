@@ -15,7 +15,7 @@ import {
   RUNTIMES,
 } from './limits.js';
 import { MAX_CRON_LENGTH, MAX_PROPOSED_SCHEDULES, MAX_TIMEZONE_LENGTH } from './schedule.js';
-import { EGRESS_HOST_PATTERN, MAX_NAME_LENGTH, MAX_SECRETS, MAX_SSH_TARGET_NAME_LENGTH, MAX_SSH_TARGETS, NAME_PATTERN, NAMESPACE_PATTERN, SECRET_NAME_PATTERN, SSH_TARGET_NAME_PATTERN, VISIBILITIES } from './names.js';
+import { DASHBOARD_NAME_PATTERN, EGRESS_HOST_PATTERN, MAX_NAME_LENGTH, MAX_SECRETS, MAX_SSH_TARGET_NAME_LENGTH, MAX_SSH_TARGETS, NAME_PATTERN, NAMESPACE_PATTERN, SECRET_NAME_PATTERN, SSH_TARGET_NAME_PATTERN, VISIBILITIES } from './names.js';
 
 const description = { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH } as const;
 
@@ -107,6 +107,12 @@ export const PACK_MANIFEST_SCHEMA = {
             idempotentHint: { type: 'boolean' },
             openWorldHint: { type: 'boolean' },
           },
+        },
+        ui: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['dashboard'],
+          properties: { dashboard: { type: 'string', minLength: 3, maxLength: 50, pattern: DASHBOARD_NAME_PATTERN.source } },
         },
         timeout: { type: 'integer', minimum: MIN_TIMEOUT_SECONDS, maximum: MAX_TIMEOUT_SECONDS },
         retries: { type: 'integer', minimum: 0, maximum: MAX_RETRIES },

@@ -34,7 +34,7 @@ describe('parseManifest', () => {
   it('applies the defaults: private, 30 s, no retries, fast queue, no tags, examples, output schema or annotations', () => {
     const parsed = parseManifest(manifest({ pack: { visibility: undefined } }));
     expect(parsed.pack).toEqual({ namespace: 'acme', name: 'text-tools', version: '1.2.0', description: '', visibility: 'private' });
-    expect(parsed.commands[0]).toEqual({ ...echo, output_schema: null, annotations: {}, timeout: 30, retries: 0, queue: 'fast', tags: [], examples: [] });
+    expect(parsed.commands[0]).toEqual({ ...echo, output_schema: null, annotations: {}, ui: null, timeout: 30, retries: 0, queue: 'fast', tags: [], examples: [] });
   });
 
   it('keeps the issue example as written', () => {
@@ -85,6 +85,12 @@ commands:
     expect(broken.details).toMatchObject({ field: 'commands.0.output_schema', issue: expect.stringContaining('is not a valid JSON Schema') });
     expect(failure(manifest({ commands: [{ ...echo, annotations: { dangerous: true } }] })).code).toBe('MANIFEST_INVALID');
     expect(failure(manifest({ commands: [{ ...echo, annotations: { readOnlyHint: 'yes' } }] })).details).toMatchObject({ field: 'commands.0.annotations.readOnlyHint' });
+  });
+
+  it("keeps a command's ui dashboard, and refuses one that is no dashboard name", () => {
+    expect(parseManifest(manifest({ commands: [{ ...echo, ui: { dashboard: 'echo-board' } }] })).commands[0]!.ui).toEqual({ dashboard: 'echo-board' });
+    expect(failure(manifest({ commands: [{ ...echo, ui: { dashboard: 'Echo Board' } }] })).details).toMatchObject({ field: 'commands.0.ui.dashboard' });
+    expect(failure(manifest({ commands: [{ ...echo, ui: { dashboard: 'echo-board', url: 'https://evil.test' } }] })).code).toBe('MANIFEST_INVALID');
   });
 
   it('refuses a timeout longer than the named queue allows', () => {

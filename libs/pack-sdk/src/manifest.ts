@@ -31,6 +31,11 @@ export interface CommandAnnotations {
   openWorldHint?: boolean;
 }
 
+/** The UI of a command: a dashboard (by name) in the pack's own namespace. */
+export interface CommandUi {
+  dashboard: string;
+}
+
 /** A command as the platform keeps it: every default applied. */
 export interface CommandManifest {
   name: string;
@@ -44,6 +49,11 @@ export interface CommandManifest {
   /** JSON Schema (root `type: object`) of the result; results are checked against it, and MCP answers them as `structuredContent`. */
   output_schema: Record<string, unknown> | null;
   annotations: CommandAnnotations;
+  /**
+   * A dashboard of the pack's namespace that is the command's UI (`ui: {dashboard: <name>}`):
+   * the MCP endpoint offers it to hosts that render MCP Apps, beside the tool's result.
+   */
+  ui: CommandUi | null;
   /** Seconds. */
   timeout: number;
   retries: number;
@@ -91,6 +101,7 @@ interface RawCommand {
   input_schema: Record<string, unknown>;
   output_schema?: Record<string, unknown>;
   annotations?: CommandAnnotations;
+  ui?: CommandUi;
   timeout?: number;
   retries?: number;
   queue?: Queue;
@@ -115,11 +126,15 @@ const MAX_YAML_ALIASES = 100;
 /** Packs are private unless they say otherwise, so nothing is published to everyone by mistake. */
 export const DEFAULT_VISIBILITY: Visibility = 'private';
 
-interface Issue {
+/** One problem of a package: its code, the field of `pack.yaml` it is about, what is wrong; `command` and `entry` for a missing entry. */
+export interface ManifestIssue {
   code: PackErrorCode;
   field: string;
   message: string;
+  command?: string;
+  entry?: string;
 }
+type Issue = ManifestIssue;
 
 let manifestValidator: ReturnType<Ajv2020['compile']> | undefined;
 function validateShape(document: unknown) {
@@ -132,14 +147,23 @@ export function queueForTimeout(timeoutSeconds: number): Queue {
   return QUEUES.find((queue) => timeoutSeconds <= QUEUE_MAX_TIMEOUT_SECONDS[queue]) ?? 'long';
 }
 
-function fail(issues: Issue[]): never {
-  const [first] = issues as [Issue, ...Issue[]];
+/**
+ * The one error of a package's problems: the first in the message (with how many more) and its
+ * code; every one in `details.issues`, so that an author fixes them all at once.
+ */
+export function manifestFailure(issues: ManifestIssue[]): PackFormatError {
+  const [{ code, field, message, ...about }] = issues as [Issue, ...Issue[]];
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-  throw new PackFormatError(first.code, `${MANIFEST_FILE}: ${first.field}: ${first.message}${more}`, {
-    field: first.field,
-    issue: first.message,
-    issues: issues.map(({ code, field, message }) => ({ code, field, message })),
+  return new PackFormatError(code, `${MANIFEST_FILE}: ${field}: ${message}${more}`, {
+    ...about,
+    field,
+    issue: message,
+    issues: issues.map((issue) => ({ code: issue.code, field: issue.field, message: issue.message })),
   });
+}
+
+function fail(issues: Issue[]): never {
+  throw manifestFailure(issues);
 }
 
 function readYaml(text: string): unknown {
@@ -183,6 +207,7 @@ function normalise(raw: RawCommand, entry: string): CommandManifest {
     input_schema: raw.input_schema,
     output_schema: raw.output_schema ?? null,
     annotations: raw.annotations ?? {},
+    ui: raw.ui ?? null,
     timeout,
     retries: raw.retries ?? 0,
     queue: raw.queue ?? queueForTimeout(timeout),

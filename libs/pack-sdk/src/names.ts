@@ -3,6 +3,8 @@ export const NAMESPACE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])$/;
 /** Pack and command names. */
 export const NAME_PATTERN = /^[a-z0-9-]+$/;
 export const MAX_NAME_LENGTH = 64;
+/** A dashboard's name (its slug): kebab-case, 3-50 characters. */
+export const DASHBOARD_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export const VISIBILITIES = ['public', 'unlisted', 'private', 'organization'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];

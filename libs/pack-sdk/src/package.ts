@@ -1,6 +1,7 @@
 import { DEFAULT_ARCHIVE_LIMITS, readPackArchive, type ArchiveLimits, type PackArchive } from './archive.js';
 import { PackFormatError } from './errors.js';
-import { entryFiles, MANIFEST_FILE, parseManifest, type PackManifest } from './manifest.js';
+import { parseDocument } from 'yaml';
+import { entryFiles, MANIFEST_FILE, manifestFailure, parseManifest, type ManifestIssue, type PackManifest } from './manifest.js';
 import { isZip, readPackWheel } from './wheel.js';
 
 export interface InspectedPackage {
@@ -41,23 +42,52 @@ export async function readPackage(bytes: Buffer, limits: ArchiveLimits = DEFAULT
 }
 
 /**
+ * The commands `pack.yaml` declares with a name and an entry, read without the manifest's checks:
+ * so that a package whose manifest has problems is told of its missing entries at once too.
+ */
+function declaredCommands(text: string): Array<{ name: string; entry: string }> {
+  const document = parseDocument(text);
+  if (document.errors.length > 0) return [];
+  let commands: unknown;
+  try {
+    commands = (document.toJS({ maxAliasCount: 0 }) as { commands?: unknown } | null)?.commands;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(commands)) return [];
+  return commands.filter((command): command is { name: string; entry: string } => typeof command?.name === 'string' && typeof command?.entry === 'string');
+}
+
+/** A problem for each command whose entry is not a file of the package. */
+function missingEntries(commands: Array<{ name: string; entry: string }>, files: Map<string, Buffer>): ManifestIssue[] {
+  return commands.flatMap((command, index) =>
+    entryFiles(command.entry).some((path) => files.has(path))
+      ? []
+      : [{ code: 'ENTRY_MISSING' as const, field: `commands.${index}.entry`, message: `"${command.entry}" of command "${command.name}" is not in the package`, command: command.name, entry: command.entry }],
+  );
+}
+
+/**
  * Everything the platform checks in a package before accepting it: the archive
  * (`readPackage`: a `.tar.gz`, or a wheel), the manifest (`parseManifest`) and that every command's `entry` is a
- * file in the package. Throws the first PackFormatError found.
+ * file in the package. An archive it cannot read is refused as such; the manifest's problems and
+ * the missing entries are reported together, in one PackFormatError whose `details.issues` lists them all.
  *
  * @example
  *   const { manifest } = await inspectPackage(await readFile('text-tools-1.2.0.tar.gz'));
  */
 export async function inspectPackage(tarball: Buffer, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): Promise<InspectedPackage> {
   const { files, unpackedBytes } = await readPackage(tarball, limits);
-  const manifest = parseManifest(manifestText(files));
-  manifest.commands.forEach((command, index) => {
-    if (entryFiles(command.entry).some((path) => files.has(path))) return;
-    throw new PackFormatError('ENTRY_MISSING', `${MANIFEST_FILE}: commands.${index}.entry: "${command.entry}" of command "${command.name}" is not in the package`, {
-      field: `commands.${index}.entry`,
-      command: command.name,
-      entry: command.entry,
-    });
-  });
+  const text = manifestText(files);
+  const issues: ManifestIssue[] = [];
+  let manifest: PackManifest | undefined;
+  try {
+    manifest = parseManifest(text);
+  } catch (err) {
+    if (!(err instanceof PackFormatError) || !Array.isArray(err.details.issues)) throw err;
+    issues.push(...(err.details.issues as ManifestIssue[]));
+  }
+  issues.push(...missingEntries(manifest?.commands ?? declaredCommands(text), files));
+  if (issues.length > 0 || !manifest) throw manifestFailure(issues);
   return { manifest, files, unpackedBytes };
 }

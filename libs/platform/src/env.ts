@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { envBoolean } from '@svc/core';
+import { tracingEnv } from '@svc/tracing';
 
 /** Variables every process reads to find its infrastructure. Absent URLs mean embedded adapters. */
 export const infrastructureEnv = {
@@ -8,13 +10,24 @@ export const infrastructureEnv = {
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   AMQP_URL: z.string().regex(/^amqps?:\/\//, 'must be an amqp:// URL').optional(),
   SVC_DATA_DIR: z.string().default('./.svc-data'),
+  /**
+   * false: this process applies no migration and waits, up to `SVC_MIGRATION_WAIT_SECONDS`, for
+   * the release's migration command (`deploy/migrate`) to have applied them. Embedded PGlite
+   * always migrates at start.
+   */
+  SVC_MIGRATE_AT_START: envBoolean.default(true),
+  SVC_MIGRATION_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   /** Prefix of queue and exchange names, so several fleets can share one broker. */
   SVC_BUS_PREFIX: z.string().default(''),
+  /** `quorum`: durable queues replicated over the broker's nodes; `classic` (default) keeps queues made before this setting declarable. */
+  SVC_BUS_QUEUE_TYPE: z.enum(['quorum', 'classic']).default('classic'),
   /** Prefix of cache keys, so several fleets can share one Redis. */
   SVC_CACHE_PREFIX: z.string().default('svc:'),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   /** Where this process serves Prometheus metrics (`GET /metrics`), a port of its own; unset: not served. */
   SVC_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** OpenTelemetry: traces exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (`@svc/tracing`). */
+  ...tracingEnv,
 };
 
 /**
@@ -33,7 +46,10 @@ export const secretsEnv = {
   SVC_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters'),
 };
 
-export type InfrastructureEnv = z.infer<z.ZodObject<typeof infrastructureEnv>>;
+type ParsedInfrastructureEnv = z.infer<z.ZodObject<typeof infrastructureEnv>>;
+/** Settings whose defaults belong to the libraries they configure: an env built by hand (tests) may leave them out. */
+type LibraryDefaulted = 'SVC_BUS_QUEUE_TYPE' | 'SVC_MIGRATE_AT_START' | 'SVC_MIGRATION_WAIT_SECONDS';
+export type InfrastructureEnv = Omit<ParsedInfrastructureEnv, LibraryDefaulted> & Partial<Pick<ParsedInfrastructureEnv, LibraryDefaulted>>;
 
 /** Where clients reach the platform: an http(s) origin without a path, kept without a trailing slash. */
 export const PublicUrl = z

@@ -5,7 +5,8 @@ import express, { type ErrorRequestHandler, type RequestHandler, type Router } f
 import { internalIdentity } from '@svc/auth';
 import { correlationMiddleware, errorBody, errorHandler, HeadersTooLargeError, jsonBody, notFoundHandler, refuseNulInUrl, ServiceUnavailableError, TimeoutError, ValidationError, type AppError, type Logger } from '@svc/core';
 import { isConnectionFailure } from '@svc/db';
-import { httpMetrics } from '@svc/metrics';
+import { httpMetrics, matchedRoute } from '@svc/metrics';
+import { httpTracing } from '@svc/tracing';
 import { healthProbes, type ReadinessChecks } from './health.js';
 
 /** A request that failed because the database was out of reach: a 503 to try again, not a 500. */
@@ -36,6 +37,8 @@ export function createServiceApp(options: {
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(healthProbes(options.readiness));
   app.use(httpMetrics(options.service));
+  // Continues the gateway's trace: its traceparent, or the span it handed this request over in.
+  app.use(httpTracing({ routeOf: matchedRoute, continueTrace: true }));
   app.use(correlationMiddleware());
   app.use(internalIdentity(options.internalSecret));
   app.use(refuseNulInUrl());

@@ -4,6 +4,7 @@ import { createBus, type Bus } from '@svc/bus';
 import { createCache, type Cache } from '@svc/cache';
 import type { Logger } from '@svc/core';
 import { createDatabase, isConnectionFailure, type Database } from '@svc/db';
+import { startTracing } from '@svc/tracing';
 import type { InfrastructureEnv } from './env.js';
 
 /**
@@ -22,10 +23,13 @@ export interface Infrastructure {
 
 /**
  * Opens database, cache and bus: the real adapters for the URLs that are set, the embedded
- * ones (PGlite under SVC_DATA_DIR, memory cache, in-process bus) for those that are not.
- * `inMemory` keeps an embedded database off the disk (tests).
+ * ones (PGlite under SVC_DATA_DIR, memory cache, in-process bus) for those that are not; and
+ * starts tracing when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, the process named after its logger's
+ * service. `close()` exports the spans still buffered last. `inMemory` keeps an embedded
+ * database off the disk (tests).
  */
 export async function openInfrastructure(env: InfrastructureEnv, log: Logger, options: { inMemory?: boolean } = {}): Promise<Infrastructure> {
+  const tracing = await startTracing(env, { service: String(log.defaultMeta?.service ?? 'svc') });
   let dataDir: string | undefined;
   if (!env.DATABASE_URL && !options.inMemory) {
     dataDir = join(env.SVC_DATA_DIR, 'pglite');
@@ -35,11 +39,14 @@ export async function openInfrastructure(env: InfrastructureEnv, log: Logger, op
     url: env.DATABASE_URL,
     migrationUrl: env.DATABASE_MIGRATION_URL,
     dataDir,
+    migrateAtStart: env.SVC_MIGRATE_AT_START,
+    migrationWaitMs: env.SVC_MIGRATION_WAIT_SECONDS === undefined ? undefined : env.SVC_MIGRATION_WAIT_SECONDS * 1000,
+    onMigrationWait: (schema, pending) => log.info('waiting for the migration command to apply this release', { schema, pending }),
     onError: (err) => log.warn('database connection error', { error: err.message }),
   });
   const cache = createCache({ url: env.REDIS_URL, prefix: env.SVC_CACHE_PREFIX });
-  const bus = await createBus({ amqpUrl: env.AMQP_URL, prefix: env.SVC_BUS_PREFIX, logger: log, retry: DATABASE_AWAY });
-  log.info('infrastructure ready', { database: database.kind, cache: cache.kind, bus: bus.kind });
+  const bus = await createBus({ amqpUrl: env.AMQP_URL, prefix: env.SVC_BUS_PREFIX, queueType: env.SVC_BUS_QUEUE_TYPE, logger: log, retry: DATABASE_AWAY });
+  log.info('infrastructure ready', { database: database.kind, cache: cache.kind, bus: bus.kind, traces: env.OTEL_EXPORTER_OTLP_ENDPOINT ? 'otlp' : 'off' });
   return {
     database,
     cache,
@@ -48,6 +55,7 @@ export async function openInfrastructure(env: InfrastructureEnv, log: Logger, op
       await bus.close();
       await cache.close();
       await database.close();
+      await tracing.flush();
     },
   };
 }

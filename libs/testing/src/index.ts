@@ -5,3 +5,4 @@ export * from './data-dir.js';
 export * from './fake-stripe.js';
 export * from './capturing-logger.js';
 export * from './s3-server.js';
+export * from './otlp-receiver.js';

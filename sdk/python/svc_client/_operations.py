@@ -29,6 +29,8 @@ OPERATIONS: dict[str, Operation] = {
     "logout": Operation("logout", "POST", "/api/v1/auth/logout", (), (), None),
     "change_password": Operation("changePassword", "POST", "/api/v1/auth/change-password", (), (), "json"),
     "change_password_with_login": Operation("changePasswordWithLogin", "POST", "/api/v1/auth/change-password/login", (), (), "json"),
+    "request_password_reset": Operation("requestPasswordReset", "POST", "/api/v1/auth/password-reset", (), (), "json"),
+    "confirm_password_reset": Operation("confirmPasswordReset", "POST", "/api/v1/auth/password-reset/confirm", (), (), "json"),
     "get_current_user": Operation("getCurrentUser", "GET", "/api/v1/auth/me", (), (), None),
     "update_current_user": Operation("updateCurrentUser", "PATCH", "/api/v1/users/me", (), (), "json"),
     "set_platform_role": Operation("setPlatformRole", "PUT", "/api/v1/users/{user_id}/role", ("user_id",), (), "json"),

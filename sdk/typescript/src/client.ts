@@ -1,7 +1,7 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import { errorOfResponse, TimeoutError } from './errors.js';
 import type { paths } from './generated/openapi.js';
-import { Session, type Tokens } from './session.js';
+import { Session, type Exchange, type Tokens } from './session.js';
 import { isTerminal, resultOf, waitForTask, type WaitOptions } from './tasks.js';
 import { createTransport, type RetryInfo } from './transport.js';
 import type { CurrentUser, Task, TaskAccepted, User } from './types.js';
@@ -21,6 +21,15 @@ export interface ClientOptions {
   cookies?: boolean;
   /** Told of every new pair of tokens (sign-in and each refresh: the refresh token rotates). */
   onTokens?: (tokens: Tokens) => void | Promise<void>;
+  /**
+   * Wraps each renewal with a refresh token, for tokens kept where several processes share them
+   * (a config file): hold a lock of your own around it, and answer the tokens another process
+   * renewed to meanwhile instead of spending a refresh token twice, which would end the session
+   * as a stolen copy does. `exchange` spends a refresh token (null: refused); `current` is the
+   * pair the client holds. Answer the tokens to use from now on, or null when the session ended.
+   * Default: `exchange(current.refreshToken)`. Not used in the cookie flow.
+   */
+  renewWith?: (exchange: Exchange, current: Tokens) => Promise<Tokens | null>;
   /** Retries of one request at most (default 3). */
   maxRetries?: number;
   /** The longest `Retry-After` (or backoff) the client waits for one retry (default 60 000 ms). */
@@ -44,15 +53,15 @@ export interface RunOptions {
 type Fetched<D> = Promise<{ data?: D; error?: unknown; response: Response }>;
 
 /**
- * The `data` of a 2xx answer, or the answer's error thrown as an `SvcError`: for calls made
- * through `svc.api`.
+ * The `data` of a 2xx answer of an `api` call, or the answer's error thrown as an `SvcError`:
+ * the platform's envelope taken off.
  *
  * @example
- *   const keys = await dataOf('GET /api/v1/account/api-keys', svc.api.GET('/api/v1/account/api-keys', {}));
+ *   const mode = await dataOf(svc.api.GET('/api/v1/account/mode', {}));
  */
-export async function dataOf<D extends { data?: unknown }>(what: string, call: Fetched<D>): Promise<NonNullable<D['data']>> {
+export async function dataOf<D extends { data?: unknown }>(call: Fetched<D>, what?: string): Promise<NonNullable<D['data']>> {
   const { data, error, response } = await call;
-  if (!response.ok) throw errorOfResponse(response, error, what);
+  if (!response.ok) throw errorOfResponse(response, error, what ?? response.url);
   return (data as D).data as NonNullable<D['data']>;
 }
 
@@ -83,21 +92,25 @@ export class SvcClient {
   /** Every operation of `/openapi.json`, typed (openapi-fetch), through the same credentials and retries. */
   readonly api: Client<paths>;
   readonly session: Session;
+  readonly #transport: (request: Request) => Promise<Response>;
+  readonly #baseUrl: string;
 
   constructor(readonly options: ClientOptions) {
     const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     const baseUrl = options.baseUrl.replace(/\/+$/, '');
     const cookies = options.cookies ?? typeof (globalThis as { document?: unknown }).document !== 'undefined';
-    this.session = new Session({ baseUrl, fetch: baseFetch, cookies, onTokens: options.onTokens });
+    this.session = new Session({ baseUrl, fetch: baseFetch, cookies, onTokens: options.onTokens, renewWith: options.renewWith });
     const transport = createTransport(this.session, { maxRetries: options.maxRetries ?? 3, maxWaitMs: options.maxRetryWaitMs ?? 60_000, onRetry: options.onRetry }, baseFetch);
     this.api = createFetchClient<paths>({ baseUrl, fetch: transport, credentials: cookies ? 'include' : 'same-origin' });
+    this.#transport = transport;
+    this.#baseUrl = baseUrl;
     if (options.apiKey) this.session.useApiKey(options.apiKey);
     else if (options.accessToken || options.refreshToken) void this.session.useTokens({ accessToken: options.accessToken ?? '', refreshToken: options.refreshToken, expiresAt: options.accessToken ? undefined : 0 }, false);
   }
 
   /** Signs in with e-mail and password; later requests carry the access token and renew it. */
   async signIn(credentials: { email: string; password: string }): Promise<User> {
-    const data = await dataOf('POST /api/v1/auth/login', this.api.POST('/api/v1/auth/login', { body: credentials }));
+    const data = await dataOf(this.api.POST('/api/v1/auth/login', { body: credentials }), 'POST /api/v1/auth/login');
     await this.session.useTokens(data.tokens);
     return data.user;
   }
@@ -113,12 +126,12 @@ export class SvcClient {
 
   /** Ends this session on the platform (its refresh token stops working) and forgets the tokens. */
   async signOut(): Promise<void> {
-    await dataOf('POST /api/v1/auth/logout', this.api.POST('/api/v1/auth/logout', {}));
+    await dataOf(this.api.POST('/api/v1/auth/logout', {}), 'POST /api/v1/auth/logout');
     this.session.clear();
   }
 
   me(): Promise<CurrentUser> {
-    return dataOf('GET /api/v1/auth/me', this.api.GET('/api/v1/auth/me', {}));
+    return dataOf(this.api.GET('/api/v1/auth/me', {}), 'GET /api/v1/auth/me');
   }
 
   /**
@@ -150,6 +163,23 @@ export class SvcClient {
     }
   }
 
+  /**
+   * Sends a multipart form to `path` (`/api/v1/…`, parameters filled in) through the same
+   * credentials and retries, and answers the `data` of the answer: uploads with fields the
+   * helpers do not take (a package's signature, a bundle's `min_sdk_version`).
+   *
+   * @example
+   *   const form = new FormData();
+   *   form.append('package', new Blob([bytes]), 'pack.tar.gz');
+   *   await svc.upload('PUT', '/api/v1/sandbox/packs', form);
+   */
+  async upload<T = unknown>(method: 'POST' | 'PUT', path: string, form: FormData): Promise<T> {
+    const response = await this.#transport(new Request(`${this.#baseUrl}${path}`, { method, body: form }));
+    const body: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) throw errorOfResponse(response, body, `${method} ${path}`);
+    return (body as { data: T }).data;
+  }
+
   /** Starts a command as a task and answers at once with it (`tasks.wait` waits for it). */
   async start(command: string, input: Record<string, unknown> = {}, options: Omit<RunOptions, 'async' | 'timeoutMs'> = {}): Promise<TaskAccepted> {
     const answer = await this.#submit(command, input, { ...options, async: true }, options.signal);
@@ -175,20 +205,20 @@ export class SvcClient {
 
   readonly tasks = {
     get: (taskId: string, signal?: AbortSignal): Promise<Task> =>
-      dataOf('GET /api/v1/tasks/{task_id}', this.api.GET('/api/v1/tasks/{task_id}', { params: { path: { task_id: taskId } }, signal })),
-    cancel: (taskId: string) => dataOf('POST /api/v1/tasks/{task_id}/cancel', this.api.POST('/api/v1/tasks/{task_id}/cancel', { params: { path: { task_id: taskId } } })),
+      dataOf(this.api.GET('/api/v1/tasks/{task_id}', { params: { path: { task_id: taskId } }, signal }), 'GET /api/v1/tasks/{task_id}'),
+    cancel: (taskId: string) => dataOf(this.api.POST('/api/v1/tasks/{task_id}/cancel', { params: { path: { task_id: taskId } } }), 'POST /api/v1/tasks/{task_id}/cancel'),
     /** Polls until the task is terminal and answers it (whatever its status). */
     wait: (taskId: string, options: WaitOptions = {}): Promise<Task> => waitForTask((signal) => this.tasks.get(taskId, signal), taskId, options),
     isTerminal,
   };
 
   readonly storage = {
-    get: (key: string) => dataOf('GET /api/v1/storage/{key}', this.api.GET('/api/v1/storage/{key}', { params: { path: { key } } })),
+    get: (key: string) => dataOf(this.api.GET('/api/v1/storage/{key}', { params: { path: { key } } }), 'GET /api/v1/storage/{key}'),
     /** Writes `data` under `key`, expiring after `ttl` seconds when given. */
     put: (key: string, data: Record<string, unknown>, ttl?: number) =>
-      dataOf('PUT /api/v1/storage/{key}', this.api.PUT('/api/v1/storage/{key}', { params: { path: { key } }, body: { data, ttl: ttl ?? null } })),
-    delete: (key: string) => dataOf('DELETE /api/v1/storage/{key}', this.api.DELETE('/api/v1/storage/{key}', { params: { path: { key } } })),
-    list: (query: { prefix?: string; limit?: number; after?: string } = {}) => dataOf('GET /api/v1/storage', this.api.GET('/api/v1/storage', { params: { query } })),
+      dataOf(this.api.PUT('/api/v1/storage/{key}', { params: { path: { key } }, body: { data, ttl: ttl ?? null } }), 'PUT /api/v1/storage/{key}'),
+    delete: (key: string) => dataOf(this.api.DELETE('/api/v1/storage/{key}', { params: { path: { key } } }), 'DELETE /api/v1/storage/{key}'),
+    list: (query: { prefix?: string; limit?: number; after?: string } = {}) => dataOf(this.api.GET('/api/v1/storage', { params: { query } }), 'GET /api/v1/storage'),
   };
 
   readonly packs = {
@@ -196,47 +226,47 @@ export class SvcClient {
     publish: (tarball: Blob | Uint8Array | ArrayBuffer) => {
       const form = new FormData();
       form.append('package', bytesOf(tarball, 'application/gzip'), 'pack.tar.gz');
-      return dataOf('POST /api/v1/registry/packs', this.api.POST('/api/v1/registry/packs', { body: form as never, ...formBody }));
+      return dataOf(this.api.POST('/api/v1/registry/packs', { body: form as never, ...formBody }), 'POST /api/v1/registry/packs');
     },
     /** Installs `@namespace/name` into the caller's tenant (releases it, for its owner), `latest` or a version. */
-    install: (name: string, version = 'latest') => dataOf('POST /api/v1/packs/install', this.api.POST('/api/v1/packs/install', { body: { name, version } })),
-    list: () => dataOf('GET /api/v1/packs', this.api.GET('/api/v1/packs', {})),
-    uninstall: (packId: string) => dataOf('DELETE /api/v1/packs/{pack_id}', this.api.DELETE('/api/v1/packs/{pack_id}', { params: { path: { pack_id: packId } } })),
+    install: (name: string, version = 'latest') => dataOf(this.api.POST('/api/v1/packs/install', { body: { name, version } }), 'POST /api/v1/packs/install'),
+    list: () => dataOf(this.api.GET('/api/v1/packs', {}), 'GET /api/v1/packs'),
+    uninstall: (packId: string) => dataOf(this.api.DELETE('/api/v1/packs/{pack_id}', { params: { path: { pack_id: packId } } }), 'DELETE /api/v1/packs/{pack_id}'),
   };
 
   readonly dashboards = {
-    list: () => dataOf('GET /api/v1/dashboards', this.api.GET('/api/v1/dashboards', {})),
+    list: () => dataOf(this.api.GET('/api/v1/dashboards', {}), 'GET /api/v1/dashboards'),
     create: (body: paths['/api/v1/dashboards']['post']['requestBody']['content']['application/json']) =>
-      dataOf('POST /api/v1/dashboards', this.api.POST('/api/v1/dashboards', { body })),
-    get: (dashboard: string) => dataOf('GET /api/v1/dashboards/{dashboard}', this.api.GET('/api/v1/dashboards/{dashboard}', { params: { path: { dashboard } } })),
-    delete: (dashboard: string) => dataOf('DELETE /api/v1/dashboards/{dashboard}', this.api.DELETE('/api/v1/dashboards/{dashboard}', { params: { path: { dashboard } } })),
+      dataOf(this.api.POST('/api/v1/dashboards', { body }), 'POST /api/v1/dashboards'),
+    get: (dashboard: string) => dataOf(this.api.GET('/api/v1/dashboards/{dashboard}', { params: { path: { dashboard } } }), 'GET /api/v1/dashboards/{dashboard}'),
+    delete: (dashboard: string) => dataOf(this.api.DELETE('/api/v1/dashboards/{dashboard}', { params: { path: { dashboard } } }), 'DELETE /api/v1/dashboards/{dashboard}'),
     /** Uploads a bundle (`.tar.gz` with `main.js`) as `version`, which becomes the active one. */
     upload: (dashboardId: string, version: string, bundle: Blob | Uint8Array | ArrayBuffer) => {
       const form = new FormData();
       form.append('version', version);
       form.append('bundle', bytesOf(bundle, 'application/gzip'), 'bundle.tar.gz');
-      return dataOf('POST /api/v1/dashboards/{dashboard_id}/versions', this.api.POST('/api/v1/dashboards/{dashboard_id}/versions', { params: { path: { dashboard_id: dashboardId } }, body: form as never, ...formBody }));
+      return dataOf(this.api.POST('/api/v1/dashboards/{dashboard_id}/versions', { params: { path: { dashboard_id: dashboardId } }, body: form as never, ...formBody }), 'POST /api/v1/dashboards/{dashboard_id}/versions');
     },
   };
 
   readonly usage = {
-    get: () => dataOf('GET /api/v1/usage', this.api.GET('/api/v1/usage', {})),
-    history: () => dataOf('GET /api/v1/usage/history', this.api.GET('/api/v1/usage/history', {})),
-    byPack: () => dataOf('GET /api/v1/usage/by-pack', this.api.GET('/api/v1/usage/by-pack', {})),
-    byUser: () => dataOf('GET /api/v1/usage/by-user', this.api.GET('/api/v1/usage/by-user', {})),
+    get: () => dataOf(this.api.GET('/api/v1/usage', {}), 'GET /api/v1/usage'),
+    history: () => dataOf(this.api.GET('/api/v1/usage/history', {}), 'GET /api/v1/usage/history'),
+    byPack: () => dataOf(this.api.GET('/api/v1/usage/by-pack', {}), 'GET /api/v1/usage/by-pack'),
+    byUser: () => dataOf(this.api.GET('/api/v1/usage/by-user', {}), 'GET /api/v1/usage/by-user'),
   };
 
   readonly webhooks = {
-    list: () => dataOf('GET /api/v1/webhooks', this.api.GET('/api/v1/webhooks', {})),
+    list: () => dataOf(this.api.GET('/api/v1/webhooks', {}), 'GET /api/v1/webhooks'),
     /** Registers an endpoint; the answer's `secret` (shown this once) is what `verifyWebhook` checks with. */
-    create: (body: paths['/api/v1/webhooks']['post']['requestBody']['content']['application/json']) => dataOf('POST /api/v1/webhooks', this.api.POST('/api/v1/webhooks', { body })),
-    get: (id: string) => dataOf('GET /api/v1/webhooks/{id}', this.api.GET('/api/v1/webhooks/{id}', { params: { path: { id } } })),
-    delete: (id: string) => dataOf('DELETE /api/v1/webhooks/{id}', this.api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id } } })),
+    create: (body: paths['/api/v1/webhooks']['post']['requestBody']['content']['application/json']) => dataOf(this.api.POST('/api/v1/webhooks', { body }), 'POST /api/v1/webhooks'),
+    get: (id: string) => dataOf(this.api.GET('/api/v1/webhooks/{id}', { params: { path: { id } } }), 'GET /api/v1/webhooks/{id}'),
+    delete: (id: string) => dataOf(this.api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id } } }), 'DELETE /api/v1/webhooks/{id}'),
     deliveries: (id: string, query: { limit?: number; before?: string } = {}) =>
-      dataOf('GET /api/v1/webhooks/{id}/deliveries', this.api.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id }, query } })),
-    ping: (id: string) => dataOf('POST /api/v1/webhooks/{id}/ping', this.api.POST('/api/v1/webhooks/{id}/ping', { params: { path: { id } } })),
+      dataOf(this.api.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id }, query } }), 'GET /api/v1/webhooks/{id}/deliveries'),
+    ping: (id: string) => dataOf(this.api.POST('/api/v1/webhooks/{id}/ping', { params: { path: { id } } }), 'POST /api/v1/webhooks/{id}/ping'),
     redeliver: (id: string, deliveryId: string) =>
-      dataOf('POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', this.api.POST('/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', { params: { path: { id, delivery_id: deliveryId } } })),
+      dataOf(this.api.POST('/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', { params: { path: { id, delivery_id: deliveryId } } }), 'POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver'),
   };
 }
 

@@ -22,7 +22,7 @@ export {
   ValidationError,
   type ErrorBody,
 } from './errors.js';
-export type { Tokens } from './session.js';
+export type { Exchange, Tokens } from './session.js';
 export { isTerminal, type WaitOptions } from './tasks.js';
 export type { RetryInfo } from './transport.js';
 export * from './types.js';

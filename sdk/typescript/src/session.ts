@@ -5,7 +5,15 @@ export interface Tokens {
   accessToken: string;
   refreshToken?: string;
   expiresAt?: number;
+  /** When the refresh token ends unless used; each renewal moves it a whole lifetime ahead. */
+  refreshExpiresAt?: number;
 }
+
+/**
+ * Spends a refresh token at the platform for new tokens (the refresh token rotates); null when
+ * the platform refused it (spent, expired or revoked).
+ */
+export type Exchange = (refreshToken: string) => Promise<Tokens | null>;
 
 export interface SessionOptions {
   baseUrl: string;
@@ -14,6 +22,8 @@ export interface SessionOptions {
   cookies: boolean;
   /** Told of every new pair of tokens (sign-in, each refresh), to keep them somewhere. */
   onTokens?: (tokens: Tokens) => void | Promise<void>;
+  /** Wraps each body renewal (see `ClientOptions.renewWith`); default: exchange the refresh token held. */
+  renewWith?: (exchange: Exchange, current: Tokens) => Promise<Tokens | null>;
 }
 
 /** Renew this long before the access token expires, so a request never leaves with a stale one. */
@@ -48,7 +58,7 @@ export class Session {
     this.#apiKey = undefined;
     // One session, one style: in the cookie flow a refresh token in the body is never used.
     const refreshToken = this.options.cookies ? undefined : tokens.refreshToken;
-    this.#tokens = { accessToken: tokens.accessToken, refreshToken, expiresAt: tokens.expiresAt ?? expiryOf(tokens.accessToken) };
+    this.#tokens = { accessToken: tokens.accessToken, refreshToken, expiresAt: tokens.expiresAt ?? expiryOf(tokens.accessToken), refreshExpiresAt: tokens.refreshExpiresAt };
     if (announce) await this.options.onTokens?.(this.tokens!);
   }
 
@@ -80,22 +90,25 @@ export class Session {
   }
 
   async #renew(): Promise<boolean> {
-    const cookies = this.options.cookies;
-    const url = `${this.options.baseUrl}/api/v1/auth/${cookies ? 'refresh-cookie' : 'refresh'}`;
-    const init: RequestInit = cookies
-      ? { method: 'POST', credentials: 'include' }
-      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: this.#tokens!.refreshToken }) };
-    const response = await this.options.fetch(url, init);
-    const body = await response.json().catch(() => undefined);
-    if (response.status === 401 || response.status === 400) {
+    const renewed = this.options.cookies
+      ? await this.#exchange('refresh-cookie', { credentials: 'include' })
+      : await (this.options.renewWith ?? ((exchange, current) => exchange(current.refreshToken!)))((refreshToken) => this.#exchange('refresh', { body: JSON.stringify({ refreshToken }), headers: { 'content-type': 'application/json' } }), this.tokens!);
+    if (!renewed) {
       // The refresh token is spent, expired or revoked: only signing in again helps.
       this.#tokens = undefined;
       return false;
     }
-    if (!response.ok) throw errorOfResponse(response, body, 'POST /api/v1/auth/refresh');
-    const data = (body as { data: Tokens }).data;
-    await this.useTokens({ accessToken: data.accessToken, refreshToken: data.refreshToken, expiresAt: data.expiresAt });
+    await this.useTokens(renewed);
     return true;
+  }
+
+  async #exchange(path: 'refresh' | 'refresh-cookie', init: RequestInit): Promise<Tokens | null> {
+    const response = await this.options.fetch(`${this.options.baseUrl}/api/v1/auth/${path}`, { method: 'POST', ...init });
+    const body = await response.json().catch(() => undefined);
+    if (response.status === 401 || response.status === 400) return null;
+    if (!response.ok) throw errorOfResponse(response, body, `POST /api/v1/auth/${path}`);
+    const { accessToken, refreshToken, expiresAt, refreshExpiresAt } = (body as { data: Tokens }).data;
+    return { accessToken, refreshToken, expiresAt, refreshExpiresAt };
   }
 }
 

@@ -1,4 +1,4 @@
-import { NetworkError, retryAfterSeconds } from './errors.js';
+import { errorOfResponse, NetworkError, retryAfterSeconds, type SvcError } from './errors.js';
 import type { Session } from './session.js';
 
 export interface RetryInfo {
@@ -8,6 +8,8 @@ export interface RetryInfo {
   /** The status that is retried, or 0 when no answer came. */
   status: number;
   waitMs: number;
+  /** The answer being retried, as the error it would be (its message names a rate limit, its tier, when it resets); absent when no answer came. */
+  error?: SvcError;
 }
 
 export interface RetryPolicy {
@@ -80,8 +82,8 @@ export function createTransport(session: Session, policy: RetryPolicy, baseFetch
       }
       const waitMs = retryWait(request, response, attempt);
       if (waitMs === undefined || attempt >= policy.maxRetries || waitMs > policy.maxWaitMs) return response;
-      await response.body?.cancel();
-      policy.onRetry?.({ attempt: attempt + 1, method: request.method, url: request.url, status: response.status, waitMs });
+      const error = errorOfResponse(response, await response.json().catch(() => undefined), `${request.method} ${request.url}`);
+      policy.onRetry?.({ attempt: attempt + 1, method: request.method, url: request.url, status: response.status, waitMs, error });
       await sleep(waitMs, request.signal);
     }
   };

@@ -1,103 +1,55 @@
-import { AdminAccessCodesQuery, AdminCompCodeBody, AdminSetTierBody, AdminUsersQuery, AuditLogQuery, FunnelQuery, MetricsExportQuery, MetricsSinceQuery, TelemetryRecord, UserJourneysQuery, UsageByUserQuery, UsageHistoryQuery, UsageLimitsBody, UsageQuery } from '@svc/contracts';
 import {
-  arrayOf,
-  boolean,
-  constant,
+  AdminAccessCode,
+  AdminAccessCodePage,
+  AdminAccessCodesQuery,
+  AdminCompCodeBody,
+  AdminFunnel,
+  AdminSetTierBody,
+  AdminUser,
+  AdminUserDetail,
+  AdminUserPage,
+  AdminUsersQuery,
+  AuditEntry,
+  AuditLogPage,
+  AuditLogQuery,
+  CompCodeMinted,
+  FunnelQuery,
+  MetricsExport,
+  MetricsExportQuery,
+  MetricsSinceQuery,
+  OnboardingFunnel,
+  RevenueMetrics,
+  TelemetryReceived,
+  TelemetryRecord,
+  UsageByPack,
+  UsageByUser,
+  UsageByUserQuery,
+  UsageDashboard,
+  UsageHistoryQuery,
+  UsageLimitsBody,
+  UsageLimitsSetting,
+  UsageMetrics,
+  UsageMonth,
+  UsageQuery,
+  UsageSummary,
+  UserJourneys,
+  UserJourneysQuery,
+  UserSessionsRevoked,
+  UserTierSet,
+} from '@svc/contracts';
+import {
+  componentSchemas,
   dataResponse,
-  dateTime,
   errorResponse,
-  freeObject,
   fromZod,
-  integer,
   jsonBody,
-  nullable,
-  number,
-  object,
   pathParameter,
   queryParameters,
-  ref,
   string,
   uuid,
   type OpenApiFragment,
 } from '@svc/openapi';
-import type { ZodType } from 'zod';
-
-const count = integer({ minimum: 0 });
-const limit = nullable(integer({ minimum: 0, description: 'null: unlimited' }));
-const commandFigures = {
-  commands_executed: count,
-  commands_succeeded: count,
-  commands_failed: count,
-  execution_time_seconds: number({ minimum: 0 }),
-};
-
-const schemas = {
-  UsageSummary: object({
-    period: string({ description: 'YYYY-MM (UTC)' }),
-    tenant_id: string(),
-    usage: object({
-      commands_executed: count,
-      storage_bytes: count,
-      llm_tokens: object({ input: count, output: count, total: count }),
-      concurrent_jobs: object({ current: count, peak: count }),
-    }),
-    limits: object({ commands_per_month: limit, storage_bytes: limit, llm_tokens_per_month: limit, concurrent_jobs: limit }),
-    percentage_used: object({ storage: number(), llm_tokens: number() }),
-  }),
-  UsageDashboard: object({
-    current_period: object({ start: dateTime, end: dateTime }),
-    usage: object({
-      commands: object({ executed: count, limit, by_pack: freeObject('Runs this month per pack (`@<namespace>/<name>`).') }),
-      storage: object({ used_bytes: count, limit_bytes: limit, percent_used: number() }),
-      llm_tokens: object({ used: count, limit, percent_used: number(), by_model: freeObject('Tokens this month per model.') }),
-    }),
-    subscription: object({
-      tier: string(),
-      status: nullable(string({ description: 'From billing; null when the caller never subscribed.' })),
-      current_period_end: nullable(dateTime),
-    }),
-  }),
-  AdminUser: object(
-    {
-      user_id: string(),
-      tenant_id: string(),
-      email: string(),
-      tier: string(),
-      cohort: string({ description: 'The cohort of the access code the user registered with (filter `referral`).' }),
-      created_at: dateTime,
-      subscription_status: nullable(string()),
-      payment_customer_id_present: boolean({ description: 'Whether the user has a payment customer; the id itself is never answered.' }),
-    },
-    { description: 'A user as the admin area sees them.' },
-  ),
-  AuditEntry: object({
-    id: string(),
-    at: dateTime,
-    actor_id: string(),
-    actor_role: string(),
-    action: string(),
-    target: nullable(string({ description: 'An id, or `hmac:<hex>` for anything secret or personal.' })),
-    outcome: string({ description: '`success`, or the error code answered.' }),
-    correlation_id: nullable(string()),
-  }),
-  AdminAccessCode: object(
-    {
-      id: string(),
-      kind: string({ description: '`standard`, `comp` or `registration`.' }),
-      tier: string(),
-      cohort: string(),
-      max_uses: integer(),
-      use_count: integer(),
-      is_active: boolean(),
-      redeemed_by: nullable(string()),
-      redeemed_at: nullable(dateTime),
-      expires_at: nullable(dateTime),
-      created_at: dateTime,
-    },
-    { description: 'An access code as the admin area lists it: never its literal.' },
-  ),
-  UsageMonth: object({ period: string(), ...commandFigures, storage_operations: count, peak_storage_bytes: count }),
-};
+import { z, type ZodType } from 'zod';
 
 const pageParameters = {
   limit: 'Page size, 1-200 (default 50).',
@@ -134,7 +86,7 @@ export const adminOpenApi: OpenApiFragment = {
     { name: 'Metrics', description: 'Onboarding, revenue, usage and journeys from the read models events keep; platform admins and owners, every request audited.' },
     { name: 'Usage', description: 'What the caller\'s active tenant used this month, against its tier\'s quotas; counters roll over monthly (UTC).' },
   ],
-  schemas,
+  schemas: componentSchemas(UsageSummary, UsageDashboard, AdminUser, AuditEntry, AdminAccessCode, UsageMonth),
   paths: {
     '/api/v1/telemetry': {
       post: {
@@ -144,7 +96,7 @@ export const adminOpenApi: OpenApiFragment = {
         tags: ['Telemetry'],
         requestBody: jsonBody(fromZod(TelemetryRecord)),
         responses: {
-          200: dataResponse('Recorded.', object({ received: constant(true) })),
+          200: dataResponse('Recorded.', TelemetryReceived),
           400: errorResponse('`VALIDATION_FAILED`: a missing, malformed or unknown field (`details.field`).'),
         },
       },
@@ -155,7 +107,7 @@ export const adminOpenApi: OpenApiFragment = {
         summary: 'Users, newest first',
         tags: ['Admin'],
         parameters: queryParameters(AdminUsersQuery, { tier: 'Only users on this tier.', referral: 'Only users whose access code had this cohort.', created_after: 'Only users registered after this instant.', ...pageParameters }),
-        responses: { 200: dataResponse('A page; `next_cursor` is null on the last.', object({ users: arrayOf(ref('AdminUser')), next_cursor: nullable(string()) })), 400: badQuery, 403: notAdmin },
+        responses: { 200: dataResponse('A page; `next_cursor` is null on the last.', AdminUserPage), 400: badQuery, 403: notAdmin },
       },
     },
     '/api/v1/admin/users/{id}': {
@@ -167,19 +119,7 @@ export const adminOpenApi: OpenApiFragment = {
         responses: {
           200: dataResponse(
             'The user; the redeemed access code as a keyed digest only (null for the platform owner, bootstrapped without one).',
-            object({
-              user: ref('AdminUser'),
-              access_code: nullable(object({ digest: string(), cohort: string() })),
-              subscription: object({
-                tier: string(),
-                status: nullable(string()),
-                payment_issue: boolean(),
-                current_period_end: nullable(string()),
-                monthly_price_cents: integer(),
-                source: string({ description: '`billing`: billing\'s live answer, kept 60 s; `read_model`: billing did not answer, so what its last `subscription.changed` said.' }),
-              }),
-              recent_billing_events: arrayOf(object({ id: string(), type: string(), amount_cents: nullable(integer()), occurred_at: dateTime })),
-            }),
+            AdminUserDetail,
           ),
           400: errorResponse('`VALIDATION_FAILED`: not a user id.'),
           403: notAdmin,
@@ -196,7 +136,7 @@ export const adminOpenApi: OpenApiFragment = {
         status: 201,
         answer: dataResponse(
           'The code, once.',
-          object({ id: string(), code: string(), user_id: string(), kind: constant('comp'), tier: string(), cohort: string(), max_uses: integer(), expires_at: nullable(dateTime) }),
+          CompCodeMinted,
         ),
         invalid: 'not a user id, or a malformed body (`expires_at` must lie ahead)',
       }),
@@ -207,7 +147,7 @@ export const adminOpenApi: OpenApiFragment = {
         summary: 'End every session of a user',
         description: 'Every refresh session ends and the access tokens issued under them are refused from this answer on.',
         status: 200,
-        answer: dataResponse('How many sessions ended.', object({ user_id: string(), revoked_sessions: count })),
+        answer: dataResponse('How many sessions ended.', UserSessionsRevoked),
         invalid: 'not a user id',
       }),
     },
@@ -218,7 +158,7 @@ export const adminOpenApi: OpenApiFragment = {
         description: 'The change stands whether or not the notification e-mail could be requested (`email_requested`).',
         body: AdminSetTierBody,
         status: 200,
-        answer: dataResponse('The tier now and before.', object({ user_id: string(), tier: string(), previous_tier: string(), reason: string(), email_requested: boolean() })),
+        answer: dataResponse('The tier now and before.', UserTierSet),
         invalid: 'not a user id, an unknown tier or no reason',
       }),
     },
@@ -234,7 +174,7 @@ export const adminOpenApi: OpenApiFragment = {
           ...pageParameters,
         }),
         responses: {
-          200: dataResponse('A page; `next_cursor` is null on the last.', object({ access_codes: arrayOf(ref('AdminAccessCode')), next_cursor: nullable(string()) })),
+          200: dataResponse('A page; `next_cursor` is null on the last.', AdminAccessCodePage),
           400: badQuery,
           403: notAdmin,
         },
@@ -247,7 +187,7 @@ export const adminOpenApi: OpenApiFragment = {
         tags: ['Admin'],
         parameters: queryParameters(AuditLogQuery, { actor_id: 'Only this actor\'s requests.', action: 'Only this action (`admin.users.list`, …).', since: 'Only rows after this instant.', ...pageParameters }),
         responses: {
-          200: dataResponse('A page; `next_cursor` is null on the last.', object({ entries: arrayOf(ref('AuditEntry')), next_cursor: nullable(string()) })),
+          200: dataResponse('A page; `next_cursor` is null on the last.', AuditLogPage),
           400: badQuery,
           403: errorResponse('`PERMISSION_DENIED`: the caller is not a platform owner; no audit row is written.'),
         },
@@ -260,7 +200,7 @@ export const adminOpenApi: OpenApiFragment = {
         tags: ['Metrics'],
         parameters: queryParameters(MetricsSinceQuery, { since: 'Only users registered from this instant on (default: all).' }),
         responses: {
-          200: dataResponse('Steps signup, access_code_redeemed, developer_activated, pack_created, command_executed; `conversion_pct` of signups.', object({ funnel: arrayOf(object({ step: string(), count, conversion_pct: number() })) })),
+          200: dataResponse('Steps signup, access_code_redeemed, developer_activated, pack_created, command_executed; `conversion_pct` of signups.', OnboardingFunnel),
           400: badQuery,
           403: notAdmin,
         },
@@ -274,7 +214,7 @@ export const adminOpenApi: OpenApiFragment = {
         responses: {
           200: dataResponse(
             '`mrr_cents` sums live subscriptions (active, past_due).',
-            object({ mrr_cents: count, active_pro_subscribers: count, recent_events: arrayOf(object({ type: string(), data: freeObject('id, user_id, amount_cents'), created_at: dateTime })) }),
+            RevenueMetrics,
           ),
           400: badQuery,
           403: notAdmin,
@@ -287,7 +227,7 @@ export const adminOpenApi: OpenApiFragment = {
         summary: 'Command runs since',
         tags: ['Metrics'],
         parameters: queryParameters(MetricsSinceQuery, { since: 'Only runs from this instant on (default: all).' }),
-        responses: { 200: dataResponse('Runs, distinct users, failures and timeouts, mean duration.', object({ commands_executed: count, active_users: count, error_count: count, avg_command_duration_ms: count })), 400: badQuery, 403: notAdmin },
+        responses: { 200: dataResponse('Runs, distinct users, failures and timeouts, mean duration.', UsageMetrics), 400: badQuery, 403: notAdmin },
       },
     },
     '/api/v1/metrics/user-journeys': {
@@ -299,19 +239,7 @@ export const adminOpenApi: OpenApiFragment = {
         responses: {
           200: dataResponse(
             'Up to 20 latest events per user; `time_to_first_command_ms` is null before a first run.',
-            arrayOf(
-              object({
-                user_id: string(),
-                email: string(),
-                cohort: string(),
-                subscription_tier: string(),
-                created_at: dateTime,
-                events_count: count,
-                time_to_first_command_ms: nullable(integer()),
-                last_active: dateTime,
-                events: arrayOf(object({ type: string(), created_at: dateTime, duration_ms: nullable(integer()) })),
-              }),
-            ),
+            UserJourneys,
           ),
           400: badQuery,
           403: notAdmin,
@@ -329,7 +257,7 @@ export const adminOpenApi: OpenApiFragment = {
             description: 'Columns id, tenant_id, user_id, event_type, event_data (JSON text), duration_ms, created_at; oldest first.',
             content: {
               'text/csv': { schema: string() },
-              'application/json': { schema: object({ data: arrayOf(object({ id: string(), tenant_id: nullable(string()), user_id: nullable(string()), event_type: string(), event_data: string(), duration_ms: nullable(integer()), created_at: dateTime })) }) },
+              'application/json': { schema: fromZod(MetricsExport, 'output') },
             },
           },
           400: badQuery,
@@ -346,7 +274,7 @@ export const adminOpenApi: OpenApiFragment = {
         responses: {
           200: dataResponse(
             'Buckets with at least one event, oldest first.',
-            object({ interval: string(), since: dateTime, buckets: arrayOf(object({ start: string({ format: 'date' }), checkout_started: count, checkout_completed: count, registered: count, first_command: count })) }),
+            AdminFunnel,
           ),
           400: badQuery,
           403: notAdmin,
@@ -360,7 +288,7 @@ export const adminOpenApi: OpenApiFragment = {
         tags: ['Usage'],
         parameters: queryParameters(UsageQuery, { view: '`summary` (default): the first form; `dashboard`: the dashboard form.' }),
         responses: {
-          200: dataResponse('`UsageSummary`, or `UsageDashboard` with `view=dashboard`.', { oneOf: [ref('UsageSummary'), ref('UsageDashboard')] }),
+          200: dataResponse('`UsageSummary`, or `UsageDashboard` with `view=dashboard`.', z.union([UsageSummary, UsageDashboard])),
           400: badQuery,
         },
       },
@@ -373,7 +301,7 @@ export const adminOpenApi: OpenApiFragment = {
         tags: ['Usage'],
         requestBody: jsonBody(fromZod(UsageLimitsBody)),
         responses: {
-          200: dataResponse('The setting now.', object({ tenant_id: string(), hard: boolean() })),
+          200: dataResponse('The setting now.', UsageLimitsSetting),
           400: errorResponse('`VALIDATION_FAILED`: the body is not `{hard: boolean}`.'),
           403: errorResponse("`PERMISSION_DENIED`: the caller is not the tenant's owner or an admin of it. `HARD_LIMITS_ENTERPRISE_ONLY`: `hard: true` from a tier other than enterprise."),
         },
@@ -385,7 +313,7 @@ export const adminOpenApi: OpenApiFragment = {
         summary: 'Usage month by month',
         tags: ['Usage'],
         parameters: queryParameters(UsageHistoryQuery, { months: 'How many months, the current one included (1-24, default 3).' }),
-        responses: { 200: dataResponse('One entry per month, the oldest first.', arrayOf(ref('UsageMonth'))), 400: badQuery },
+        responses: { 200: dataResponse('One entry per month, the oldest first.', z.array(UsageMonth)), 400: badQuery },
       },
     },
     '/api/v1/usage/by-pack': {
@@ -398,18 +326,7 @@ export const adminOpenApi: OpenApiFragment = {
         responses: {
           200: dataResponse(
             'Most used first.',
-            object({
-              period: string(),
-              packs: arrayOf(
-                object({
-                  pack: string(),
-                  versions: freeObject('Runs this month per version of the pack.'),
-                  ...commandFigures,
-                  llm_tokens: object({ input: count, output: count, total: count }),
-                  llm_requests: count,
-                }),
-              ),
-            }),
+            UsageByPack,
           ),
         },
       },
@@ -421,7 +338,7 @@ export const adminOpenApi: OpenApiFragment = {
         tags: ['Usage'],
         parameters: queryParameters(UsageByUserQuery, { tenant_id: 'Only this tenant\'s users.' }),
         responses: {
-          200: dataResponse('Most active first.', object({ period: string(), users: arrayOf(object({ tenant_id: string(), user_id: string(), ...commandFigures })) })),
+          200: dataResponse('Most active first.', UsageByUser),
           400: badQuery,
           403: errorResponse('`PERMISSION_DENIED`: the caller is not a platform admin or owner.'),
         },

@@ -1,27 +1,24 @@
-import { CheckoutBody, CheckoutSessionId, PortalBody, RegistrationCheckoutBody } from '@svc/contracts';
-import { arrayOf, constant, dataResponse, enumOf, errorResponse, freeObject, fromZod, headerParameter, integer, jsonBody, nullable, object, pathParameter, ref, string, type OpenApiFragment } from '@svc/openapi';
+import { z } from 'zod';
+import {
+  BillingStatus,
+  CheckoutBody,
+  CheckoutSessionId,
+  CheckoutStarted,
+  Plan,
+  PortalBody,
+  PortalOpened,
+  ProcessorEventReceived,
+  RegistrationCheckoutBody,
+  RegistrationCheckoutStarted,
+  RegistrationSession,
+} from '@svc/contracts';
+import { componentSchemas, dataResponse, errorResponse, freeObject, fromZod, headerParameter, jsonBody, pathParameter, string, type OpenApiFragment } from '@svc/openapi';
 
 const notConfigured = errorResponse('`SERVICE_UNAVAILABLE`: billing is not configured on this platform (`details.missing` names the setting).');
 const processorFailed = errorResponse('`INTEGRATION_ERROR`: the payment processor refused or could not be reached.');
 const signature = headerParameter('Payment-Signature', string({ pattern: '^t=\\d+,v1=[0-9a-f]+' }), 'The processor\'s signature of the raw body: `t=<unix seconds>,v1=<hex HMAC>`; at most 300 s old.');
 const badSignature = errorResponse('`AUTHENTICATION_FAILED`: the signature is missing, does not verify with this endpoint\'s secret, or is older than 300 s.');
 const processorEvent = jsonBody(freeObject('A processor event (`id`, `type`, `created`, `data.object`), exactly as signed.'));
-
-const schemas = {
-  Plan: object({
-    id: enumOf(['free', 'developer_preview', 'pro']),
-    name: string(),
-    price: integer({ minimum: 0, description: 'Minor currency units a period.' }),
-    interval: nullable(string({ description: '`month`, or null for a plan without payments.' })),
-    limits: object({ requests_per_minute: integer({ description: '-1: unlimited.' }), commands_per_hour: integer({ description: '-1: unlimited.' }) }),
-    features: arrayOf(string()),
-  }),
-  BillingStatus: object({ subscription_tier: enumOf(['free', 'developer_preview', 'pro', 'enterprise']), payment_customer_id: nullable(string()), cohort: string({ description: '`none` when the user did not register with a code.' }) }),
-  RegistrationSession: object(
-    { status: enumOf(['pending', 'ready', 'expired', 'disputed']), code: string({ description: 'When ready.' }), email: string({ description: 'When ready.' }) },
-    { optional: ['code', 'email'] },
-  ),
-};
 
 /** Plans, subscriptions through the payment processor, and paid registration. */
 export const billingOpenApi: OpenApiFragment = {
@@ -30,13 +27,13 @@ export const billingOpenApi: OpenApiFragment = {
     { name: 'Billing', description: 'Plans, the caller\'s subscription, checkout and the processor\'s customer portal.' },
     { name: 'Registration', description: 'Paying for an access code to register with (public).' },
   ],
-  schemas,
+  schemas: componentSchemas(Plan, BillingStatus, RegistrationSession),
   paths: {
     '/api/v1/billing/plans': {
-      get: { operationId: 'listPlans', summary: 'Plans with their prices and the limits the platform enforces', tags: ['Billing'], responses: { 200: dataResponse('The plans.', arrayOf(ref('Plan'))) } },
+      get: { operationId: 'listPlans', summary: 'Plans with their prices and the limits the platform enforces', tags: ['Billing'], responses: { 200: dataResponse('The plans.', z.array(Plan)) } },
     },
     '/api/v1/billing/status': {
-      get: { operationId: 'getBillingStatus', summary: 'The caller\'s tier and processor customer', tags: ['Billing'], responses: { 200: dataResponse('The status.', ref('BillingStatus')) } },
+      get: { operationId: 'getBillingStatus', summary: 'The caller\'s tier and processor customer', tags: ['Billing'], responses: { 200: dataResponse('The status.', BillingStatus) } },
     },
     '/api/v1/billing/checkout': {
       post: {
@@ -45,7 +42,7 @@ export const billingOpenApi: OpenApiFragment = {
         tags: ['Billing'],
         requestBody: jsonBody(fromZod(CheckoutBody)),
         responses: {
-          200: dataResponse('Redirect the user to `checkout_url`.', object({ checkout_url: string() })),
+          200: dataResponse('Redirect the user to `checkout_url`.', CheckoutStarted),
           400: errorResponse('`VALIDATION_FAILED`: a missing or non-http(s) URL (`details.field`).'),
           409: errorResponse('`CONFLICT`: the caller already has an active or past-due subscription.'),
           502: processorFailed,
@@ -60,7 +57,7 @@ export const billingOpenApi: OpenApiFragment = {
         tags: ['Billing'],
         requestBody: jsonBody(fromZod(PortalBody)),
         responses: {
-          200: dataResponse('Redirect the user to `portal_url`.', object({ portal_url: string() })),
+          200: dataResponse('Redirect the user to `portal_url`.', PortalOpened),
           400: errorResponse('`VALIDATION_FAILED`: a missing or non-http(s) `return_url`.'),
           409: errorResponse('`CONFLICT`: the caller has no processor customer yet (never checked out).'),
           502: processorFailed,
@@ -76,7 +73,7 @@ export const billingOpenApi: OpenApiFragment = {
         tags: ['Billing'],
         parameters: [signature],
         requestBody: processorEvent,
-        responses: { 200: dataResponse('Received (also for a duplicate).', object({ received: constant(true) })), 401: badSignature, 503: notConfigured },
+        responses: { 200: dataResponse('Received (also for a duplicate).', ProcessorEventReceived), 401: badSignature, 503: notConfigured },
       },
     },
     '/api/v1/registration/checkout': {
@@ -87,7 +84,7 @@ export const billingOpenApi: OpenApiFragment = {
         tags: ['Registration'],
         requestBody: jsonBody(fromZod(RegistrationCheckoutBody)),
         responses: {
-          200: dataResponse('Redirect the buyer to `checkout_url`; poll the session with `session_id`.', object({ checkout_url: string(), session_id: string() })),
+          200: dataResponse('Redirect the buyer to `checkout_url`; poll the session with `session_id`.', RegistrationCheckoutStarted),
           400: errorResponse('`VALIDATION_FAILED`: `ref` is not a string.'),
           502: processorFailed,
           503: notConfigured,
@@ -101,7 +98,7 @@ export const billingOpenApi: OpenApiFragment = {
         tags: ['Registration'],
         parameters: [pathParameter('session_id', fromZod(CheckoutSessionId), 'The `session_id` the checkout answered.')],
         responses: {
-          200: dataResponse('pending until the payment arrives; then ready with the code and the e-mail it was sent to; expired when the checkout was abandoned; disputed when the payment was disputed (the code no longer works).', ref('RegistrationSession')),
+          200: dataResponse('pending until the payment arrives; then ready with the code and the e-mail it was sent to; expired when the checkout was abandoned; disputed when the payment was disputed (the code no longer works).', RegistrationSession),
           400: errorResponse('`VALIDATION_FAILED`: not a checkout session id.'),
           404: errorResponse('`NOT_FOUND`: no such session.'),
         },
@@ -114,7 +111,7 @@ export const billingOpenApi: OpenApiFragment = {
         tags: ['Registration'],
         parameters: [signature],
         requestBody: processorEvent,
-        responses: { 200: dataResponse('Received (also for a duplicate).', object({ received: constant(true) })), 401: badSignature, 503: notConfigured },
+        responses: { 200: dataResponse('Received (also for a duplicate).', ProcessorEventReceived), 401: badSignature, 503: notConfigured },
       },
     },
   },

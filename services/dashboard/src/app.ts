@@ -11,7 +11,9 @@ import { outbox } from './db/schema.js';
 import { dashboardRoutes } from './http/dashboard.routes.js';
 import { shareRoutes } from './http/share.routes.js';
 import { viewRoutes } from './http/view.routes.js';
+import { respondToDashboardAppRequests } from './events/dashboard-app.responder.js';
 import { BundleService } from './services/bundle.service.js';
+import { DashboardAppService } from './services/dashboard-app.service.js';
 import { DashboardService } from './services/dashboard.service.js';
 import { ShareService } from './services/share.service.js';
 import { shareTokens } from './services/share-token.js';
@@ -51,7 +53,7 @@ export interface DashboardDeps {
 
 export interface DashboardServiceHandle {
   routes: Router[];
-  /** Migrates, answers the fleet ping and relays the outbox. */
+  /** Migrates, answers the fleet ping and `dashboard.app.read`, and relays the outbox. */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -71,6 +73,7 @@ export function createDashboardService({ database, bus, log, config }: Dashboard
     async start() {
       await database.migrate({ migrationsFolder: config.migrationsFolder ?? DASHBOARD_MIGRATIONS, schema: DASHBOARD_SCHEMA });
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'dashboard' })));
+      subscriptions.push(await respondToDashboardAppRequests(bus, new DashboardAppService(dashboards, bundles)));
       events.start();
     },
     async stop() {

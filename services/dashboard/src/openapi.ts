@@ -1,32 +1,33 @@
+import { z } from 'zod';
 import {
   CreateDashboardBody,
+  CreatedDashboard,
   CreateShareBody,
+  Dashboard,
   DASHBOARD_BUNDLE_FIELD,
   DASHBOARD_BUNDLE_MAX_BYTES,
   DASHBOARD_BUNDLE_MAX_FILES,
   DASHBOARD_BUNDLE_MAX_UNCOMPRESSED_BYTES,
-  DASHBOARD_VISIBILITIES,
   DashboardGrantBody,
+  DashboardGranted,
+  DashboardGrantsRevoked,
   DashboardId,
+  DashboardShare,
+  DashboardShareRevoked,
+  DashboardVersion,
+  DashboardViewToken,
   ShareId,
 } from '@svc/contracts';
 import {
-  arrayOf,
-  boolean,
-  constant,
+  componentSchemas,
   dataResponse,
-  dateTime,
-  enumOf,
   errorResponse,
   fromZod,
-  integer,
   jsonBody,
-  nullable,
   object,
   pathParameter,
   ref,
   string,
-  uuid,
   type OpenApiFragment,
   type ParameterObject,
   type ResponseObject,
@@ -57,60 +58,11 @@ const fileResponses = (missing: string) => ({
   404: errorResponse(missing),
 });
 
-const schemas = {
-  Dashboard: object(
-    {
-      id: uuid,
-      slug: string(),
-      name: string(),
-      description: string(),
-      version: nullable(string({ description: 'The active version; null before the first upload.' })),
-      entryPoint: nullable(string({ description: 'URL of the active version\'s main.js, to pass to a dynamic `import()`: on the dashboard origin (`SVC_DASHBOARD_ORIGIN`) when there is one, else the URL path on this origin; null before the first upload.' })),
-      minSdkVersion: nullable(string()),
-      scope: string({ description: 'Without `@`.' }),
-      category: nullable(string()),
-      visibility: enumOf(DASHBOARD_VISIBILITIES),
-      packDependencies: arrayOf(object({ scope: string(), name: string(), version: string({ description: 'A semver range, e.g. `>=2.0.0`.' }) })),
-      created_at: dateTime,
-    },
-    { description: 'A dashboard as the caller may see it.' },
-  ),
-  DashboardVersion: object({
-    id: uuid,
-    dashboard_id: uuid,
-    version: string(),
-    entry_point: constant('main.js'),
-    min_sdk_version: string(),
-    bundle_size_bytes: integer({ minimum: 0, description: 'Size of the uploaded .tar.gz.' }),
-    is_active: boolean(),
-    created_at: dateTime,
-  }),
-  DashboardViewToken: object(
-    {
-      token: string({ description: 'Signed; names the dashboard, the viewer and their session, and its expiry.' }),
-      dashboard_id: uuid,
-      version: nullable(string({ description: 'The active version; null before the first upload.' })),
-      base_url: nullable(string({ description: 'Where the active version\'s files are read with the token, on the dashboard origin when there is one: `{origin}/api/v1/dashboard-views/{token}/bundle/{version}`.' })),
-      entryPoint: nullable(string({ description: '`base_url` + `/main.js`: what the dashboard\'s frame imports.' })),
-      expires_at: dateTime,
-    },
-    { description: 'A view token: the credential of a dashboard frame on the dashboard origin, which never holds the viewer\'s access or refresh token.' },
-  ),
-  DashboardShare: object({
-    id: uuid,
-    dashboard_id: uuid,
-    token: string({ description: 'Signed; carries the link\'s id and expiry.' }),
-    url: string({ description: 'URL path of the shared dashboard\'s metadata: `/api/v1/shared-dashboards/{token}`.' }),
-    expires_at: nullable(dateTime),
-    created_at: dateTime,
-  }),
-};
-
 /** Dashboards: registration, bundle upload and serving, visibility, grants and share links (Part 2). */
 export const dashboardOpenApi: OpenApiFragment = {
   service: 'dashboard',
   tags: [{ name: 'Dashboards', description: 'Browser micro-frontends: versioned bundles served immutable, with visibility, grants and share links.' }],
-  schemas,
+  schemas: componentSchemas(Dashboard, DashboardVersion, DashboardViewToken, DashboardShare),
   paths: {
     '/api/v1/dashboards': {
       post: {
@@ -120,7 +72,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         tags: ['Dashboards'],
         requestBody: jsonBody(fromZod(CreateDashboardBody)),
         responses: {
-          201: dataResponse('Registered.', object({ id: uuid, scope: string(), name: string(), slug: string(), visibility: enumOf(DASHBOARD_VISIBILITIES), created_at: dateTime })),
+          201: dataResponse('Registered.', CreatedDashboard),
           400: errorResponse('`VALIDATION_FAILED`: a malformed field (`details.field`).'),
           403: errorResponse('`PERMISSION_DENIED`: developer mode required (`details.reason: developer_mode_required`) or a scope not the caller\'s (`scope_mismatch`).'),
           409: errorResponse('`CONFLICT` (`details.reason: dashboard_exists`): a dashboard with this name exists.'),
@@ -131,7 +83,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         summary: 'Dashboards the caller may see',
         description: 'Public ones, every one of the caller\'s tenants, and organization ones granted to them; unlisted dashboards of other tenants are left out. Ordered by scope, then name.',
         tags: ['Dashboards'],
-        responses: { 200: dataResponse('The dashboards.', arrayOf(ref('Dashboard'))) },
+        responses: { 200: dataResponse('The dashboards.', z.array(Dashboard)) },
       },
     },
     '/api/v1/dashboards/{dashboard_id}/versions': {
@@ -159,7 +111,7 @@ export const dashboardOpenApi: OpenApiFragment = {
           },
         },
         responses: {
-          201: dataResponse('Uploaded and active.', ref('DashboardVersion')),
+          201: dataResponse('Uploaded and active.', DashboardVersion),
           400: errorResponse('`VALIDATION_FAILED`: `details.reason` `invalid_tarball` (not gzip, not tar, a link, device, absolute path, `..`, duplicate, too many files: `details.issue`) or `entry_point_not_found`; or a malformed field.'),
           403: notOwner,
           404: notFound,
@@ -187,7 +139,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         tags: ['Dashboards'],
         parameters: [slug],
         responses: {
-          201: dataResponse('Minted.', ref('DashboardViewToken')),
+          201: dataResponse('Minted.', DashboardViewToken),
           403: errorResponse('`PERMISSION_DENIED` (`details.reason: session_required`): the caller is not a signed-in session.'),
           404: notFound,
         },
@@ -212,7 +164,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         parameters: [dashboardId],
         requestBody: jsonBody(fromZod(DashboardGrantBody)),
         responses: {
-          200: dataResponse('Granted.', object({ granted: integer({ minimum: 0, description: 'Distinct tenants that hold a grant from this request.' }), dashboard_id: uuid })),
+          200: dataResponse('Granted.', DashboardGranted),
           400: errorResponse('`VALIDATION_FAILED`: not an organization dashboard (`details.reason: wrong_visibility`), an unknown tenant (`unknown_tenant`), or a malformed body.'),
           403: notOwner,
           404: notFound,
@@ -226,7 +178,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         parameters: [dashboardId],
         requestBody: jsonBody(fromZod(DashboardGrantBody)),
         responses: {
-          200: dataResponse('Revoked.', object({ revoked: integer({ minimum: 0, description: 'Grants removed.' }), dashboard_id: uuid })),
+          200: dataResponse('Revoked.', DashboardGrantsRevoked),
           400: errorResponse('`VALIDATION_FAILED`: an unknown tenant or a malformed body.'),
           403: notOwner,
           404: notFound,
@@ -239,7 +191,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         summary: 'A dashboard by slug',
         tags: ['Dashboards'],
         parameters: [slugOrId('The dashboard\'s slug (its name).')],
-        responses: { 200: dataResponse('The dashboard.', ref('Dashboard')), 404: notFound },
+        responses: { 200: dataResponse('The dashboard.', Dashboard), 404: notFound },
       },
       delete: {
         operationId: 'deleteDashboard',
@@ -248,7 +200,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         tags: ['Dashboards'],
         parameters: [slugOrId('The dashboard\'s id (a UUID).')],
         responses: {
-          200: dataResponse('Deleted.', object({ message: string() })),
+          200: dataResponse('Deleted.', ref('Message')),
           400: badId,
           403: errorResponse('`PERMISSION_DENIED` (`details.reason: developer_mode_required`).'),
           404: errorResponse('`NOT_FOUND`: no such dashboard, or not owned by the caller\'s tenant.'),
@@ -263,14 +215,14 @@ export const dashboardOpenApi: OpenApiFragment = {
         tags: ['Dashboards'],
         parameters: [dashboardId],
         requestBody: { ...jsonBody(fromZod(CreateShareBody)), required: false },
-        responses: { 201: dataResponse('Created.', ref('DashboardShare')), 400: badId, 403: notOwner, 404: notFound },
+        responses: { 201: dataResponse('Created.', DashboardShare), 400: badId, 403: notOwner, 404: notFound },
       },
       get: {
         operationId: 'listDashboardShares',
         summary: 'Live share links of a dashboard',
         tags: ['Dashboards'],
         parameters: [dashboardId],
-        responses: { 200: dataResponse('Links not expired, newest first.', arrayOf(ref('DashboardShare'))), 400: badId, 403: notOwner, 404: notFound },
+        responses: { 200: dataResponse('Links not expired, newest first.', z.array(DashboardShare)), 400: badId, 403: notOwner, 404: notFound },
       },
     },
     '/api/v1/dashboards/{dashboard_id}/shares/{share_id}': {
@@ -280,7 +232,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         tags: ['Dashboards'],
         parameters: [dashboardId, pathParameter('share_id', fromZod(ShareId), 'The share link\'s id.')],
         responses: {
-          200: dataResponse('Revoked: the token opens nothing any more.', object({ revoked: constant(true), id: uuid, dashboard_id: uuid })),
+          200: dataResponse('Revoked: the token opens nothing any more.', DashboardShareRevoked),
           400: errorResponse('`VALIDATION_FAILED`: a malformed id.'),
           403: notOwner,
           404: errorResponse('`NOT_FOUND`: no such dashboard or share link.'),
@@ -294,7 +246,7 @@ export const dashboardOpenApi: OpenApiFragment = {
         description: '`entryPoint` points under this share link, so the bundle loads without a JWT.',
         tags: ['Dashboards'],
         parameters: [shareToken],
-        responses: { 200: dataResponse('The dashboard.', ref('Dashboard')), 404: errorResponse('`NOT_FOUND`: a token that is forged, malformed, expired or revoked.') },
+        responses: { 200: dataResponse('The dashboard.', Dashboard), 404: errorResponse('`NOT_FOUND`: a token that is forged, malformed, expired or revoked.') },
       },
     },
     '/api/v1/shared-dashboards/{token}/bundle/{version}/{path}': {

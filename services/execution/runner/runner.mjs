@@ -116,6 +116,8 @@ function commandContext(id, context, signal) {
     tenant: context.tenant,
     user: context.user,
     correlationId: context.correlationId,
+    // The run's trace (W3C traceparent) when the platform traces, to pass on to what the command calls.
+    traceparent: context.traceparent,
     // The caller's secrets of this pack, only those it declares (empty when it declares none).
     secrets: Object.freeze({ ...context.secrets }),
     storage: {

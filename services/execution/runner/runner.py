@@ -229,6 +229,8 @@ class Context:
         self.tenant = context.get("tenant")
         self.user = context.get("user")
         self.correlation_id = context.get("correlationId")
+        # The run's trace (W3C traceparent) when the platform traces, to pass on to what the command calls.
+        self.traceparent = context.get("traceparent")
         # The caller's secrets of this pack, only those it declares (empty when it declares none).
         self.secrets = types.MappingProxyType(dict(context.get("secrets") or {}))
         self.signal = cancel_signal

@@ -10,6 +10,7 @@ import type { SandboxMode } from './worker/runners/runner-sandbox.js';
 import type { EgressSettings } from './worker/services/egress-hooks.js';
 import type { TenantShareFractions } from './worker/services/tenant-shares.js';
 import type { WorkerPrefetch } from './worker/events/task.consumer.js';
+import type { Queue } from '@svc/pack-sdk';
 
 /**
  * What both processes of the service share: their configuration and dependencies, the schema and
@@ -34,6 +35,8 @@ export interface ExecutionConfig {
   runnerIdleMs: number;
   maxRunners: number;
   prefetch: WorkerPrefetch;
+  /** The queues a worker takes jobs from (`SVC_WORKER_QUEUES`); all three where absent. */
+  workerQueues?: readonly Queue[];
   /** Where workers unpack pack versions. */
   dataDir: string;
   migrationsFolder?: string;

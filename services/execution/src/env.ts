@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envBoolean, parseEnv } from '@svc/core';
 import { infrastructureEnv, secretsEnv } from '@svc/platform';
 import { TIER_VALUES } from '@svc/contracts';
+import { QUEUES, type Queue } from '@svc/pack-sdk';
 import { DEFAULT_TENANT_SHARES } from './worker/services/tenant-shares.js';
 
 const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
@@ -72,6 +73,19 @@ export const ExecutionApiEnv = ExecutionEnv.extend({
 /** The worker listens only for the orchestrator's probes. */
 export const ExecutionWorkerEnv = ExecutionEnv.extend({
   SVC_HEALTH_PORT: int(0, 65535, 8090),
+  /** The queues this worker takes jobs from, comma-separated: `fast`, or `medium,long` for a Deployment of long workers. */
+  SVC_WORKER_QUEUES: z
+    .string()
+    .default(QUEUES.join(','))
+    .transform((text, context) => {
+      const named = [...new Set(text.split(',').map((part) => part.trim()).filter(Boolean))];
+      const unknown = named.filter((queue) => !(QUEUES as readonly string[]).includes(queue));
+      if (named.length === 0 || unknown.length > 0) {
+        context.addIssue({ code: 'custom', message: `expected one or more of ${QUEUES.join(', ')}, comma-separated${unknown.length > 0 ? `; not a queue: ${unknown.join(', ')}` : ''}` });
+        return z.NEVER;
+      }
+      return QUEUES.filter((queue) => named.includes(queue)) as Queue[];
+    }),
 });
 
 export function loadExecutionEnv(source: Record<string, string | undefined>): z.infer<typeof ExecutionEnv> {

@@ -6,4 +6,4 @@ export { createExecutionService } from './api/app.js';
 export { createExecutionWorker } from './worker/app.js';
 export { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA, executionConfigFromEnv, type ExecutionConfig, type ExecutionDeps, type RunnerSandboxConfig } from './config.js';
 export { ExecutionEnv, loadExecutionEnv } from './env.js';
-export type { SandboxView, SyncedPackView } from './api/services/sandbox.service.js';
+export type { Sandbox as SandboxView, SandboxPack as SyncedPackView } from '@svc/contracts';

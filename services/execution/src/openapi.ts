@@ -1,36 +1,50 @@
-import { Namespace, PACKAGE_FIELD, PackOrCommandName } from '@svc/contracts';
+import { z } from 'zod';
+import {
+  JsonRpcResponse,
+  Namespace,
+  PACKAGE_FIELD,
+  PackOrCommandName,
+  RunResult,
+  Sandbox,
+  SANDBOX_QUOTAS,
+  SandboxAlreadyRunning,
+  SandboxPackSynced,
+  SandboxStarted,
+  SandboxStopped,
+  Schedule,
+  ScheduleRun,
+  Task,
+  TaskAccepted,
+  TaskAnswer,
+  TaskCancelled,
+  TaskList,
+} from '@svc/contracts';
 import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
 import {
-  anyValue,
-  boolean,
   arrayOf,
+  componentSchemas,
   constant,
   dataResponse,
-  dateTime,
   enumOf,
   errorResponse,
   fromZod,
   headerParameter,
   integer,
   jsonResponse,
-  nullable,
-  number,
   object,
   pathParameter,
   queryParameters,
   ref,
   string,
-  uuid,
   type OpenApiFragment,
   type OperationObject,
   type SchemaObject,
 } from '@svc/openapi';
-import { TASK_STATUSES } from './db/schema.js';
 import { IDEMPOTENCY_KEY_MAX, TASK_LIST_MAX, TaskListQuery } from './api/http/task.routes.js';
 import { McpQuery } from './api/mcp/mcp-options.js';
 import { StartSandboxBody } from './api/http/sandbox.routes.js';
-import { ALREADY_RUNNING, SANDBOX_QUOTAS } from './api/services/sandbox.service.js';
-import { schedulePaths, scheduleSchemas } from './schedule.openapi.js';
+import { ALREADY_RUNNING } from './api/services/sandbox.service.js';
+import { schedulePaths } from './schedule.openapi.js';
 
 /** The path, query and header parameters of a command run, installed or in the sandbox. */
 /** A synchronous run that never started (the tenant's share of the workers, or every runner, was taken), or the queue or database away. */
@@ -49,89 +63,11 @@ const runParameters = [
   headerParameter('Prefer', string(), '`respond-async` asks for a task, as `?async=true` does.'),
 ];
 const replayed = { 'Idempotent-Replayed': { description: '`true` when this is the stored outcome of an earlier call with the same `Idempotency-Key`.', schema: constant('true') } };
-/** A line a pack's code logged during a run; a run keeps 16 KiB of them, the last line counting any dropped. */
-const runLogLine = object({ at: dateTime, level: string({ description: '`debug`, `info`, `warn` or `error`.' }), message: string() });
-const ranBody = object(
-  { result: anyValue('What the command returned.'), execution: object({ duration_ms: integer({ minimum: 0 }), status: constant('completed') }), logs: arrayOf(runLogLine) },
-  { optional: ['logs'] },
-);
 const taskId = pathParameter('task_id', string(), 'The task\'s id.');
-const jsonRpcId: SchemaObject = { anyOf: [string(), integer()] };
-/** An error answer's id is null when the request's own could not be read. */
-const jsonRpcIdOrNull: SchemaObject = { anyOf: [nullable(string()), integer()] };
 /** A request, notification or response; the MCP SDK checks the rest. */
 const jsonRpcMessage: SchemaObject = { type: 'object', properties: { jsonrpc: constant('2.0'), method: string() }, required: ['jsonrpc'] };
 
-const exactly = (value: number) => integer({ enum: [value] });
-
-const syncedPack = object({
-  namespace: string(),
-  name: string(),
-  version: string(),
-  sha256: string(),
-  size_bytes: integer({ minimum: 0 }),
-  commands: arrayOf(string()),
-  synced_at: dateTime,
-});
 const notRunning = errorResponse('`SANDBOX_NOT_RUNNING`: start the sandbox first.');
-
-/** The sandbox as every sandbox endpoint answers it, with what each one adds. */
-const sandbox = (extra: Record<string, SchemaObject> = {}) =>
-  object({
-    status: enumOf(['running', 'stopped']),
-    sandbox_id: nullable({ ...uuid, description: 'The session\'s id (a new one for every start); null before the first.' }),
-    uptime: integer({ minimum: 0, description: 'Seconds since the running session started; 0 when stopped.' }),
-    timeout: integer({ minimum: 0, description: 'Seconds without activity after which the session stops.' }),
-    started_at: nullable(dateTime),
-    last_active_at: nullable(dateTime),
-    expires_at: nullable({ ...dateTime, description: 'When a running session stops unless active again; null when stopped.' }),
-    stopped_at: nullable({ ...dateTime, description: 'When it stopped, by hand or by its timeout; null while running.' }),
-    quotas: object({
-      executions_per_month: exactly(SANDBOX_QUOTAS.executions_per_month),
-      concurrent_sessions: exactly(SANDBOX_QUOTAS.concurrent_sessions),
-      storage_bytes: exactly(SANDBOX_QUOTAS.storage_bytes),
-    }),
-    usage: object({
-      executions_this_month: integer({ minimum: 0, description: 'Sandbox runs this calendar month (UTC).' }),
-      executions_reset_at: dateTime,
-      storage_bytes: integer({ minimum: 0, description: 'Bytes of the packs synced into the sandbox.' }),
-    }),
-    packs: arrayOf(syncedPack),
-    ...extra,
-  });
-
-/** A task as `GET /tasks/{id}` shows it; a schedule's runs are these too. */
-const taskFields = {
-  task_id: uuid,
-  status: enumOf(TASK_STATUSES, { description: '`success`, `failure`, `timeout` and `revoked` are terminal.' }),
-  result: anyValue('The command\'s result once `success`; otherwise null.'),
-  error: nullable(object({ message: string(), type: string({ description: 'The exception class name.' }) })),
-  started_at: nullable(dateTime),
-  completed_at: nullable(dateTime),
-  correlation_id: string(),
-  progress: nullable(
-    object(
-      { done: number({ minimum: 0 }), total: number({ minimum: 0, exclusiveMinimum: true }), message: string() },
-      { optional: ['total', 'message'], description: 'The command\'s last progress report (`ctx.progress(done, total?, message?)`); null when it made none.' },
-    ),
-  ),
-  logs: arrayOf(runLogLine, { description: 'What the run logged (its last attempt), for the task\'s owner: 16 KiB of lines, the last counting any dropped.' }),
-};
-
-const schemas = {
-  Task: object(taskFields),
-  JsonRpcResponse: {
-    description: 'A JSON-RPC 2.0 response.',
-    oneOf: [
-      object({ jsonrpc: constant('2.0'), id: jsonRpcId, result: { type: 'object' } }),
-      object({
-        jsonrpc: constant('2.0'),
-        id: jsonRpcIdOrNull,
-        error: object({ code: integer(), message: string(), data: anyValue('More about the error.') }, { optional: ['data'] }),
-      }),
-    ],
-  },
-};
 
 const jsonRpcError = (description: string) => jsonResponse(description, ref('JsonRpcResponse'));
 
@@ -154,7 +90,7 @@ export const executionOpenApi: OpenApiFragment = {
     { name: 'Sandbox', description: 'A development sandbox per user, with the spec\'s quotas.' },
     { name: 'Schedules', description: 'Commands run on a cron, as tasks, once per tick.' },
   ],
-  schemas: { ...schemas, ...scheduleSchemas(taskFields) },
+  schemas: componentSchemas(Task, JsonRpcResponse, Schedule, ScheduleRun),
   paths: {
     ...schedulePaths,
     '/api/v1/commands/{namespace}/{name}': {
@@ -170,8 +106,8 @@ export const executionOpenApi: OpenApiFragment = {
         ],
         requestBody: { required: false, description: 'The input: a JSON object that satisfies the command\'s `input_schema` (`{}` when absent).', content: { 'application/json': { schema: { type: 'object' } } } },
         responses: {
-          200: dataResponse('The command ran (with `logs` when `?logs=true`).', ranBody, replayed),
-          202: dataResponse('Running as a task.', object({ task_id: uuid, status: constant('pending'), status_url: string({ description: '`/api/v1/tasks/{task_id}`.' }) }), {
+          200: dataResponse('The command ran (with `logs` when `?logs=true`).', RunResult, replayed),
+          202: dataResponse('Running as a task.', TaskAccepted, {
             ...replayed,
             Location: { description: 'The task\'s status URL.', schema: string() },
           }),
@@ -192,15 +128,7 @@ export const executionOpenApi: OpenApiFragment = {
         tags: ['Tasks'],
         parameters: queryParameters(TaskListQuery, { status: 'Only tasks in this status.', limit: `How many, newest first (1-${TASK_LIST_MAX}, default 20).` }),
         responses: {
-          200: jsonResponse(
-            'The tasks.',
-            object({
-              success: constant(true),
-              data: object({
-                tasks: arrayOf(object({ task_id: uuid, command: string({ description: '`namespace.name`.' }), status: enumOf(TASK_STATUSES), created_at: dateTime, started_at: nullable(dateTime), completed_at: nullable(dateTime) })),
-              }),
-            }),
-          ),
+          200: jsonResponse('The tasks.', TaskList),
           400: errorResponse('`VALIDATION_FAILED`: an unknown status, a limit out of range, or another parameter.'),
         },
       },
@@ -212,7 +140,7 @@ export const executionOpenApi: OpenApiFragment = {
         tags: ['Tasks'],
         parameters: [taskId],
         responses: {
-          200: jsonResponse('The task.', object({ success: constant(true), data: ref('Task') })),
+          200: jsonResponse('The task.', TaskAnswer),
           403: errorResponse('`PERMISSION_DENIED`: the task belongs to another user or tenant.'),
           404: errorResponse('`NOT_FOUND`: unknown or malformed id.'),
           410: errorResponse('`GONE`: the task finished and its result has expired.'),
@@ -226,7 +154,7 @@ export const executionOpenApi: OpenApiFragment = {
         tags: ['Tasks'],
         parameters: [taskId],
         responses: {
-          200: jsonResponse('Revoked.', object({ success: constant(true), data: object({ task_id: uuid, revoked: constant(true) }) })),
+          200: jsonResponse('Revoked.', TaskCancelled),
           403: errorResponse('`PERMISSION_DENIED`: the task belongs to another user or tenant.'),
           404: errorResponse('`NOT_FOUND`: unknown or malformed id.'),
           409: errorResponse('`TASK_TERMINAL`: the task has already ended.'),
@@ -238,7 +166,7 @@ export const executionOpenApi: OpenApiFragment = {
         operationId: 'getSandbox',
         summary: 'Your development sandbox: status, sandbox_id, uptime',
         tags: ['Sandbox'],
-        responses: { 200: dataResponse('The sandbox (stopped, with a null id, before the first start).', sandbox()) },
+        responses: { 200: dataResponse('The sandbox (stopped, with a null id, before the first start).', Sandbox) },
       },
       post: {
         operationId: 'startSandbox',
@@ -247,8 +175,8 @@ export const executionOpenApi: OpenApiFragment = {
         tags: ['Sandbox'],
         requestBody: { required: false, content: { 'application/json': { schema: fromZod(StartSandboxBody) } } },
         responses: {
-          201: dataResponse('A new session.', sandbox({ created: constant(true) })),
-          200: dataResponse('The session already running.', sandbox({ created: constant(false), warning: string() })),
+          201: dataResponse('A new session.', SandboxStarted),
+          200: dataResponse('The session already running.', SandboxAlreadyRunning),
           400: errorResponse('`VALIDATION_FAILED`: `timeout` is not a whole number of seconds from 60 to 86400, or another field was sent.'),
           403: errorResponse('`PERMISSION_DENIED`: developer mode is required.'),
         },
@@ -258,7 +186,7 @@ export const executionOpenApi: OpenApiFragment = {
         summary: 'Stop your development sandbox',
         description: 'Stopping a sandbox that is not running changes nothing and answers `stopped: false`.',
         tags: ['Sandbox'],
-        responses: { 200: dataResponse('The sandbox, now stopped.', sandbox({ stopped: boolean({ description: 'Whether a running session was stopped by this call.' }) })) },
+        responses: { 200: dataResponse('The sandbox, now stopped.', SandboxStopped) },
       },
     },
     '/api/v1/sandbox/packs': {
@@ -277,8 +205,8 @@ export const executionOpenApi: OpenApiFragment = {
           },
         },
         responses: {
-          201: dataResponse('Synced for the first time.', object({ pack: syncedPack, created: constant(true), storage_bytes: integer({ minimum: 0 }) })),
-          200: dataResponse('Replaced the earlier sync.', object({ pack: syncedPack, created: constant(false), storage_bytes: integer({ minimum: 0 }) })),
+          201: dataResponse('Synced for the first time.', SandboxPackSynced.extend({ created: z.literal(true) })),
+          200: dataResponse('Replaced the earlier sync.', SandboxPackSynced.extend({ created: z.literal(false) })),
           400: errorResponse('`PACKAGE_INVALID`, `PACKAGE_PATH_INVALID`, `MANIFEST_INVALID`, `INPUT_SCHEMA_INVALID` or `ENTRY_MISSING`, as the registry answers them.'),
           403: errorResponse('`PERMISSION_DENIED`: the pack\'s namespace is not the caller\'s nor one of their organizations\'.'),
           409: notRunning,
@@ -297,8 +225,8 @@ export const executionOpenApi: OpenApiFragment = {
         ],
         requestBody: { required: false, description: 'The input: a JSON object that satisfies the command\'s `input_schema`.', content: { 'application/json': { schema: { type: 'object' } } } },
         responses: {
-          200: dataResponse('The command ran (with `logs` when `?logs=true`).', ranBody),
-          202: dataResponse('Running as a task.', object({ task_id: uuid, status: constant('pending'), status_url: string() }), { Location: { description: 'The task\'s status URL.', schema: string() } }),
+          200: dataResponse('The command ran (with `logs` when `?logs=true`).', RunResult),
+          202: dataResponse('Running as a task.', TaskAccepted, { Location: { description: 'The task\'s status URL.', schema: string() } }),
           400: errorResponse('`VALIDATION_FAILED`: the input does not satisfy `input_schema`, or a malformed `async`.'),
           404: errorResponse('`NOT_FOUND`: no synced pack of the namespace has this command.'),
           408: errorResponse('`TIMEOUT`: the command ran past its timeout and was stopped.'),
@@ -334,7 +262,7 @@ export const executionOpenApi: OpenApiFragment = {
           200: {
             description: 'The JSON-RPC response (or responses, for a batch).',
             content: {
-              'application/json': { schema: { anyOf: [ref('JsonRpcResponse'), arrayOf(ref('JsonRpcResponse'))] } },
+              'application/json': { schema: fromZod(z.union([JsonRpcResponse, z.array(JsonRpcResponse)]), 'output') },
               'text/event-stream': { schema: { type: 'string', description: 'Server-sent events, for a `tools/call` that asked for progress (`params._meta.progressToken`): its `notifications/progress`, then its response.' } },
             },
           },

@@ -1,5 +1,6 @@
-import { CreateScheduleBody, ListSchedulesQuery, SCHEDULE_CATCH_UPS, SCHEDULE_OVERLAPS, SCHEDULE_PAUSE_REASONS, ScheduleRunsQuery, UpdateScheduleBody } from '@svc/contracts';
-import { arrayOf, dataResponse, dateTime, enumOf, errorResponse, fromZod, integer, nullable, object, pathParameter, queryParameters, ref, string, uuid, boolean, constant, type OpenApiFragment, type SchemaObject } from '@svc/openapi';
+import { z } from 'zod';
+import { CreateScheduleBody, Deleted, ListSchedulesQuery, SchedulePage, ScheduleRunPage, ScheduleRunsQuery, UpdateScheduleBody } from '@svc/contracts';
+import { dataResponse, errorResponse, fromZod, pathParameter, queryParameters, ref, uuid, type OpenApiFragment } from '@svc/openapi';
 import { SCHEDULE_LIMITS } from './api/services/schedule-limits.js';
 
 const scheduleId = pathParameter('id', uuid, 'The schedule\'s id.');
@@ -11,37 +12,6 @@ const badBody = errorResponse(
   `\`VALIDATION_FAILED\` with \`details.field\`: a malformed body; a cron croner cannot read, or one firing more often than the tier allows (${limits}) (\`cron\`); an unknown IANA time zone (\`timezone\`); a command the caller may not run (\`command\`); an input its schema refuses (\`input.…\`).`,
 );
 const limitReached = errorResponse('`SCHEDULE_LIMIT_REACHED`: the tenant has as many enabled schedules as its tier allows (`details.limit`, `details.tier`).');
-
-/** The schedule's schemas; its runs are tasks (`task`: a task's fields) with the tick they were fired for. */
-export const scheduleSchemas = (task: Record<string, SchemaObject>): Record<string, SchemaObject> => ({
-  Schedule: object({
-    id: uuid,
-    command: string({ description: '`namespace.name`.' }),
-    input: { type: 'object', description: 'The input each run is given.' },
-    cron: string({ description: 'Five fields, or @hourly, @daily, @weekly, @monthly, @yearly.' }),
-    timezone: string({ description: 'IANA time zone the cron is read in.' }),
-    enabled: boolean(),
-    overlap: enumOf(SCHEDULE_OVERLAPS, { description: '`skip`: a tick while the last run is unfinished fires nothing; `queue`: it fires anyway.' }),
-    catch_up: enumOf(SCHEDULE_CATCH_UPS, { description: 'Ticks missed while no scheduler ran: `none` fires none of them, `latest` fires the latest once.' }),
-    description: string(),
-    // An enum that allows null lists it (OpenAPI 3.0: `nullable` does not add null to `enum`).
-    paused_reason: { ...nullable(enumOf(SCHEDULE_PAUSE_REASONS)), enum: [...SCHEDULE_PAUSE_REASONS, null], description: 'Why it is paused: by a person, proposed by a pack, or by itself (its creator or its command out of reach); null while enabled.' },
-    next_run_at: nullable(dateTime),
-    last_run_at: nullable(dateTime),
-    last_task_id: nullable(uuid),
-    missed_ticks: integer({ minimum: 0 }),
-    skipped_ticks: integer({ minimum: 0 }),
-    proposed_by: nullable(string({ description: '`@namespace/pack` when a pack proposed it.' })),
-    created_by: uuid,
-    created_at: dateTime,
-    updated_at: dateTime,
-  }),
-  ScheduleRun: object({
-    ...task,
-    scheduled_for: nullable({ ...dateTime, description: 'The tick it was fired for; null when triggered by hand.' }),
-    created_at: dateTime,
-  }),
-});
 
 const schedule = dataResponse('The schedule.', ref('Schedule'));
 const action = (operationId: string, summary: string, description: string) => ({
@@ -70,7 +40,7 @@ export const schedulePaths: OpenApiFragment['paths'] = {
       tags: ['Schedules'],
       parameters: queryParameters(ListSchedulesQuery),
       responses: {
-        200: dataResponse('A page of schedules.', object({ schedules: arrayOf(ref('Schedule')), total: integer({ minimum: 0 }), page: integer({ minimum: 1 }), pages: integer({ minimum: 0 }) })),
+        200: dataResponse('A page of schedules.', SchedulePage),
         400: errorResponse('`VALIDATION_FAILED`: a bad `page`, `limit` or `enabled`.'),
       },
     },
@@ -86,7 +56,7 @@ export const schedulePaths: OpenApiFragment['paths'] = {
       summary: 'Delete a schedule (its runs stay tasks)',
       tags: ['Schedules'],
       parameters: [scheduleId],
-      responses: { 200: dataResponse('Deleted.', object({ id: uuid, deleted: constant(true) })), 404: notFound },
+      responses: { 200: dataResponse('Deleted.', Deleted.extend({ id: z.uuid() })), 404: notFound },
     },
   },
   '/api/v1/schedules/{id}/pause': { post: action('pauseSchedule', 'Pause a schedule', 'No tick fires until it is resumed.') },
@@ -100,7 +70,7 @@ export const schedulePaths: OpenApiFragment['paths'] = {
       description: 'A task of the caller, whatever the schedule\'s state and overlap; an input the command now refuses gives a failed run.',
       tags: ['Schedules'],
       parameters: [scheduleId],
-      responses: { 202: dataResponse('The run.', object({ task_id: uuid, status: string(), status_url: string() })), 404: notFound },
+      responses: { 202: dataResponse('The run.', z.object({ task_id: z.uuid(), status: z.string(), status_url: z.string() })), 404: notFound },
     },
   },
   '/api/v1/schedules/{id}/runs': {
@@ -110,7 +80,7 @@ export const schedulePaths: OpenApiFragment['paths'] = {
       tags: ['Schedules'],
       parameters: [scheduleId, ...queryParameters(ScheduleRunsQuery)],
       responses: {
-        200: dataResponse('A page of runs.', object({ runs: arrayOf(ref('ScheduleRun')), total: integer({ minimum: 0 }), page: integer({ minimum: 1 }), pages: integer({ minimum: 0 }) })),
+        200: dataResponse('A page of runs.', ScheduleRunPage),
         400: errorResponse('`VALIDATION_FAILED`: a bad `page` or `limit`.'),
         404: notFound,
       },

@@ -8,12 +8,12 @@ import { loadExecutionWorkerEnv } from './env.js';
 const env = loadExecutionWorkerEnv(process.env);
 const log = createLogger({ service: 'execution-worker', level: env.LOG_LEVEL });
 const infra = await openInfrastructure(env, log);
-const worker = createExecutionWorker({ ...infra, log, config: executionConfigFromEnv(env) });
+const worker = createExecutionWorker({ ...infra, log, config: { ...executionConfigFromEnv(env), workerQueues: env.SVC_WORKER_QUEUES } });
 await worker.start();
 // No HTTP of its own: a small listener answers /healthz and /readyz for the orchestrator.
 const probes = await listenForProbes(env.SVC_HEALTH_PORT, infrastructureReadiness(infra), log);
 const metricsServer = env.SVC_METRICS_PORT === undefined ? undefined : await serveMetrics(env.SVC_METRICS_PORT);
-log.info('execution worker taking jobs');
+log.info('execution worker taking jobs', { queues: env.SVC_WORKER_QUEUES });
 releaseMemoryWhenIdle();
 
 // Stop taking jobs, let running ones finish (bounded by the bus's drain timeout), then close.

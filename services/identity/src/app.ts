@@ -22,6 +22,7 @@ import { namespaceRoutes } from './http/namespace.routes.js';
 import { organizationRoutes } from './http/organization.routes.js';
 import { accessCodeRoutes } from './http/access-code.routes.js';
 import { authRoutes } from './http/auth.routes.js';
+import { passwordResetRoutes } from './http/password-reset.routes.js';
 import { userRoutes } from './http/user.routes.js';
 import { AccessCodeService } from './services/access-code.service.js';
 import { AccountService } from './services/account.service.js';
@@ -35,6 +36,7 @@ import { OAuthConsentService } from './services/oauth-consent.service.js';
 import { OAuthService } from './services/oauth.service.js';
 import { ensureAdmin, type AdminBootstrap } from './services/bootstrap.service.js';
 import { bcryptHasher } from './services/password.js';
+import { PasswordResetService } from './services/password-reset.service.js';
 import { PrincipalService } from './services/principal.service.js';
 import { RoleService } from './services/role.service.js';
 import { TierService } from './services/tier.service.js';
@@ -58,9 +60,15 @@ export interface IdentityConfig {
   publicUrl?: string;
   /** How client ID metadata documents are fetched: private ranges allowed, extra trusted certificates. */
   clientDocuments?: ClientDocumentOptions;
+  /** SVC_PASSWORD_RESET_TTL: how long a password reset link works (default an hour). */
+  passwordResetTtlSeconds?: number;
+  /** Now, for the expiry of password reset links (a test moves it; default the system's). */
+  clock?: () => Date;
   /** Where the SQL migrations are; defaults to this package's `drizzle/`. */
   migrationsFolder?: string;
 }
+
+export const DEFAULT_PASSWORD_RESET_TTL_SECONDS = 3600;
 
 export interface IdentityDeps {
   database: Database;
@@ -103,11 +111,21 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
   );
   const clients = new OAuthClientService(db, new ClientDocuments(cache, log, config.clientDocuments));
   const consent = new OAuthConsentService(auth, principals, oauth, config.internalSecret);
+  const resets = new PasswordResetService({
+    db,
+    events,
+    cache,
+    auth,
+    oauth,
+    log,
+    settings: { publicUrl, ttlSeconds: config.passwordResetTtlSeconds ?? DEFAULT_PASSWORD_RESET_TTL_SECONDS, clock: config.clock ?? (() => new Date()) },
+  });
   const subscriptions: Subscription[] = [];
 
   return {
     routes: [
       authRoutes(auth, db, { secure: config.cookieSecure, maxAgeSeconds: config.refreshTtlSeconds }),
+      passwordResetRoutes(resets),
       userRoutes(db, new RoleService(db, principals)),
       accessCodeRoutes(codes),
       accountRoutes(accounts, apiKeys),
@@ -132,6 +150,7 @@ export function createIdentityService({ database, cache, bus, log, config }: Ide
     },
     async stop() {
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
+      await resets.stop();
       await events.stop();
     },
   };
@@ -150,6 +169,7 @@ export function identityConfigFromEnv(env: {
   SVC_PUBLIC_URL?: string;
   SVC_OAUTH_CLIENT_ALLOWED_CIDRS: string[];
   SVC_OAUTH_CLIENT_CA_FILE?: string;
+  SVC_PASSWORD_RESET_TTL: number;
 }): IdentityConfig {
   return {
     jwtSecret: env.SVC_JWT_SECRET,
@@ -160,6 +180,7 @@ export function identityConfigFromEnv(env: {
     cookieSecure: env.SVC_COOKIE_SECURE,
     admin: env.SVC_ADMIN_EMAIL && env.SVC_ADMIN_PASSWORD ? { email: env.SVC_ADMIN_EMAIL, password: env.SVC_ADMIN_PASSWORD, slug: env.SVC_ADMIN_SLUG } : undefined,
     publicUrl: env.SVC_PUBLIC_URL,
+    passwordResetTtlSeconds: env.SVC_PASSWORD_RESET_TTL,
     clientDocuments: { allowedCidrs: env.SVC_OAUTH_CLIENT_ALLOWED_CIDRS, ca: env.SVC_OAUTH_CLIENT_CA_FILE ? readFileSync(env.SVC_OAUTH_CLIENT_CA_FILE, 'utf8') : undefined },
   };
 }

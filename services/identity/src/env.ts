@@ -8,6 +8,7 @@ export const IdentityEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   SVC_ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).max(86_400).default(900),
   SVC_REFRESH_TOKEN_TTL: z.coerce.number().int().min(300).max(31_536_000).default(2_592_000),
+  SVC_PASSWORD_RESET_TTL: z.coerce.number().int().min(300).max(86_400).default(3600),
   SVC_BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(11),
   SVC_COOKIE_SECURE: envBoolean.default(true),
   SVC_ADMIN_EMAIL: z.string().email().transform((e) => e.toLowerCase()).optional(),

@@ -1,4 +1,6 @@
-import { arrayOf, dataResponse, dateTime, errorResponse, freeObject, jsonBody, jsonResponse, nullable, object, pathParameter, ref, string, uuid, type OperationObject, type PathsObject, type ResponseObject, type SchemaObject } from '@svc/openapi';
+import { z } from 'zod';
+import { Authorization, AuthorizationRevoked, OAuthDocument } from '@svc/contracts';
+import { dataResponse, errorResponse, freeObject, jsonBody, jsonResponse, pathParameter, ref, string, uuid, type OperationObject, type PathsObject, type ResponseObject, type SchemaObject } from '@svc/openapi';
 
 type RequestBodyObject = NonNullable<OperationObject['requestBody']>;
 
@@ -14,19 +16,6 @@ const oauthError = (description: string): ResponseObject => jsonResponse(descrip
 const page = (description: string): ResponseObject => ({ description, content: { 'text/html': { schema: string() } } });
 const redirect = (description: string): ResponseObject => ({ description, headers: { Location: { description: 'The client\'s redirect URI with `code`, `state` and `iss`, or `error`.', schema: string() } } });
 const authorizationId = pathParameter('authorization_id', uuid, 'The authorization\'s id.');
-
-const authorizationProperties = {
-  id: uuid,
-  client_id: string({ description: 'The id the client registered with, or the https URL of its client ID metadata document.' }),
-  client_name: string(),
-  redirect_host: string({ description: 'Where the client receives its codes.' }),
-  tenant: object({ id: uuid, slug: string() }, { description: 'The tenant the user chose: the only one the client acts in.' }),
-  scopes: arrayOf(string()),
-  resource: string({ description: 'The resource its tokens are for (the MCP endpoint).' }),
-  created_at: dateTime,
-  last_used_at: nullable({ ...dateTime, description: 'When the client last obtained tokens (the code exchanged, or a refresh).' }),
-  revoked_at: nullable(dateTime),
-};
 
 const clientMetadata = freeObject('RFC 7591 client metadata: `redirect_uris` (https, or http on a loopback address), `client_name`, `grant_types`, … The answer is always a public client (`token_endpoint_auth_method: "none"`, no secret), scope `commands:execute`.');
 
@@ -47,11 +36,6 @@ const authorizeResponses = {
   400: oauthError('`invalid_client` (unknown client, or a metadata document that cannot be fetched or is not valid) or `invalid_request` (a redirect URI not registered): nowhere safe to send the browser.'),
 };
 
-export const oauthSchemas: Record<string, SchemaObject> = {
-  OAuthError: object({ error: string(), error_description: string(), error_uri: string() }, { optional: ['error_description', 'error_uri'], description: 'RFC 6749 §5.2.' }),
-  Authorization: object(authorizationProperties),
-};
-
 export const oauthTags = [
   { name: 'OAuth', description: 'The authorization server for MCP clients (OAuth 2.1 with PKCE, dynamic registration, client ID metadata documents) and the MCP resource\'s metadata.' },
 ];
@@ -62,7 +46,7 @@ export const oauthPaths: PathsObject = {
       operationId: 'oauthAuthorizationServerMetadata',
       summary: 'Authorization server metadata (RFC 8414)',
       tags: ['OAuth'],
-      responses: { 200: jsonResponse('Issuer, endpoints, `S256`, scope `commands:execute`, `client_id_metadata_document_supported`.', freeObject('RFC 8414 metadata.')) },
+      responses: { 200: jsonResponse('Issuer, endpoints, `S256`, scope `commands:execute`, `client_id_metadata_document_supported`.', OAuthDocument('RFC 8414 metadata.')) },
     },
   },
   '/.well-known/oauth-protected-resource': {
@@ -70,7 +54,7 @@ export const oauthPaths: PathsObject = {
       operationId: 'oauthProtectedResourceMetadata',
       summary: 'The MCP endpoint\'s protected resource metadata (RFC 9728)',
       tags: ['OAuth'],
-      responses: { 200: jsonResponse('`resource` (the MCP endpoint), `authorization_servers`, `scopes_supported`.', freeObject('RFC 9728 metadata.')) },
+      responses: { 200: jsonResponse('`resource` (the MCP endpoint), `authorization_servers`, `scopes_supported`.', OAuthDocument('RFC 9728 metadata.')) },
     },
   },
   '/.well-known/oauth-protected-resource/mcp': {
@@ -78,7 +62,7 @@ export const oauthPaths: PathsObject = {
       operationId: 'oauthProtectedResourceMetadataMcp',
       summary: 'The same metadata at the MCP path\'s well-known URL',
       tags: ['OAuth'],
-      responses: { 200: jsonResponse('As `/.well-known/oauth-protected-resource`: the document `WWW-Authenticate` names.', freeObject('RFC 9728 metadata.')) },
+      responses: { 200: jsonResponse('As `/.well-known/oauth-protected-resource`: the document `WWW-Authenticate` names.', OAuthDocument('RFC 9728 metadata.')) },
     },
   },
   '/oauth/authorize': {
@@ -119,7 +103,7 @@ export const oauthPaths: PathsObject = {
       tags: ['OAuth'],
       requestBody: form(freeObject('`grant_type` (`authorization_code` with `code`, `code_verifier`, `redirect_uri`, `resource`; or `refresh_token` with `refresh_token`), `client_id`.'), 'RFC 6749 §4.1.3 and §6.'),
       responses: {
-        200: jsonResponse('`access_token`, `token_type` `Bearer`, `expires_in`, `refresh_token`, `scope`.', freeObject('RFC 6749 §5.1.')),
+        200: jsonResponse('`access_token`, `token_type` `Bearer`, `expires_in`, `refresh_token`, `scope`.', OAuthDocument('RFC 6749 §5.1.')),
         400: oauthError('`invalid_request`, `invalid_client`, `invalid_grant` (unknown, expired, used or revoked code or refresh token, wrong verifier or redirect URI), `invalid_target`, `invalid_scope` or `unsupported_grant_type`.'),
       },
     },
@@ -131,7 +115,7 @@ export const oauthPaths: PathsObject = {
       tags: ['OAuth'],
       requestBody: jsonBody(clientMetadata),
       responses: {
-        201: jsonResponse('The client: its `client_id` and the metadata as kept.', freeObject('RFC 7591 §3.2.1.')),
+        201: jsonResponse('The client: its `client_id` and the metadata as kept.', OAuthDocument('RFC 7591 §3.2.1.')),
         400: oauthError('`invalid_client_metadata`: a redirect URI that is not https nor loopback http, a grant type or scope not offered, a name that is not one line.'),
       },
     },
@@ -144,7 +128,7 @@ export const oauthPaths: PathsObject = {
       tags: ['OAuth'],
       requestBody: form(freeObject('`token`, `token_type_hint`, `client_id`.'), 'RFC 7009 §2.1.'),
       responses: {
-        200: jsonResponse('Done (or nothing to do).', object({})),
+        200: jsonResponse('Done (or nothing to do).', z.object({})),
         400: oauthError('`invalid_request` or `invalid_client`.'),
       },
     },
@@ -155,7 +139,7 @@ export const oauthPaths: PathsObject = {
       summary: 'The applications the caller authorized',
       description: 'Authorizations given on the consent page and still in force, newest first.',
       tags: ['Account'],
-      responses: { 200: dataResponse('The authorizations.', arrayOf(ref('Authorization'))) },
+      responses: { 200: dataResponse('The authorizations.', z.array(Authorization)) },
     },
   },
   '/api/v1/account/authorizations/{authorization_id}': {
@@ -166,7 +150,7 @@ export const oauthPaths: PathsObject = {
       tags: ['Account'],
       parameters: [authorizationId],
       responses: {
-        200: dataResponse('Revoked.', object({ ...authorizationProperties, message: string() })),
+        200: dataResponse('Revoked.', AuthorizationRevoked),
         404: errorResponse('`NOT_FOUND`: unknown, malformed, already revoked or another user\'s authorization.'),
       },
     },

@@ -1,42 +1,61 @@
+import { z } from 'zod';
 import {
+  AccessCode,
+  AccessCodeDeactivated,
+  AccessCodesMinted,
+  AccessCodeValid,
+  AccountMode,
+  AccountOrganizations,
+  ApiKey,
+  ApiKeyRevoked,
+  Authorization,
   ChangePasswordBody,
   ChangePasswordLoginBody,
+  CookieRefreshed,
   CreateAccessCodesBody,
   CreateApiKeyBody,
+  CurrentUser,
   DeveloperModeBody,
+  DeveloperModeTurnedOn,
+  Invite,
   InviteBody,
+  InviteSent,
   LoginBody,
+  Member,
+  NamespaceCheck,
+  NewApiKey,
+  OAuthError,
+  Organization,
   OrganizationBody,
+  OrganizationCreated,
+  OrganizationDetail,
+  OrganizationFound,
+  PasswordResetBody,
+  PasswordResetConfirmBody,
   RefreshBody,
   RegisterBody,
-  TIER_VALUES,
   SetPlatformRoleBody,
+  SignedIn,
+  Tokens,
   UpdateMeBody,
+  User,
   ValidateAccessCodeBody,
 } from '@svc/contracts';
 import {
-  arrayOf,
-  boolean,
-  constant,
+  componentSchemas,
   dataResponse,
-  dateTime,
-  enumOf,
   errorResponse,
   fromZod,
-  integer,
   jsonBody,
   jsonResponse,
-  nullable,
-  object,
   pathParameter,
   ref,
   string,
   uuid,
   type OpenApiFragment,
 } from '@svc/openapi';
-import { oauthPaths, oauthSchemas, oauthTags } from './oauth-openapi.js';
+import { oauthPaths, oauthTags } from './oauth-openapi.js';
 
-const ROLES = ['owner', 'admin', 'member'] as const;
 const slugErrors = '`SLUG_INVALID`, `SLUG_RESERVED` or `SLUG_TAKEN` (the slug rules: 2-39 of `[a-z0-9-]`, no leading or trailing hyphen, not reserved), or `VALIDATION_FAILED`.';
 const refreshCookie = { 'Set-Cookie': { description: '`svc_refresh`: the refresh token (HttpOnly, `Path=/api/v1/auth`, `SameSite=Strict`, `Secure`).', schema: string() } };
 const clearedCookie = { 'Set-Cookie': { description: 'Clears the `svc_refresh` cookie.', schema: string() } };
@@ -44,60 +63,6 @@ const message = (description: string) => dataResponse(description, ref('Message'
 /** The gateway lets API keys reach key management only for it to refuse them (403). */
 const accessTokenOnly = [{ bearerAuth: [] }];
 const adminOnly = errorResponse('`PERMISSION_DENIED`: the caller\'s platform role is not admin or owner (`details.reason: platform_admin_required`).');
-
-const userProperties = {
-  id: uuid,
-  email: string({ format: 'email' }),
-  name: string(),
-  role: enumOf(ROLES, { description: 'The platform role: `owner` (the operator account), `admin` (appointed by the owner), `member` (everybody else). Not a tenant role: every user owns their personal tenant, and organization roles are in `GET /account/mode` and the members list.' }),
-  developerMode: boolean(),
-  subscriptionTier: enumOf(TIER_VALUES),
-  createdAt: dateTime,
-};
-const organizationProperties = { id: uuid, name: string(), slug: string(), scope: string({ description: '`@` and the slug.' }) };
-const apiKeyProperties = { id: uuid, name: string(), key_prefix: string({ description: '`sk-svc-` and the first 8 hex digits.' }), scopes: arrayOf(string()) };
-
-const schemas = {
-  User: object(userProperties),
-  CurrentUser: object({ ...userProperties, tenantSlug: string(), tenantId: uuid }, { description: 'The caller, with their personal tenant.' }),
-  Tokens: object({
-    accessToken: string({ description: 'A bearer JWT.' }),
-    refreshToken: string({ description: 'Single use: each refresh returns a new one.' }),
-    expiresAt: integer({ description: 'When the access token expires, in milliseconds since the Unix epoch.' }),
-    refreshExpiresAt: integer({ description: 'When the refresh token expires, in milliseconds since the Unix epoch. Every refresh answers a new refresh token a whole refresh lifetime ahead (30 days by default): a session in use slides on.' }),
-  }),
-  SignedIn: object({ tokens: ref('Tokens'), user: ref('User') }),
-  AccessCode: object({
-    id: uuid,
-    code: nullable(string({ pattern: '^SVC-[A-Z0-9]{4}-[A-Z0-9]{4}$', description: 'Null for a comp code: its literal was answered once, to the operator who minted it, and is not kept.' })),
-    tier: enumOf(TIER_VALUES),
-    cohort: string(),
-    max_uses: integer(),
-    use_count: integer(),
-    is_active: boolean(),
-    redeemed_by: nullable(uuid),
-    redeemed_at: nullable(dateTime),
-    created_at: dateTime,
-  }),
-  Organization: object({ ...organizationProperties, createdAt: dateTime }),
-  OrganizationDetail: object({ ...organizationProperties, createdAt: dateTime, members_count: integer(), packs_count: integer() }),
-  Member: object({ id: uuid, user_id: uuid, email: string(), role: enumOf(ROLES), joined_at: dateTime }),
-  Invite: object({ id: uuid, email: string(), role: enumOf(['admin', 'member']), expiresAt: dateTime }),
-  NewApiKey: object({ ...apiKeyProperties, key: string({ pattern: '^sk-svc-[0-9a-f]{64}$', description: 'The key itself: shown this once, stored only as a hash.' }), created_at: dateTime }),
-  ApiKey: object({ ...apiKeyProperties, last_used_at: nullable(dateTime), revoked_at: nullable(dateTime), created_at: dateTime }),
-  AccountMode: {
-    oneOf: [
-      object({ account_mode: constant('consumer'), developer_mode_available: boolean() }),
-      object({ account_mode: constant('developer'), organization: object({ ...organizationProperties, role: enumOf(ROLES) }) }),
-    ],
-  },
-  NamespaceCheck: {
-    oneOf: [
-      object({ namespace: string(), available: constant(true), owner: enumOf(['personal', 'organization']) }),
-      object({ namespace: string(), available: constant(false), error: string({ description: 'Why not, and what to do.' }) }),
-    ],
-  },
-};
 
 const codeId = pathParameter('code_id', uuid, 'The access code\'s id.');
 const keyId = pathParameter('key_id', string(), 'The API key\'s id.');
@@ -113,7 +78,7 @@ export const identityOpenApi: OpenApiFragment = {
     { name: 'Access codes', description: 'Invitation codes that registration requires.' },
     ...oauthTags,
   ],
-  schemas: { ...schemas, ...oauthSchemas },
+  schemas: componentSchemas(User, CurrentUser, Tokens, SignedIn, AccessCode, Organization, OrganizationDetail, Member, Invite, NewApiKey, ApiKey, AccountMode, NamespaceCheck, OAuthError, Authorization),
   paths: {
     ...oauthPaths,
     '/api/v1/auth/register': {
@@ -123,7 +88,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Auth'],
         requestBody: jsonBody(fromZod(RegisterBody)),
         responses: {
-          201: dataResponse('The new account, signed in.', ref('SignedIn'), refreshCookie),
+          201: dataResponse('The new account, signed in.', SignedIn, refreshCookie),
           400: errorResponse(`A malformed field, \`ACCESS_CODE_INVALID\`, or ${slugErrors}`),
           409: errorResponse('`EMAIL_TAKEN`: an account with this e-mail exists.'),
         },
@@ -136,7 +101,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Auth'],
         requestBody: jsonBody(fromZod(LoginBody)),
         responses: {
-          200: dataResponse('Signed in.', ref('SignedIn'), refreshCookie),
+          200: dataResponse('Signed in.', SignedIn, refreshCookie),
           400: errorResponse('`VALIDATION_FAILED`: a malformed field.'),
           401: errorResponse('`AUTHENTICATION_FAILED`: invalid e-mail or password (the same answer for both).'),
         },
@@ -149,7 +114,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Auth'],
         requestBody: jsonBody(fromZod(RefreshBody)),
         responses: {
-          200: dataResponse('New tokens; the refresh token presented is used up.', ref('Tokens')),
+          200: dataResponse('New tokens; the refresh token presented is used up.', Tokens),
           400: errorResponse('`VALIDATION_FAILED`: no refresh token.'),
           401: errorResponse('`AUTHENTICATION_FAILED`: unknown, expired, revoked or reused refresh token (a reuse revokes the whole session).'),
         },
@@ -163,7 +128,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Auth'],
         parameters: [{ name: 'svc_refresh', in: 'cookie', required: true, description: 'The refresh token set by login, register or a previous refresh.', schema: string() }],
         responses: {
-          200: dataResponse('A new access token; the cookie is rotated.', object({ accessToken: string(), expiresAt: integer() }), refreshCookie),
+          200: dataResponse('A new access token; the cookie is rotated.', CookieRefreshed, refreshCookie),
           401: errorResponse('`AUTHENTICATION_FAILED`: no cookie, or an unknown, expired, revoked or reused refresh token.'),
           403: errorResponse('`PERMISSION_DENIED` (`details.reason: cross_origin`): a page of another origin sent the request; the cookie is left as it was.'),
         },
@@ -203,12 +168,40 @@ export const identityOpenApi: OpenApiFragment = {
         },
       },
     },
+    '/api/v1/auth/password-reset': {
+      post: {
+        operationId: 'requestPasswordReset',
+        summary: 'Send a link to choose a new password',
+        description:
+          'For somebody who forgot their password. When an account uses the address, it is sent a link to `<SVC_PUBLIC_URL>/reset-password?token=…`, which works once and expires (an hour by default). The answer is the same, and comes as soon, whether an account uses the address or not. Five requests an hour per address, besides the limit per client.',
+        tags: ['Auth'],
+        requestBody: jsonBody(fromZod(PasswordResetBody)),
+        responses: {
+          202: message('Taken: a link is on its way if an account uses the address.'),
+          400: errorResponse('`VALIDATION_FAILED`: not an e-mail address.'),
+          429: errorResponse('`RATE_LIMITED`: too many requests for this address, or from this client; `Retry-After` says when to try again.'),
+        },
+      },
+    },
+    '/api/v1/auth/password-reset/confirm': {
+      post: {
+        operationId: 'confirmPasswordReset',
+        summary: 'Choose a new password with a reset link\'s token',
+        description: 'Sets the password (the registration rules: 8-72 bytes). The link, and every other reset link of the user, is spent; every session and OAuth authorization of the user ends, and the user is told by e-mail.',
+        tags: ['Auth'],
+        requestBody: jsonBody(fromZod(PasswordResetConfirmBody)),
+        responses: {
+          200: message('Changed; every session of the user is revoked.'),
+          400: errorResponse('`RESET_TOKEN_INVALID` (`details.reason`: `unknown`, `used` or `expired`): ask for a new link; or `VALIDATION_FAILED`: the password is not 8-72 bytes.'),
+        },
+      },
+    },
     '/api/v1/auth/me': {
       get: {
         operationId: 'getCurrentUser',
         summary: 'The signed-in user',
         tags: ['Account'],
-        responses: { 200: dataResponse('The caller.', ref('CurrentUser')) },
+        responses: { 200: dataResponse('The caller.', CurrentUser) },
       },
     },
     '/api/v1/users/me': {
@@ -217,7 +210,7 @@ export const identityOpenApi: OpenApiFragment = {
         summary: 'Change the caller\'s name',
         tags: ['Account'],
         requestBody: jsonBody(fromZod(UpdateMeBody)),
-        responses: { 200: dataResponse('The updated user.', ref('User')), 400: errorResponse('`VALIDATION_FAILED`: `name` is not 1-100 characters.') },
+        responses: { 200: dataResponse('The updated user.', User), 400: errorResponse('`VALIDATION_FAILED`: `name` is not 1-100 characters.') },
       },
     },
     '/api/v1/users/{user_id}/role': {
@@ -230,7 +223,7 @@ export const identityOpenApi: OpenApiFragment = {
         parameters: [pathParameter('user_id', uuid, 'The user\'s id.')],
         requestBody: jsonBody(fromZod(SetPlatformRoleBody)),
         responses: {
-          200: dataResponse('The user with the role now held.', ref('User')),
+          200: dataResponse('The user with the role now held.', User),
           400: errorResponse('`VALIDATION_FAILED`: a malformed id, or a role other than `admin` or `member`.'),
           403: errorResponse('`PERMISSION_DENIED`: the caller is not the platform owner (`details.reason: platform_owner_required`).'),
           404: errorResponse('`NOT_FOUND`: no such user.'),
@@ -245,7 +238,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Access codes'],
         requestBody: jsonBody(fromZod(CreateAccessCodesBody)),
         responses: {
-          201: dataResponse('The codes minted.', object({ codes: arrayOf(string()), count: integer(), tier: enumOf(TIER_VALUES), cohort: string() })),
+          201: dataResponse('The codes minted.', AccessCodesMinted),
           400: errorResponse('`VALIDATION_FAILED`: a malformed field.'),
           403: adminOnly,
         },
@@ -254,7 +247,7 @@ export const identityOpenApi: OpenApiFragment = {
         operationId: 'listAccessCodes',
         summary: 'Every access code (admin)',
         tags: ['Access codes'],
-        responses: { 200: dataResponse('Every code, newest first.', arrayOf(ref('AccessCode'))), 403: adminOnly },
+        responses: { 200: dataResponse('Every code, newest first.', z.array(AccessCode)), 403: adminOnly },
       },
     },
     '/api/v1/access-codes/{code_id}': {
@@ -264,7 +257,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Access codes'],
         parameters: [codeId],
         responses: {
-          200: dataResponse('Deactivated.', object({ id: uuid, is_active: constant(false) })),
+          200: dataResponse('Deactivated.', AccessCodeDeactivated),
           400: errorResponse('`VALIDATION_FAILED`: the id is not a uuid.'),
           403: adminOnly,
           404: errorResponse('`NOT_FOUND`: no such code.'),
@@ -278,7 +271,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Access codes'],
         requestBody: jsonBody(fromZod(ValidateAccessCodeBody)),
         responses: {
-          200: dataResponse('The code can be used.', object({ valid: constant(true), tier: enumOf(TIER_VALUES) })),
+          200: dataResponse('The code can be used.', AccessCodeValid),
           400: jsonResponse(
             'A code that is unknown, inactive or used up: the reduced body `{success: false, error: {message}}`. A malformed request (`VALIDATION_FAILED`): the error body.',
             { anyOf: [ref('ReducedError'), ref('Error')] },
@@ -291,7 +284,7 @@ export const identityOpenApi: OpenApiFragment = {
         operationId: 'getAccountMode',
         summary: 'Consumer or developer mode',
         tags: ['Account'],
-        responses: { 200: dataResponse('The mode; a developer\'s first organization.', ref('AccountMode')) },
+        responses: { 200: dataResponse('The mode; a developer\'s first organization.', AccountMode) },
       },
     },
     '/api/v1/account/organizations': {
@@ -302,7 +295,7 @@ export const identityOpenApi: OpenApiFragment = {
         responses: {
           200: dataResponse(
             'Every organization of the caller with their role there, in the order they joined (the first is the one `GET /account/mode` shows).',
-            object({ organizations: arrayOf(object({ ...organizationProperties, role: enumOf(ROLES), joined_at: dateTime })) }),
+            AccountOrganizations,
           ),
         },
       },
@@ -316,7 +309,7 @@ export const identityOpenApi: OpenApiFragment = {
         responses: {
           200: dataResponse(
             'Developer mode is on.',
-            object({ user: object({ id: uuid, email: string(), mode: constant('developer') }), organization: object(organizationProperties), message: string() }),
+            DeveloperModeTurnedOn,
           ),
           400: errorResponse(slugErrors),
           404: errorResponse('`INVITE_NOT_FOUND`: the invite is unknown, expired, used, or for another e-mail.'),
@@ -331,7 +324,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Account'],
         requestBody: jsonBody(fromZod(CreateApiKeyBody)),
         responses: {
-          201: dataResponse('The key, shown this once.', ref('NewApiKey')),
+          201: dataResponse('The key, shown this once.', NewApiKey),
           400: errorResponse('`VALIDATION_FAILED`: `name` is not 1-100 characters or `scopes` is not `["commands:execute"]`.'),
           403: errorResponse('`PERMISSION_DENIED`: an API key cannot manage API keys.'),
           409: errorResponse('`API_KEY_LIMIT`: the user holds 50 live keys.'),
@@ -342,7 +335,7 @@ export const identityOpenApi: OpenApiFragment = {
         security: accessTokenOnly,
         summary: 'The caller\'s API keys, revoked ones included',
         tags: ['Account'],
-        responses: { 200: dataResponse('The keys, without their secrets.', arrayOf(ref('ApiKey'))), 403: errorResponse('`PERMISSION_DENIED`: an API key cannot manage API keys.') },
+        responses: { 200: dataResponse('The keys, without their secrets.', z.array(ApiKey)), 403: errorResponse('`PERMISSION_DENIED`: an API key cannot manage API keys.') },
       },
     },
     '/api/v1/account/api-keys/{key_id}': {
@@ -353,7 +346,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Account'],
         parameters: [keyId],
         responses: {
-          200: dataResponse('Revoked (again: the first `revoked_at` is kept).', object({ ...(schemas.ApiKey.properties ?? {}), message: string() })),
+          200: dataResponse('Revoked (again: the first `revoked_at` is kept).', ApiKeyRevoked),
           403: errorResponse('`PERMISSION_DENIED`: an API key cannot manage API keys.'),
           404: errorResponse('`NOT_FOUND`: unknown, malformed or another user\'s key.'),
         },
@@ -366,7 +359,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Organizations'],
         requestBody: jsonBody(fromZod(OrganizationBody)),
         responses: {
-          201: dataResponse('Created; the caller is its owner.', object({ organization: ref('Organization') })),
+          201: dataResponse('Created; the caller is its owner.', OrganizationCreated),
           400: errorResponse(slugErrors),
           403: errorResponse('`PERMISSION_DENIED`: developer mode is required.'),
         },
@@ -379,7 +372,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Organizations'],
         parameters: [orgId],
         responses: {
-          200: dataResponse('The organization with its counts.', object({ organization: ref('OrganizationDetail') })),
+          200: dataResponse('The organization with its counts.', OrganizationFound),
           404: errorResponse('`NOT_FOUND`: unknown, malformed, or the caller is not a member.'),
         },
       },
@@ -392,7 +385,7 @@ export const identityOpenApi: OpenApiFragment = {
         parameters: [orgId],
         requestBody: jsonBody(fromZod(InviteBody)),
         responses: {
-          201: dataResponse('The invite (valid 7 days, once, for that e-mail); its id is the code to join with.', object({ invite: ref('Invite'), message: string() })),
+          201: dataResponse('The invite (valid 7 days, once, for that e-mail); its id is the code to join with.', InviteSent),
           400: errorResponse('`VALIDATION_FAILED`: a malformed e-mail or role.'),
           403: errorResponse('`PERMISSION_DENIED`: members may not invite.'),
           404: errorResponse('`NOT_FOUND`: unknown organization, or the caller is not a member.'),
@@ -406,7 +399,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Organizations'],
         parameters: [orgId],
         responses: {
-          200: dataResponse('The members.', arrayOf(ref('Member'))),
+          200: dataResponse('The members.', z.array(Member)),
           404: errorResponse('`NOT_FOUND`: unknown organization, or the caller is not a member.'),
         },
       },
@@ -432,7 +425,7 @@ export const identityOpenApi: OpenApiFragment = {
         tags: ['Account'],
         parameters: [pathParameter('namespace', string(), 'A personal or organization slug, without `@`.')],
         responses: {
-          200: dataResponse('Available to the caller (personal or organization), or why not.', ref('NamespaceCheck')),
+          200: dataResponse('Available to the caller (personal or organization), or why not.', NamespaceCheck),
           400: errorResponse('`SLUG_INVALID`: not a valid slug.'),
         },
       },

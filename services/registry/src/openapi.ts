@@ -1,90 +1,29 @@
-import { CommandNamesCheckBody, GrantBody, InstallPackBody, ListCommandsQuery, Namespace, PACKAGE_FIELD, PackIdParam, PackOrCommandName } from '@svc/contracts';
 import {
-  arrayOf,
-  boolean,
-  constant,
-  dataResponse,
-  dateTime,
-  enumOf,
-  envelope,
-  errorResponse,
-  freeObject,
-  fromZod,
-  integer,
-  jsonBody,
-  jsonResponse,
-  nullable,
-  object,
-  pathParameter,
-  queryParameters,
-  ref,
-  string,
-  uuid,
-  type OpenApiFragment,
-} from '@svc/openapi';
-import { MAX_PACKAGE_BYTES, PUBLIC_KEY_FIELD, QUEUES, SIGNATURE_FIELD, VISIBILITIES } from '@svc/pack-sdk';
+  Command,
+  CommandNamesCheck,
+  CommandNamesCheckBody,
+  CommandSummary,
+  GrantBody,
+  InstalledPack,
+  InstalledPackList,
+  InstallPackBody,
+  ListedCommands,
+  ListCommandsQuery,
+  Namespace,
+  PACKAGE_FIELD,
+  PackGranted,
+  PackIdParam,
+  PackInstallResult,
+  PackOrCommandName,
+  PackPublishResult,
+  PackRevoked,
+  PublishedPack,
+} from '@svc/contracts';
+import { componentSchemas, dataResponse, envelope, errorResponse, fromZod, jsonBody, jsonResponse, object, pathParameter, queryParameters, ref, string, type OpenApiFragment } from '@svc/openapi';
+import { MAX_PACKAGE_BYTES, PUBLIC_KEY_FIELD, SIGNATURE_FIELD } from '@svc/pack-sdk';
 
 const notOwner = (what: string) => errorResponse(`\`PERMISSION_DENIED\`: developer mode is required (\`details.reason: developer_mode_required\`), or the caller may see the pack but does not own it, so may not ${what} it.`);
 const packNotFound = errorResponse('`NOT_FOUND`: no such pack, or one the caller may not see.');
-
-const commandProperties = {
-  namespace: string(),
-  name: string(),
-  pack: string({ description: 'The pack\'s name.' }),
-  version: string({ description: 'The active version of the pack (semver).' }),
-  description: string(),
-  input_schema: freeObject('The JSON Schema (draft 2020-12, or draft-07 by `$schema`) a run\'s input must satisfy.'),
-  output_schema: nullable(freeObject('The JSON Schema a successful run\'s result satisfies (checked after each run); null when the command declares none. Over MCP, the tool\'s `outputSchema`.')),
-  annotations: object(
-    {
-      title: string(),
-      readOnlyHint: boolean(),
-      destructiveHint: boolean(),
-      idempotentHint: boolean(),
-      openWorldHint: boolean(),
-    },
-    { optional: ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'], description: 'Hints for agents (MCP tool annotations); absent ones take the protocol\'s defaults.' },
-  ),
-  output_format: constant('json'),
-  timeout: integer({ description: 'Seconds.' }),
-  queue: enumOf(QUEUES, { description: '`fast` answers inline; `medium` and `long` run as tasks (over MCP, tools that may run as MCP tasks).' }),
-  tags: arrayOf(string()),
-};
-
-const schemas = {
-  CommandSummary: object(commandProperties),
-  Command: object({
-    ...commandProperties,
-    retries: integer({ minimum: 0 }),
-    examples: arrayOf(object({ description: string(), input: freeObject('An input that satisfies `input_schema`.') })),
-  }),
-  PublishedPack: object({
-    id: uuid,
-    namespace: string(),
-    name: string(),
-    version: string(),
-    version_id: uuid,
-    visibility: enumOf(VISIBILITIES),
-    description: string(),
-    commands: arrayOf(string()),
-    size_bytes: integer(),
-    sha256: string({ pattern: '^[0-9a-f]{64}$' }),
-    signature: nullable(
-      object({ algorithm: constant('ed25519'), key_fingerprint: string({ description: '`SHA256:` and the base64 SHA-256 of the public key (DER), as OpenSSH prints fingerprints.' }) }, { description: 'The verified signature the package was published with; null when it was sent unsigned.' }),
-    ),
-  }),
-  InstalledPack: object({
-    id: uuid,
-    name: string(),
-    namespace: string(),
-    version: string({ description: 'The version the installation runs: the pinned one, else the pack\'s active one.' }),
-    visibility: enumOf(VISIBILITIES, { description: 'That version\'s visibility.' }),
-    commands: integer({ description: 'How many commands that version has.' }),
-    installed_at: dateTime,
-    status: enumOf(['active', 'unavailable'], { description: '`unavailable`: the tenant may no longer reach that version (a grant taken back, a pack made private); its commands do not run until it is reinstalled or becomes reachable again.' }),
-    pinned: boolean({ description: 'True when pinned to `version`; false when following the pack\'s active version.' }),
-  }),
-};
 
 const grantBody = jsonBody(fromZod(GrantBody));
 const grantErrors = {
@@ -100,7 +39,7 @@ export const registryOpenApi: OpenApiFragment = {
     { name: 'Packs', description: 'Publishing, installing and removing packs, and access grants.' },
     { name: 'Commands', description: 'The command catalog and command runs.' },
   ],
-  schemas,
+  schemas: componentSchemas(CommandSummary, Command, PublishedPack, InstalledPack),
   paths: {
     '/api/v1/registry/command-names/check': {
       post: {
@@ -112,11 +51,7 @@ export const registryOpenApi: OpenApiFragment = {
         responses: {
           200: dataResponse(
             'Each name, free or taken (by which pack).',
-            object({
-              namespace: string(),
-              pack: string(),
-              commands: arrayOf(object({ name: string(), available: boolean(), taken_by: nullable(string({ description: '`@namespace/pack` of the active pack that uses the name.' })) })),
-            }),
+            CommandNamesCheck,
           ),
           400: errorResponse('`VALIDATION_FAILED`: a malformed namespace, pack or command name, no names or more than a pack may have.'),
           403: errorResponse('`PERMISSION_DENIED` (`details.reason: namespace_not_owned`): the namespace is neither the caller\'s personal one nor one of their organizations.'),
@@ -146,7 +81,7 @@ export const registryOpenApi: OpenApiFragment = {
           },
         },
         responses: {
-          201: dataResponse('Published.', object({ pack: ref('PublishedPack'), message: string() })),
+          201: dataResponse('Published.', PackPublishResult),
           400: errorResponse('`PACKAGE_INVALID`, `PACKAGE_PATH_INVALID`, `MANIFEST_INVALID` (also a Python pack whose `python:` range the platform\'s Python cannot meet: `details.field: python`, `details.platform_python`), `INPUT_SCHEMA_INVALID` or `ENTRY_MISSING`; `details.field`, `details.issue` and `details.issues` say what. `SIGNATURE_INVALID`: a signature was sent that does not verify, or only one of its two fields.'),
           403: errorResponse('`PERMISSION_DENIED`: developer mode is required, or the namespace is not the caller\'s (`details.reason`).'),
           409: errorResponse('`VERSION_EXISTS`, or `COMMAND_NAME_TAKEN` by another active pack of the namespace.'),
@@ -165,17 +100,7 @@ export const registryOpenApi: OpenApiFragment = {
         responses: {
           200: dataResponse(
             'Installed, re-pinned, released (upgraded, rolled back), or already so.',
-            object({
-              pack: object({
-                id: uuid,
-                namespace: string(),
-                name: string(),
-                version: string({ description: 'The version the installation runs.' }),
-                commands: arrayOf(string()),
-                pinned: boolean({ description: 'True when the installation is pinned to `version`.' }),
-              }),
-              message: string(),
-            }),
+            PackInstallResult,
           ),
           400: errorResponse('`VALIDATION_FAILED`: a malformed name or version.'),
           403: errorResponse('`PERMISSION_DENIED` (`details.reason: developer_mode_required`): releasing a version of one\'s own pack needs developer mode.'),
@@ -189,7 +114,7 @@ export const registryOpenApi: OpenApiFragment = {
         summary: 'The installed packs of every tenant the caller belongs to',
         description: 'Packs the caller\'s tenants installed, their own packs\' released versions included, with the version each installation runs.',
         tags: ['Packs'],
-        responses: { 200: dataResponse('The packs.', object({ packs: arrayOf(ref('InstalledPack')) })) },
+        responses: { 200: dataResponse('The packs.', InstalledPackList) },
       },
     },
     '/api/v1/packs/{pack_id}': {
@@ -213,7 +138,7 @@ export const registryOpenApi: OpenApiFragment = {
         summary: 'Give a tenant access to an organization-visibility pack',
         tags: ['Packs'],
         requestBody: grantBody,
-        responses: { 200: dataResponse('Granted (again: the first `timestamp` is kept).', object({ granted: constant(true), timestamp: dateTime })), ...grantErrors },
+        responses: { 200: dataResponse('Granted (again: the first `timestamp` is kept).', PackGranted), ...grantErrors },
       },
       delete: {
         operationId: 'revokePackAccess',
@@ -222,7 +147,7 @@ export const registryOpenApi: OpenApiFragment = {
         tags: ['Packs'],
         requestBody: grantBody,
         responses: {
-          200: dataResponse('Revoked.', object({ revoked: constant(true), timestamp: dateTime })),
+          200: dataResponse('Revoked.', PackRevoked),
           ...grantErrors,
           404: errorResponse('`NOT_FOUND`: no such pack or grant, or a pack the caller may not see.'),
         },
@@ -244,7 +169,7 @@ export const registryOpenApi: OpenApiFragment = {
         responses: {
           200: jsonResponse(
             'One page of the catalog, with the spec\'s `pagination` beside `data`.',
-            envelope(object({ commands: arrayOf(ref('CommandSummary')), total: integer(), page: integer(), pages: integer() }), { pagination: ref('Pagination') }),
+            envelope(ListedCommands, { pagination: ref('Pagination') }),
           ),
           400: errorResponse('`VALIDATION_FAILED`: a malformed query parameter.'),
         },
@@ -257,7 +182,7 @@ export const registryOpenApi: OpenApiFragment = {
         tags: ['Commands'],
         parameters: [pathParameter('namespace', fromZod(Namespace), 'The namespace, without `@`.'), pathParameter('name', fromZod(PackOrCommandName), 'The command\'s name.')],
         responses: {
-          200: dataResponse('The command, with `retries`, `queue` and `examples`.', ref('Command')),
+          200: dataResponse('The command, with `retries`, `queue` and `examples`.', Command),
           400: errorResponse('`VALIDATION_FAILED`: a malformed namespace or name.'),
           404: errorResponse('`NOT_FOUND`: no such command, or one the caller may not reach.'),
         },

@@ -1,5 +1,6 @@
-import { SSH_CREDENTIAL_MAX_BYTES, SshTargetCreateBody, SshTargetParams, SshTargetUpdateBody } from '@svc/contracts';
-import { arrayOf, boolean, dateTime, enumOf, errorResponse, fromZod, integer, jsonBody, jsonResponse, nullable, object, pathParameter, ref, string, uuid, type OpenApiFragment } from '@svc/openapi';
+import { z } from 'zod';
+import { SSH_CREDENTIAL_MAX_BYTES, SshTarget, SshTargetCreateBody, SshTargetParams, SshTargetUpdateBody, SshVerifyResult } from '@svc/contracts';
+import { componentSchemas, errorResponse, fromZod, jsonBody, jsonResponse, pathParameter, type OpenApiFragment } from '@svc/openapi';
 
 const id = pathParameter('id', fromZod(SshTargetParams.shape.id), 'The target\'s id.');
 const badId = errorResponse('`VALIDATION_FAILED`: the id is not a uuid.');
@@ -12,36 +13,18 @@ const badBody = errorResponse(
 );
 const nameTaken = errorResponse('`CONFLICT`: the tenant has a target of that name already.');
 
-const schemas = {
-  SshTarget: object(
-    {
-      id: uuid,
-      name: string(),
-      host: string(),
-      port: integer({ minimum: 1, maximum: 65535 }),
-      username: string(),
-      auth_method: enumOf(['key', 'password']),
-      known_hosts: nullable(string({ description: 'The trusted host key line; null until stored (commands refuse the target until then).' })),
-      has_credentials: boolean(),
-      created_at: dateTime,
-      updated_at: dateTime,
-    },
-    { description: 'A target without its credentials, sealed or not, which are never answered.' },
-  ),
-};
-
 /** SSH targets of the caller's tenant: bodies are bare, not wrapped in `data` (Part 2). */
 export const sshOpenApi: OpenApiFragment = {
   service: 'ssh',
   tags: [{ name: 'SSH targets', description: 'Hosts packs may run commands on (`ctx.ssh.exec`), with write-only credentials sealed at rest; trust on first use through `verify`.' }],
-  schemas,
+  schemas: componentSchemas(SshTarget),
   paths: {
     '/api/v1/ssh/targets': {
       get: {
         operationId: 'listSshTargets',
         summary: 'The tenant\'s targets, by name',
         tags: ['SSH targets'],
-        responses: { 200: jsonResponse('The targets (bare array).', arrayOf(ref('SshTarget'))) },
+        responses: { 200: jsonResponse('The targets (bare array).', z.array(SshTarget)) },
       },
       post: {
         operationId: 'createSshTarget',
@@ -49,7 +32,7 @@ export const sshOpenApi: OpenApiFragment = {
         description: '`private_key` (RSA, Ed25519 or ECDSA; OpenSSH, PEM or PKCS#8 PEM; no passphrase) with `auth_method: key`, `password` with `auth_method: password`. Without `known_hosts`, verify the target and store the line before packs can use it.',
         tags: ['SSH targets'],
         requestBody: jsonBody(fromZod(SshTargetCreateBody), 'The target and its credential.'),
-        responses: { 201: jsonResponse('Created (bare).', ref('SshTarget')), 400: badBody, 409: nameTaken },
+        responses: { 201: jsonResponse('Created (bare).', SshTarget), 400: badBody, 409: nameTaken },
       },
     },
     '/api/v1/ssh/targets/{id}': {
@@ -58,7 +41,7 @@ export const sshOpenApi: OpenApiFragment = {
         summary: 'One target',
         tags: ['SSH targets'],
         parameters: [id],
-        responses: { 200: jsonResponse('The target (bare).', ref('SshTarget')), 400: badId, 404: missing },
+        responses: { 200: jsonResponse('The target (bare).', SshTarget), 400: badId, 404: missing },
       },
       put: {
         operationId: 'updateSshTarget',
@@ -67,7 +50,7 @@ export const sshOpenApi: OpenApiFragment = {
         tags: ['SSH targets'],
         parameters: [id],
         requestBody: jsonBody(fromZod(SshTargetUpdateBody), 'The fields to change.'),
-        responses: { 200: jsonResponse('The target as changed (bare).', ref('SshTarget')), 400: badBody, 404: missing, 409: nameTaken },
+        responses: { 200: jsonResponse('The target as changed (bare).', SshTarget), 400: badBody, 404: missing, 409: nameTaken },
       },
       delete: {
         operationId: 'deleteSshTarget',
@@ -85,7 +68,7 @@ export const sshOpenApi: OpenApiFragment = {
         tags: ['SSH targets'],
         parameters: [id],
         responses: {
-          200: jsonResponse('`connected`: whether the credential was accepted; `fingerprint`: `SHA256:` and the unpadded base64 of the host key\'s SHA-256.', object({ connected: boolean(), fingerprint: string({ pattern: '^SHA256:[A-Za-z0-9+/]{43}$' }) })),
+          200: jsonResponse('`connected`: whether the credential was accepted; `fingerprint`: `SHA256:` and the unpadded base64 of the host key\'s SHA-256.', SshVerifyResult),
           400: badId,
           404: missing,
           502: connectionFailed,

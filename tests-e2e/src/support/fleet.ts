@@ -86,6 +86,8 @@ export interface TestFleetOptions {
   billing?: Partial<BillingConfig>;
   /** Billing's clock, which a test moves to play out a grace period. */
   billingClock?: Clock;
+  /** Identity's clock, which a test moves past a password reset link's expiry. */
+  identityClock?: Clock;
   /** Each service's logger, for a test that reads what the fleet logs (default: errors only, silent unless E2E_LOGS). */
   logger?: (service: string) => Logger;
   /** Collects every line every service logs (level debug), instead of discarding them. */
@@ -153,6 +155,7 @@ export async function startTestFleet(mode: Mode, options: TestFleetOptions = {})
       cookieSecure: true,
       admin: ADMIN,
       clientDocuments: options.oauthClientDocuments,
+      clock: options.identityClock,
     },
     notify: {
       mail: options.smtpUrl ? { smtpUrl: options.smtpUrl, from: 'svc <no-reply@svc.test>' } : undefined,

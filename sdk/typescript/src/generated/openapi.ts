@@ -406,6 +406,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a link to choose a new password
+         * @description For somebody who forgot their password. When an account uses the address, it is sent a link to `<SVC_PUBLIC_URL>/reset-password?token=…`, which works once and expires (an hour by default). The answer is the same, and comes as soon, whether an account uses the address or not. Five requests an hour per address, besides the limit per client.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a new password with a reset link's token
+         * @description Sets the password (the registration rules: 8-72 bytes). The link, and every other reset link of the user, is spent; every session and OAuth authorization of the user ends, and the user is told by e-mail.
+         */
+        post: operations["confirmPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/me": {
         parameters: {
             query?: never;
@@ -2270,10 +2310,10 @@ export interface components {
             /** @description `sk-svc-` and the first 8 hex digits. */
             key_prefix: string;
             scopes: string[];
-            /** @description The key itself: shown this once, stored only as a hash. */
-            key: string;
             /** Format: date-time */
             created_at: string;
+            /** @description The key itself: shown this once, stored only as a hash. */
+            key: string;
         };
         ApiKey: {
             /** Format: uuid */
@@ -2377,6 +2417,10 @@ export interface components {
                 idempotentHint?: boolean;
                 openWorldHint?: boolean;
             };
+            /** @description The dashboard that is the command's UI (`ui` in `pack.yaml`): its name (its slug), in the pack's namespace; null for none. Over MCP, the tool links it as an MCP App (`_meta.ui.resourceUri`). */
+            ui: {
+                dashboard: string;
+            } | null;
             /** @enum {string} */
             output_format: "json";
             /** @description Seconds. */
@@ -2412,6 +2456,10 @@ export interface components {
                 idempotentHint?: boolean;
                 openWorldHint?: boolean;
             };
+            /** @description The dashboard that is the command's UI (`ui` in `pack.yaml`): its name (its slug), in the pack's namespace; null for none. Over MCP, the tool links it as an MCP App (`_meta.ui.resourceUri`). */
+            ui: {
+                dashboard: string;
+            } | null;
             /** @enum {string} */
             output_format: "json";
             /** @description Seconds. */
@@ -2517,7 +2565,9 @@ export interface components {
             /** @enum {string} */
             jsonrpc: "2.0";
             id: string | number;
-            result: Record<string, unknown>;
+            result: {
+                [key: string]: unknown;
+            };
         } | {
             /** @enum {string} */
             jsonrpc: "2.0";
@@ -2535,7 +2585,9 @@ export interface components {
             /** @description `namespace.name`. */
             command: string;
             /** @description The input each run is given. */
-            input: Record<string, unknown>;
+            input: {
+                [key: string]: unknown;
+            };
             /** @description Five fields, or @hourly, @daily, @weekly, @monthly, @yearly. */
             cron: string;
             /** @description IANA time zone the cron is read in. */
@@ -3772,7 +3824,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description A bearer JWT. */
                             accessToken: string;
+                            /** @description When the access token expires, in milliseconds since the Unix epoch. */
                             expiresAt: number;
                         };
                         meta?: components["schemas"]["Meta"];
@@ -3922,6 +3976,96 @@ export interface operations {
             };
             /** @description `AUTHENTICATION_FAILED`: invalid e-mail or current password. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Taken: a link is on its way if an account uses the address. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Message"];
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: not an e-mail address. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMITED`: too many requests for this address, or from this client; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed; every session of the user is revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Message"];
+                        meta?: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `RESET_TOKEN_INVALID` (`details.reason`: `unknown`, `used` or `expired`): ask for a new link; or `VALIDATION_FAILED`: the password is not 8-72 bytes. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5708,10 +5852,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** Format: uuid */
-                            id: string;
                             /** @enum {boolean} */
                             deleted: true;
+                            /** Format: uuid */
+                            id: string;
                         };
                         meta?: components["schemas"]["Meta"];
                     };
@@ -6698,6 +6842,7 @@ export interface operations {
                             task_id: string;
                             /** @enum {string} */
                             status: "pending";
+                            /** @description `/api/v1/tasks/{task_id}`. */
                             status_url: string;
                         };
                         meta?: components["schemas"]["Meta"];
@@ -7182,14 +7327,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            pack: string;
                             name: string;
-                            /** @enum {boolean} */
-                            created: false;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            pack: string;
+                            /** @enum {boolean} */
+                            created: false;
                         };
                         meta?: components["schemas"]["Meta"];
                     };
@@ -7203,14 +7348,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            pack: string;
                             name: string;
-                            /** @enum {boolean} */
-                            created: true;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            pack: string;
+                            /** @enum {boolean} */
+                            created: true;
                         };
                         meta?: components["schemas"]["Meta"];
                     };
@@ -9732,9 +9877,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            message: string;
-                        };
+                        data: components["schemas"]["Message"];
                         meta?: components["schemas"]["Meta"];
                     };
                 };

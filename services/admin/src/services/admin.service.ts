@@ -1,3 +1,4 @@
+import type { AdminUserDetail, AdminUserPage, AuditLogPage } from '@svc/contracts';
 import type { z } from 'zod';
 import type { AdminUsersQuery, AuditLogQuery } from '@svc/contracts';
 import { NotFoundError } from '@svc/core';
@@ -32,7 +33,7 @@ export class AdminService {
     private readonly live: LiveSubscriptions,
   ) {}
 
-  async listUsers(query: z.infer<typeof AdminUsersQuery>) {
+  async listUsers(query: z.infer<typeof AdminUsersQuery>): Promise<AdminUserPage> {
     const start = query.cursor ? { after: ((c) => ({ createdAt: c.at, userId: c.id }))(decodeCursor(query.cursor)) } : { offset: query.offset ?? 0 };
     const filters = { tier: query.tier, cohort: query.referral, createdAfter: query.created_after ? new Date(query.created_after) : undefined };
     const { rows, more } = await new AdminUserRepository(this.db).list(filters, start, query.limit);
@@ -41,7 +42,7 @@ export class AdminService {
   }
 
   /** The subscription is billing's live answer (kept 60 s), or the read model's when billing does not answer. */
-  async userDetail(userId: string) {
+  async userDetail(userId: string): Promise<AdminUserDetail> {
     const users = new AdminUserRepository(this.db);
     const row = await users.find(userId);
     if (!row) throw new NotFoundError('No such user', { user_id: userId });
@@ -65,7 +66,7 @@ export class AdminService {
     };
   }
 
-  async auditLog(query: z.infer<typeof AuditLogQuery>) {
+  async auditLog(query: z.infer<typeof AuditLogQuery>): Promise<AuditLogPage> {
     const start = query.cursor ? { after: decodeCursor(query.cursor) } : { offset: query.offset ?? 0 };
     const filters = { actorId: query.actor_id, action: query.action, since: query.since ? new Date(query.since) : undefined };
     const { rows, more } = await new AuditRepository(this.db).list(filters, start, query.limit);

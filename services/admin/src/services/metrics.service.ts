@@ -1,3 +1,4 @@
+import type { AdminFunnel, OnboardingFunnel, RevenueMetrics, UsageMetrics, UserJourneys } from '@svc/contracts';
 import type { Db } from '@svc/db';
 import { MetricsRepository } from '../repositories/metrics.repository.js';
 import type { ActivityRow } from '../repositories/activity.repository.js';
@@ -40,7 +41,7 @@ export class MetricsService {
     return new MetricsRepository(this.db);
   }
 
-  async onboarding(since?: Date) {
+  async onboarding(since?: Date): Promise<OnboardingFunnel> {
     const c = await this.repo.onboarding(since);
     const steps: Array<[string, number]> = [
       ['signup', c.signup],
@@ -52,7 +53,7 @@ export class MetricsService {
     return { funnel: steps.map(([step, count]) => ({ step, count, conversion_pct: pct(count, c.signup) })) };
   }
 
-  async revenue() {
+  async revenue(): Promise<RevenueMetrics> {
     const [totals, events] = await Promise.all([this.repo.revenue(), this.repo.recentBillingEvents(RECENT_EVENTS)]);
     return {
       mrr_cents: totals.mrr,
@@ -61,12 +62,12 @@ export class MetricsService {
     };
   }
 
-  async usage(since?: Date) {
+  async usage(since?: Date): Promise<UsageMetrics> {
     const u = await this.repo.commandUsage(since);
     return { commands_executed: u.executed, active_users: u.users, error_count: u.errors, avg_command_duration_ms: u.avgMs === null ? 0 : Math.round(u.avgMs) };
   }
 
-  async userJourneys(limit: number, offset: number) {
+  async userJourneys(limit: number, offset: number): Promise<UserJourneys> {
     const users = await this.repo.journeyUsers(limit, offset);
     const events = (await this.repo.recentActivityOf(users.map((u) => u.userId))).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
     return users.map((u) => ({
@@ -86,7 +87,7 @@ export class MetricsService {
     return this.repo.exportActivity(since);
   }
 
-  async funnel(interval: 'day' | 'week', since?: Date) {
+  async funnel(interval: 'day' | 'week', since?: Date): Promise<AdminFunnel> {
     const from = since ?? new Date(this.now().getTime() - FUNNEL_DEFAULT_DAYS * DAY_MS);
     const buckets = new Map<string, { start: string; checkout_started: number; checkout_completed: number; registered: number; first_command: number }>();
     for (const d of await this.repo.funnelDays(from)) {

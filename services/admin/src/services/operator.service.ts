@@ -1,3 +1,4 @@
+import type { AdminAccessCodePage, CompCodeMinted, UserSessionsRevoked, UserTierSet } from '@svc/contracts';
 import type { z } from 'zod';
 import type { Bus } from '@svc/bus';
 import { LIST_ACCESS_CODES_RPC, MINT_ACCESS_CODE_RPC, REVOKE_SESSIONS_RPC, SET_USER_TIER_RPC, type AdminAccessCodesQuery, type AdminCompCodeBody, type AdminSetTierBody } from '@svc/contracts';
@@ -23,7 +24,7 @@ export class OperatorService {
   ) {}
 
   /** The literal is in this answer and nowhere else: not in a row, a log line or an event. */
-  async mintCompCode(userId: string, body: z.infer<typeof AdminCompCodeBody>) {
+  async mintCompCode(userId: string, body: z.infer<typeof AdminCompCodeBody>): Promise<CompCodeMinted> {
     await this.existing(userId);
     if (body.expires_at && Date.parse(body.expires_at) <= this.now().getTime()) {
       throw new ValidationError('expires_at must lie in the future', { field: 'expires_at', reason: 'not_in_future' });
@@ -34,7 +35,7 @@ export class OperatorService {
   }
 
   /** Identity's codes, newest first, without a literal; `referral` is the cohort. */
-  async listAccessCodes(query: z.infer<typeof AdminAccessCodesQuery>) {
+  async listAccessCodes(query: z.infer<typeof AdminAccessCodesQuery>): Promise<AdminAccessCodePage> {
     const after = query.cursor ? codeCursor(query.cursor) : undefined;
     const { codes } = await this.bus.request(LIST_ACCESS_CODES_RPC, {
       kind: query.kind,
@@ -49,13 +50,13 @@ export class OperatorService {
     return { access_codes: page, next_cursor: codes.length > query.limit && last ? encodeCursor(new Date(last.created_at), last.id) : null };
   }
 
-  async revokeSessions(userId: string) {
+  async revokeSessions(userId: string): Promise<UserSessionsRevoked> {
     const { revoked } = await this.bus.request(REVOKE_SESSIONS_RPC, { user_id: userId });
     return { user_id: userId, revoked_sessions: revoked };
   }
 
   /** The change stands whatever becomes of the e-mail: it is asked for once, best effort. */
-  async setTier(userId: string, body: z.infer<typeof AdminSetTierBody>, changedBy: string) {
+  async setTier(userId: string, body: z.infer<typeof AdminSetTierBody>, changedBy: string): Promise<UserTierSet> {
     const user = await this.existing(userId);
     const changed = await this.bus.request(SET_USER_TIER_RPC, { user_id: userId, tier: body.tier, reason: body.reason, changed_by: changedBy });
     let emailRequested = false;

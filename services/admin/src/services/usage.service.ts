@@ -1,3 +1,4 @@
+import type { UsageByPack, UsageByUser, UsageDashboard, UsageMonth, UsageSummary } from '@svc/contracts';
 import type { Identity } from '@svc/auth';
 import type { Db } from '@svc/db';
 import { AdminUserRepository } from '../repositories/admin-user.repository.js';
@@ -32,7 +33,7 @@ export class UsageService {
   }
 
   /** `GET /usage`: the spec's first form. */
-  async summary(caller: Identity) {
+  async summary(caller: Identity): Promise<UsageSummary> {
     const period = periodOf(this.now());
     const jobs = new ConcurrencyRepository(this.db);
     const [commands, storage, models, current, peak] = await Promise.all([
@@ -59,7 +60,7 @@ export class UsageService {
   }
 
   /** `GET /usage?view=dashboard`: the spec's second form. */
-  async dashboard(caller: Identity) {
+  async dashboard(caller: Identity): Promise<UsageDashboard> {
     const period = periodOf(this.now());
     const [commands, storage, packs, models, subscription] = await Promise.all([
       this.repo.commandTotals(caller.tenantId, period),
@@ -83,7 +84,7 @@ export class UsageService {
   }
 
   /** `GET /usage/history`: one entry per month, the oldest first, the current month last. */
-  async history(caller: Identity, months: number) {
+  async history(caller: Identity, months: number): Promise<UsageMonth[]> {
     const periods = lastPeriods(periodOf(this.now()), months);
     const [commands, storage] = await Promise.all([this.repo.commandMonths(caller.tenantId, periods), this.repo.storageMonths(caller.tenantId, periods)]);
     const none: CommandTotals = { executed: 0, succeeded: 0, failed: 0, executionMs: 0 };
@@ -96,7 +97,7 @@ export class UsageService {
   }
 
   /** `GET /usage/by-pack`: the current month per pack (`@namespace/name`), most used first, with its runs per version and its LLM calls. */
-  async byPack(caller: Identity) {
+  async byPack(caller: Identity): Promise<UsageByPack> {
     const period = periodOf(this.now());
     const packs = await this.repo.byPack(caller.tenantId, period);
     return {
@@ -112,7 +113,7 @@ export class UsageService {
   }
 
   /** `GET /usage/by-user` (platform admins): the current month per user, every tenant or one. */
-  async byUser(tenantId: string | undefined) {
+  async byUser(tenantId: string | undefined): Promise<UsageByUser> {
     const period = periodOf(this.now());
     const users = await this.repo.byUser(period, tenantId);
     return { period, users: users.map(({ tenantId: tenant, userId, ...t }) => ({ tenant_id: tenant, user_id: userId, ...commandFigures(t) })) };

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import type { Identity } from '@svc/auth';
 import { ConflictError, IntegrationError, type AppError, type Logger } from '@svc/core';
 import { eventIdFor, outboxEvent, type EventOutbox } from '@svc/bus';
-import { NO_COHORT } from '@svc/contracts';
+import { NO_COHORT, type BillingStatus } from '@svc/contracts';
 import type { Db } from '@svc/db';
 import { SubscriptionRepository } from '../repositories/subscription.repository.js';
 import type { Clock } from './clock.js';
@@ -45,7 +45,7 @@ export class BillingService {
    * in its grace, canceled until its period ends); without one, the tier the caller holds (Free,
    * an access code's, an operator's change), which is what the gateway applies.
    */
-  async status(caller: Identity) {
+  async status(caller: Identity): Promise<BillingStatus> {
     const row = await new SubscriptionRepository(this.db).find(caller.userId);
     const subscribed = row?.status === 'active' || row?.status === 'past_due' || row?.status === 'canceled';
     return { subscription_tier: subscribed ? row.tier : caller.tier, payment_customer_id: row?.customerId ?? null, cohort: row?.cohort ?? NO_COHORT };

@@ -1,4 +1,5 @@
 import type { Tier } from '@svc/auth';
+import type { Plan } from '@svc/contracts';
 import { TIER_LIMITS } from '@svc/rate-limit';
 
 /** The plans on sale; enterprise is arranged by contract and not listed. */
@@ -15,7 +16,7 @@ const orUnlimited = (value: number | null) => value ?? -1;
  * `GET /billing/plans`: prices from the catalog, limits from `TIER_LIMITS`, the table the
  * gateway enforces, so that what is sold is what is applied.
  */
-export function listPlans() {
+export function listPlans(): Plan[] {
   return CATALOG.map((plan) => ({
     ...plan,
     features: [...plan.features],

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { Bus, OutboxWriter } from '@svc/bus';
-import { DEACTIVATE_ACCESS_CODE_RPC, MINT_ACCESS_CODE_RPC } from '@svc/contracts';
+import { DEACTIVATE_ACCESS_CODE_RPC, MINT_ACCESS_CODE_RPC, type RegistrationSession } from '@svc/contracts';
 import { NotFoundError, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
 import { RegistrationRepository } from '../repositories/registration.repository.js';
@@ -82,7 +82,7 @@ export class RegistrationService {
     return { checkout_url: session.url!, session_id: session.id };
   }
 
-  async session(id: string) {
+  async session(id: string): Promise<RegistrationSession> {
     const row = await new RegistrationRepository(this.db).find(id);
     if (!row) throw new NotFoundError('No registration session with this id', { session_id: id });
     if (row.status === 'ready') return { status: row.status, code: row.code!, email: row.email! };

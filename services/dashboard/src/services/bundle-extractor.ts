@@ -10,7 +10,7 @@ import { DASHBOARD_BUNDLE_MAX_FILES, DASHBOARD_BUNDLE_MAX_UNCOMPRESSED_BYTES } f
 import { AppError } from '@svc/core';
 import { bundleTooLarge, entryPointMissing, invalidTarball } from './errors.js';
 
-export const ENTRY_POINT = 'main.js';
+export const ENTRY_POINT = 'main.js' as const;
 /** Room for tar's headers and padding beyond the files' own bytes before the stream counts as a bomb. */
 const TAR_FRAMING_SLACK_BYTES = 4 * 1024 * 1024;
 

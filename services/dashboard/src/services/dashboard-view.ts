@@ -1,3 +1,4 @@
+import type { CreatedDashboard, Dashboard, DashboardVersion } from '@svc/contracts';
 import { VIEW_TOKEN_PATH } from '@svc/auth';
 import type { DashboardRow, DashboardWithActive, VersionRow } from '../repositories/dashboard.repository.js';
 import { ENTRY_POINT } from './bundle-extractor.js';
@@ -26,7 +27,7 @@ const withoutAt = (scope: string) => scope.replace(/^@/, '');
  * The spec's Dashboard: `scope` without `@`, `entryPoint` the URL of the active version's main.js
  * (on the dashboard origin when there is one; null before the first upload).
  */
-export function dashboardView({ dashboard, active }: DashboardWithActive, base: BundleBase, origin: string) {
+export function dashboardView({ dashboard, active }: DashboardWithActive, base: BundleBase, origin: string): Dashboard {
   return {
     id: dashboard.id,
     slug: dashboard.slug,
@@ -43,17 +44,18 @@ export function dashboardView({ dashboard, active }: DashboardWithActive, base: 
   };
 }
 
-export function createdView(dashboard: DashboardRow) {
+export function createdView(dashboard: DashboardRow): CreatedDashboard {
   return { id: dashboard.id, scope: withoutAt(dashboard.scope), name: dashboard.name, slug: dashboard.slug, visibility: dashboard.visibility, created_at: dashboard.createdAt.toISOString() };
 }
 
 /** The spec's Dashboard version. */
-export function versionView(version: VersionRow) {
+export function versionView(version: VersionRow): DashboardVersion {
   return {
     id: version.id,
     dashboard_id: version.dashboardId,
     version: version.version,
-    entry_point: version.entryPoint,
+    // Every version is stored with ENTRY_POINT, the only entry point a bundle may have.
+    entry_point: ENTRY_POINT,
     min_sdk_version: version.minSdkVersion,
     bundle_size_bytes: version.bundleSizeBytes,
     is_active: version.isActive,

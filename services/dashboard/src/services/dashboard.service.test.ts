@@ -10,12 +10,14 @@ import { viewTokens, type Identity } from '@svc/auth';
 import { personalIdentity } from '@svc/auth/testing';
 import { createFileSystemBlobStore } from '@svc/blobs';
 import { createBus, EventOutbox, type Bus } from '@svc/bus';
+import { DASHBOARD_APP_MAX_BYTES } from '@svc/contracts';
 import { createLogger } from '@svc/core';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { DASHBOARD_MIGRATIONS, DASHBOARD_SCHEMA } from '../app.js';
 import { outbox } from '../db/schema.js';
 import { DashboardRepository } from '../repositories/dashboard.repository.js';
 import { BundleService } from './bundle.service.js';
+import { DashboardAppService } from './dashboard-app.service.js';
 import { DashboardService } from './dashboard.service.js';
 import { ShareService } from './share.service.js';
 import { shareTokens } from './share-token.js';
@@ -183,5 +185,20 @@ describe.each(testDatabaseKinds())('dashboard rules beside the code, on $name', 
     // Visibility is decided afresh for every file: a revoked grant closes a token already minted.
     await new DashboardRepository(db.database.db).revoke(board.id, [granted.tenantId]);
     expect(await outcome(views.open(viewer, minted.token))).toBe(404);
+  });
+
+  it("answers a dashboard's entry module for an MCP App to whoever may see it, and null to anyone else, before any version and past the size limit", async () => {
+    const apps = new DashboardAppService(dashboards, bundles);
+    const board = await create(`app-${randomUUID().slice(0, 6)}`, 'private');
+    expect(await apps.read(owner, board.name)).toEqual({ app: null });
+    await dashboards.upload(owner, board.id, await bundle({ 'main.js': MAIN_JS }), { version: '1.0.0', min_sdk_version: '1.0.0' });
+    expect(await apps.read(owner, board.name)).toEqual({
+      app: { id: board.id, slug: board.name, name: board.name, scope: `@${owner.tenantSlug}`, version: '1.0.0', version_id: expect.any(String), main_js: MAIN_JS },
+    });
+    expect(await apps.read(stranger, board.name)).toEqual({ app: null });
+    expect(await apps.read(owner, 'no-such-board')).toEqual({ app: null });
+    const large = `${MAIN_JS}//${'x'.repeat(DASHBOARD_APP_MAX_BYTES)}\n`;
+    await dashboards.upload(owner, board.id, await bundle({ 'main.js': large }), { version: '1.1.0', min_sdk_version: '1.0.0' });
+    expect(await apps.read(owner, board.name)).toEqual({ app: null });
   });
 });

@@ -62,7 +62,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
       // Probed now, so that a host that cannot sandbox runners says so at start-up (and which Python it runs).
       const { python } = await pool.sandbox();
       subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs }, log));
-      subscriptions.push(...(await consumeJobs(bus, worker, config.prefetch)));
+      subscriptions.push(...(await consumeJobs(bus, worker, config.prefetch, config.workerQueues)));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'execution-worker' })));
       subscriptions.push(await bus.respond(WORKER_PING_RPC, async () => ({ service: 'execution-worker', python })));
       events.start();

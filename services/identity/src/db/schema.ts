@@ -213,6 +213,25 @@ export const oauthCodes = identity.table('oauth_codes', {
   createdAt: createdAt(),
 });
 
+/**
+ * Password reset links (digest of the token only): one-time, expiring. Setting a password spends
+ * every link of the user still outstanding.
+ */
+export const passwordResets = identity.table(
+  'password_resets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('password_resets_user_idx').on(t.userId)],
+);
+
 /** Refresh tokens of a grant (digest only): each used once, the next issued in its place. */
 export const oauthRefreshTokens = identity.table(
   'oauth_refresh_tokens',

@@ -1,3 +1,4 @@
+import type { Tokens } from '@svc/contracts';
 import { Router, type CookieOptions, type Response } from 'express';
 import cookieParser from 'cookie-parser';
 import { requireIdentity } from '@svc/auth';
@@ -5,7 +6,7 @@ import { ChangePasswordBody, ChangePasswordLoginBody, LoginBody, RefreshBody, Re
 import { AuthenticationError, NotFoundError, ok, parseInput } from '@svc/core';
 import type { Db } from '@svc/db';
 import { UserRepository } from '../repositories/user.repository.js';
-import { publicUser, type AuthService, type Tokens } from '../services/auth.service.js';
+import { publicUser, type AuthService } from '../services/auth.service.js';
 import { requireSameOrigin } from './same-origin.js';
 
 export const REFRESH_COOKIE = 'svc_refresh';

@@ -19,6 +19,22 @@ const TEMPLATES: Record<string, (payload: Record<string, unknown>) => RenderedEm
       'you can and change it again, or ask your administrator for help.',
     ].join('\n'),
   }),
+  'password-reset': (p) => ({
+    subject: 'Choose a new svc password',
+    text: [
+      `Hello${field(p, 'name') ? ` ${field(p, 'name')}` : ''},`,
+      '',
+      'Somebody asked to choose a new password for the svc account of this address. If it was you,',
+      'open this link and choose one:',
+      '',
+      `    ${field(p, 'link')}`,
+      '',
+      `The link works once, until ${field(p, 'expires_at')}. Choosing a new password signs the account`,
+      'out everywhere.',
+      '',
+      'If you did not ask, ignore this e-mail: your password stays as it is.',
+    ].join('\n'),
+  }),
   'organization-invite': (p) => ({
     subject: `You are invited to ${field(p, 'organization')} on svc`,
     text: [

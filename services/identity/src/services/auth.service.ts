@@ -1,9 +1,11 @@
+import type { Tokens, User } from '@svc/contracts';
 import { randomUUID } from 'node:crypto';
 import type { EventOutbox } from '@svc/bus';
 import { signAccessToken } from '@svc/auth';
 import { AuthenticationError, ConflictError, NotFoundError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { AccessCodeRepository } from '../repositories/access-code.repository.js';
+import { PasswordResetRepository } from '../repositories/password-reset.repository.js';
 import { SessionRepository } from '../repositories/session.repository.js';
 import { UserRepository, type UserWithTenant } from '../repositories/user.repository.js';
 import type { PasswordHasher } from './password.js';
@@ -22,25 +24,7 @@ export interface TokenSettings {
   refreshTtlSeconds: number;
 }
 
-export interface Tokens {
-  accessToken: string;
-  refreshToken: string;
-  expiresAt: number;
-  /** When the refresh token expires (ms since the epoch): each refresh gives a new one a full lifetime ahead, so a session in use slides on. */
-  refreshExpiresAt: number;
-}
-
-export interface PublicUser {
-  id: string;
-  email: string;
-  name: string;
-  role: string;
-  developerMode: boolean;
-  subscriptionTier: string;
-  createdAt: string;
-}
-
-export function publicUser(user: UserWithTenant): PublicUser {
+export function publicUser(user: UserWithTenant): User {
   return {
     id: user.id,
     email: user.email,
@@ -165,8 +149,19 @@ export class AuthService {
 
   private async replacePassword(user: UserWithTenant, currentPassword: string, newPassword: string): Promise<void> {
     if (!(await this.hasher.verify(currentPassword, user.passwordHash))) throw new AuthenticationError('Current password is incorrect');
+    await this.setPassword(user, newPassword);
+  }
+
+  /**
+   * Sets a new password: every session of the user ends, every reset link still outstanding is
+   * spent, and the user is told by e-mail. `check` runs in the same transaction once the links
+   * are spent (a reset makes sure its own link was among them, so a link is used once).
+   */
+  async setPassword(user: UserWithTenant, newPassword: string, check?: (spentResets: string[]) => void): Promise<void> {
     const passwordHash = await this.hasher.hash(newPassword);
     const revoked = await this.events.transaction(async (tx, out) => {
+      const spent = await new PasswordResetRepository(tx).spendAllOf(user.id, new Date());
+      check?.(spent);
       await new UserRepository(tx).update(user.id, { passwordHash });
       const families = await new SessionRepository(tx).revokeAllOfUser(user.id);
       queueEmail(out, user.email, 'password-changed', { name: user.name, changed_at: new Date().toISOString() }, user.id);

@@ -1,9 +1,10 @@
+import type { User } from '@svc/contracts';
 import type { Identity } from '@svc/auth';
 import type { APPOINTABLE_ROLES } from '@svc/contracts';
 import { ConflictError, NotFoundError, PermissionError } from '@svc/core';
 import type { Db } from '@svc/db';
 import { UserRepository } from '../repositories/user.repository.js';
-import { publicUser, type PublicUser } from './auth.service.js';
+import { publicUser } from './auth.service.js';
 import type { PrincipalService } from './principal.service.js';
 
 /**
@@ -17,7 +18,7 @@ export class RoleService {
     private readonly principals: PrincipalService,
   ) {}
 
-  async setPlatformRole(caller: Identity, userId: string, role: (typeof APPOINTABLE_ROLES)[number]): Promise<PublicUser> {
+  async setPlatformRole(caller: Identity, userId: string, role: (typeof APPOINTABLE_ROLES)[number]): Promise<User> {
     if (caller.role !== 'owner') throw new PermissionError('Only the platform owner appoints admins', { reason: 'platform_owner_required' });
     const users = new UserRepository(this.db);
     const target = await users.findById(userId);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, unique, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { outboxTable } from '@svc/db';
-import type { CommandAnnotations, CommandExample } from '@svc/pack-sdk';
+import type { CommandAnnotations, CommandExample, CommandUi } from '@svc/pack-sdk';
 
 export const registry = pgSchema('registry');
 
@@ -79,6 +79,8 @@ export const commands = registry.table(
     outputSchema: jsonb('output_schema').$type<Record<string, unknown>>(),
     /** Hints for agents (`annotations` in pack.yaml), passed through to the MCP tool. */
     annotations: jsonb('annotations').notNull().default({}).$type<CommandAnnotations>(),
+    /** The dashboard that is the command's UI (`ui` in pack.yaml), offered to MCP Apps hosts; null for none. */
+    ui: jsonb('ui').$type<CommandUi>(),
     timeoutSeconds: integer('timeout_seconds').notNull(),
     retries: integer('retries').notNull(),
     queue: text('queue', { enum: QUEUE }).notNull(),

@@ -30,6 +30,7 @@ describe('GET /api/v1/commands', () => {
           input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
           output_schema: echoOutput,
           annotations: { title: 'Echo', readOnlyHint: true },
+          ui: { dashboard: 'echo-board' },
           timeout: 20,
           retries: 2,
           tags: ['text'],
@@ -45,7 +46,7 @@ describe('GET /api/v1/commands', () => {
     await h?.stop();
   });
 
-  it('shows the detail view with retries, queue, examples, output schema and annotations', async () => {
+  it('shows the detail view with retries, queue, examples, output schema, annotations and UI', async () => {
     const reply = await h.http(reader).get('/api/v1/commands/ada/echo');
     expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({
@@ -57,6 +58,7 @@ describe('GET /api/v1/commands', () => {
       input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
       output_schema: echoOutput,
       annotations: { title: 'Echo', readOnlyHint: true },
+      ui: { dashboard: 'echo-board' },
       output_format: 'json',
       timeout: 20,
       retries: 2,
@@ -80,6 +82,7 @@ describe('GET /api/v1/commands', () => {
       input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
       output_schema: echoOutput,
       annotations: { title: 'Echo', readOnlyHint: true },
+      ui: { dashboard: 'echo-board' },
       output_format: 'json',
       timeout: 20,
       queue: 'fast',
@@ -100,6 +103,7 @@ describe('GET /api/v1/commands', () => {
     expect(byName.body.data.commands.map((c: { name: string }) => c.name)).toEqual(['echo']);
     const byDescription = await h.http(reader).get('/api/v1/commands?search=100%25');
     expect(byDescription.body.data.commands.map((c: { name: string }) => c.name)).toEqual(['upper']);
+    expect(byDescription.body.data.commands[0].ui).toBeNull();
     expect((await h.http(reader).get('/api/v1/commands?search=%25%25%25')).body.data.total).toBe(0);
     expect((await h.http(reader).get('/api/v1/commands?namespace=nobody')).body.data).toMatchObject({ commands: [], total: 0, pages: 0 });
   });

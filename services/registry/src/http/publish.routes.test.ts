@@ -134,6 +134,14 @@ describe('POST /api/v1/registry/packs', () => {
     expectError(await publish(ada, p as TestPack), 400, code);
   });
 
+  it('answers every problem of a package at once in details.issues: the manifest\'s and the missing entries', async () => {
+    const reply = await publish(ada, { namespace: 'ada', name: 'Bad_Name', commands: [{ name: 'echo' }, { name: 'shout' }], files: { 'commands/echo.js': null, 'commands/shout.js': null } });
+    expectError(reply, 400, 'MANIFEST_INVALID');
+    const issues = reply.body.error.details.issues as Array<{ code: string; field: string }>;
+    expect(issues.map((issue) => `${issue.code} ${issue.field}`)).toEqual(expect.arrayContaining(['MANIFEST_INVALID pack.name', 'ENTRY_MISSING commands.0.entry', 'ENTRY_MISSING commands.1.entry']));
+    expect(reply.body.error.message).toContain(`(and ${issues.length - 1} more)`);
+  });
+
   it('refuses a tar entry that escapes the package with PACKAGE_PATH_INVALID', async () => {
     const reply = await upload(ada, await withEntry('../../etc/cron.d/evil', 'x'));
     expectError(reply, 400, 'PACKAGE_PATH_INVALID');

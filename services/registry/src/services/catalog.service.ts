@@ -1,12 +1,12 @@
 import type { z } from 'zod';
-import type { ListCommandsQuery, ResolvedCommand } from '@svc/contracts';
+import type { Command, ListCommandsQuery, ResolvedCommand } from '@svc/contracts';
 import { NotFoundError } from '@svc/core';
 import type { Db } from '@svc/db';
 import { CommandRepository, type CatalogRow } from '../repositories/command.repository.js';
 import { InstallationRepository } from '../repositories/installation.repository.js';
 
 /** Allowed values other than json are not shown in the spec; every command answers JSON. */
-const OUTPUT_FORMAT = 'json';
+const OUTPUT_FORMAT = 'json' as const;
 
 function summary({ command, pack, version }: CatalogRow) {
   return {
@@ -18,6 +18,7 @@ function summary({ command, pack, version }: CatalogRow) {
     input_schema: command.inputSchema,
     output_schema: command.outputSchema ?? null,
     annotations: command.annotations,
+    ui: command.ui ?? null,
     output_format: OUTPUT_FORMAT,
     timeout: command.timeoutSeconds,
     queue: command.queue,
@@ -59,7 +60,7 @@ export class CatalogService {
    * The detail view of a command `tenantIds` may reach by its path, in the version `tenantId`
    * runs (its pinned one, as a run would use); 404 otherwise.
    */
-  async detail(tenantIds: string[], tenantId: string, namespace: string, name: string) {
+  async detail(tenantIds: string[], tenantId: string, namespace: string, name: string): Promise<Command> {
     const row = await this.runnable({ tenant_ids: tenantIds, tenant_id: tenantId, namespace, name });
     if (!row) throw commandNotFound(namespace, name);
     return detail(row);

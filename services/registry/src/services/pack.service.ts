@@ -1,7 +1,7 @@
 import semver from 'semver';
 import { belongsTo, requireDeveloperMode, tenantIdsOf, type Identity } from '@svc/auth';
 import type { EventOutbox } from '@svc/bus';
-import { PackIdParam } from '@svc/contracts';
+import { PackIdParam, type InstalledPackList, type PackInstallResult } from '@svc/contracts';
 import { NotFoundError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { parsePackRef, type ProposedSchedule } from '@svc/pack-sdk';
@@ -41,7 +41,7 @@ export class PackService {
     private readonly log: Logger,
   ) {}
 
-  async install(identity: Identity, input: { name: string; version: string }) {
+  async install(identity: Identity, input: { name: string; version: string }): Promise<PackInstallResult> {
     const ref = parsePackRef(input.name)!;
     const found = await new PackRepository(this.db).findByName(ref.namespace, ref.name);
     if (!found) throw packNotFound({ name: input.name });
@@ -142,7 +142,7 @@ export class PackService {
   }
 
   /** The installations of every tenant the caller belongs to. */
-  async list(identity: Identity) {
+  async list(identity: Identity): Promise<InstalledPackList> {
     const rows = await new InstallationRepository(this.db).listOf(tenantIdsOf(identity));
     return {
       packs: rows.map((row) => ({

@@ -1,3 +1,4 @@
+import type { CommandNamesCheck } from '@svc/contracts';
 import { createHash, randomUUID } from 'node:crypto';
 import { machine } from 'node:os';
 import { requireDeveloperMode, tenantOfNamespace, type Identity } from '@svc/auth';
@@ -79,7 +80,7 @@ export class PublishService {
    * namespace uses would stop the publication (`COMMAND_NAME_TAKEN`). Only a member of the
    * namespace's tenant may ask, as only they may publish there and see its packs' names.
    */
-  async checkCommandNames(identity: Identity, body: { namespace: string; pack: string; commands: string[] }) {
+  async checkCommandNames(identity: Identity, body: { namespace: string; pack: string; commands: string[] }): Promise<CommandNamesCheck> {
     if (!tenantOfNamespace(identity, body.namespace)) {
       throw new PermissionError(`Namespace "${body.namespace}" is neither your personal namespace nor one of your organizations`, { reason: 'namespace_not_owned', namespace: body.namespace });
     }
@@ -156,6 +157,7 @@ export class PublishService {
             inputSchema: command.input_schema,
             outputSchema: command.output_schema,
             annotations: command.annotations,
+            ui: command.ui,
             timeoutSeconds: command.timeout,
             retries: command.retries,
             queue: command.queue,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BlockList } from 'node:net';
-import { SSH_MESSAGES, type SshExecReply, type SshTargetCreateBody, type SshTargetUpdateBody } from '@svc/contracts';
+import { SSH_MESSAGES, type SshExecReply, type SshTarget, type SshVerifyResult, type SshTargetCreateBody, type SshTargetUpdateBody } from '@svc/contracts';
 import { ConflictError, InternalError, NotFoundError, ValidationError, type Logger } from '@svc/core';
 import { violatedUniqueConstraint, type Db } from '@svc/db';
 import { hostAddresses } from '@svc/egress';
@@ -12,26 +12,7 @@ import { connectSsh, type AddressPolicy, type SshEndpoint } from './ssh-connect.
 import { SshConnectionError, SshHostKeyMissingError, SshHostRefusedError } from './ssh-errors.js';
 import { execOn } from './ssh-exec.js';
 
-/** A target as the API shows it: no credential, sealed or not. */
-export interface TargetView {
-  id: string;
-  name: string;
-  host: string;
-  port: number;
-  username: string;
-  auth_method: 'key' | 'password';
-  known_hosts: string | null;
-  has_credentials: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface VerifyResult {
-  connected: boolean;
-  fingerprint: string;
-}
-
-const view = (row: TargetRow): TargetView => ({
+const view = (row: TargetRow): SshTarget => ({
   id: row.id,
   name: row.name,
   host: row.host,
@@ -85,15 +66,15 @@ export class TargetService {
     this.#policy = { allowed: options.allowed };
   }
 
-  async list(tenantId: string): Promise<TargetView[]> {
+  async list(tenantId: string): Promise<SshTarget[]> {
     return (await new TargetRepository(this.db).list(tenantId)).map(view);
   }
 
-  async get(tenantId: string, id: string): Promise<TargetView> {
+  async get(tenantId: string, id: string): Promise<SshTarget> {
     return view(await this.#row(tenantId, id));
   }
 
-  async create(tenantId: string, body: SshTargetCreateBody): Promise<TargetView> {
+  async create(tenantId: string, body: SshTargetCreateBody): Promise<SshTarget> {
     const credential = credentialOf(body.auth_method, body);
     if (!credential) throw new ValidationError(`${body.auth_method === 'key' ? 'private_key' : 'password'} is required when auth_method is ${body.auth_method}`, { field: body.auth_method === 'key' ? 'private_key' : 'password' });
     const knownHosts = body.known_hosts === undefined ? null : this.#knownHosts(body.known_hosts);
@@ -121,7 +102,7 @@ export class TargetService {
   }
 
   /** Changes what is sent; a new credential replaces the old one, and switching `auth_method` needs the new one. */
-  async update(tenantId: string, id: string, body: SshTargetUpdateBody): Promise<TargetView> {
+  async update(tenantId: string, id: string, body: SshTargetUpdateBody): Promise<SshTarget> {
     const row = await this.#row(tenantId, id);
     const authMethod = body.auth_method ?? row.authMethod;
     const credential = credentialOf(authMethod, body);
@@ -154,7 +135,7 @@ export class TargetService {
    * `connected` saying whether the credential was accepted. A host that cannot be reached (no
    * key seen) fails with "connection failed".
    */
-  async verify(tenantId: string, id: string): Promise<VerifyResult> {
+  async verify(tenantId: string, id: string): Promise<SshVerifyResult> {
     const row = await this.#row(tenantId, id);
     let fingerprint: string | undefined;
     try {

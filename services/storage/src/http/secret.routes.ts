@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { requireIdentity } from '@svc/auth';
-import { SecretPackParams, SecretParams, SecretPutBody } from '@svc/contracts';
+import { SecretPackParams, SecretParams, SecretPutBody, type SecretList, type SecretWrite } from '@svc/contracts';
 import { NotFoundError, ok, parseInput } from '@svc/core';
 import type { SecretScope } from '../repositories/secret.repository.js';
 import type { SecretService } from '../services/secret.service.js';
@@ -19,14 +19,14 @@ export function secretRoutes(secrets: SecretService): Router {
 
   router.get('/secrets/:namespace/:pack', async (req, res) => {
     const scope = scopeOf(req);
-    res.json(ok({ pack: ref(scope), secrets: await secrets.list(scope) }));
+    res.json(ok<SecretList>({ pack: ref(scope), secrets: await secrets.list(scope) }));
   });
 
   router.put('/secrets/:namespace/:pack/:name', async (req, res) => {
     const { name, ...scope } = scopeOf(req);
     const { value } = parseInput(SecretPutBody, req.body);
     const written = await secrets.set(scope, name!, value);
-    res.status(written.created ? 201 : 200).json(ok({ pack: ref(scope), ...written }));
+    res.status(written.created ? 201 : 200).json(ok<SecretWrite>({ pack: ref(scope), ...written }));
   });
 
   router.delete('/secrets/:namespace/:pack/:name', async (req, res) => {

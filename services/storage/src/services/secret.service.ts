@@ -1,17 +1,11 @@
-import { SECRETS_PER_PACK_MAX } from '@svc/contracts';
+import { SECRETS_PER_PACK_MAX, type Secret } from '@svc/contracts';
 import { ValidationError, type Logger } from '@svc/core';
 import { Sealer } from '@svc/auth';
 import type { Db } from '@svc/db';
 import { SecretRepository, type SecretRow, type SecretScope } from '../repositories/secret.repository.js';
 import type { Clock } from './storage.service.js';
 
-export interface SecretView {
-  name: string;
-  created_at: string;
-  updated_at: string;
-}
-
-const view = (row: SecretRow): SecretView => ({ name: row.name, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() });
+const view = (row: SecretRow): Secret => ({ name: row.name, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() });
 const contextOf = (scope: SecretScope, name: string) => `${scope.tenantId}/${scope.namespace}/${scope.pack}/${name}`;
 
 /**
@@ -31,12 +25,12 @@ export class SecretService {
     this.#sealer = new Sealer({ purpose: 'pack-secrets/v1', current: secretsKey });
   }
 
-  async list(scope: SecretScope): Promise<SecretView[]> {
+  async list(scope: SecretScope): Promise<Secret[]> {
     return (await new SecretRepository(this.db).list(scope)).map(view);
   }
 
   /** Creates or replaces a secret; at most SECRETS_PER_PACK_MAX per pack and tenant. */
-  async set(scope: SecretScope, name: string, value: string): Promise<SecretView & { created: boolean }> {
+  async set(scope: SecretScope, name: string, value: string): Promise<Secret & { created: boolean }> {
     return this.db.transaction(async (tx) => {
       const secrets = new SecretRepository(tx);
       const existing = await secrets.find(scope, name);

@@ -6,6 +6,7 @@ import type { Bus } from '@svc/bus';
 import { API_KEY_SCOPES } from '@svc/contracts';
 import { JSON_BODY_LIMIT_BYTES, jsonNestedDeeperThan, MAX_JSON_DEPTH, MethodNotAllowedError, parseInput, PermissionError } from '@svc/core';
 import { rateLimitHeaders, type CommandRunQuota } from '@svc/rate-limit';
+import { DashboardApps } from '../mcp/dashboard-apps.js';
 import { McpQuery } from '../mcp/mcp-options.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import type { TaskService } from '../services/task.service.js';
@@ -24,6 +25,7 @@ function asksForProgress(body: unknown): boolean {
  */
 export function mcpRoutes(deps: { bus: Bus; tasks: TaskService; quota: CommandRunQuota; version: string }): Router {
   const router = Router();
+  const apps = new DashboardApps(deps.bus);
 
   // The body is read as text so that malformed JSON gets a JSON-RPC parse error, not a REST one.
   router.post('/mcp', express.text({ type: () => true, limit: JSON_BODY_LIMIT_BYTES }), async (req, res) => {
@@ -49,7 +51,7 @@ export function mcpRoutes(deps: { bus: Bus; tasks: TaskService; quota: CommandRu
       if (taken?.rejected) res.set(rateLimitHeaders(taken));
       return taken;
     };
-    const server = createMcpServer(identity, { ...deps, takeRun, tools });
+    const server = createMcpServer(identity, { ...deps, apps, takeRun, tools });
     // JSON answers, but for a tool call that asked for progress: its notifications need a stream.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
     res.on('close', () => {

@@ -1,6 +1,19 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, type CallToolRequest, ListToolsRequestSchema, McpError, type CallToolResult, type ProgressToken, type Request, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolRequest,
+  type CallToolResult,
+  type ProgressToken,
+  type Request,
+  type ServerNotification,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Identity } from '@svc/auth';
 import { tenantIdsOf } from '@svc/auth';
@@ -12,6 +25,7 @@ import type { TaskRow } from '../../core/repositories/task.repository.js';
 import { outcomeOf } from '../../core/task-view.js';
 import type { TaskService } from '../services/task.service.js';
 import { BUILTIN_TOOLS, callBuiltinTool, TASK_GET_TOOL } from './builtin-tools.js';
+import { appResourcesOf, toolUiMeta, type DashboardApps } from './dashboard-apps.js';
 import type { McpToolSet } from './mcp-options.js';
 import { McpTaskStore, TASK_POLL_INTERVAL_MS } from './mcp-task-store.js';
 import { outcomeResult, textResult } from './tool-results.js';
@@ -58,6 +72,7 @@ function decodeCursor(cursor: string | undefined): number {
  */
 function toolOf(command: CommandSummary): Tool {
   const annotations = Object.keys(command.annotations).length > 0 ? command.annotations : undefined;
+  const meta = toolUiMeta(command);
   return {
     name: toolName(command.namespace, command.pack, command.name),
     ...(annotations?.title ? { title: annotations.title } : {}),
@@ -66,6 +81,7 @@ function toolOf(command: CommandSummary): Tool {
     ...(command.output_schema && command.queue === 'fast' ? { outputSchema: command.output_schema as Tool['outputSchema'] } : {}),
     ...(annotations ? { annotations } : {}),
     ...(command.queue !== 'fast' ? { execution: { taskSupport: 'optional' as const } } : {}),
+    ...(meta ? { _meta: meta } : {}),
   };
 }
 
@@ -89,6 +105,8 @@ function commandRunOf(params: CallToolRequest['params']): { namespace: string; p
 export interface McpServerDeps {
   bus: Bus;
   tasks: TaskService;
+  /** The pages of commands' dashboards (MCP Apps). */
+  apps: DashboardApps;
   version: string;
   /** Takes one command run from the caller's budget (undefined: the tier is unlimited). */
   takeRun(): Promise<LimitResult | undefined>;
@@ -112,26 +130,39 @@ export function createMcpServer(identity: Identity, deps: McpServerDeps): Server
   const server = new Server(
     { name: 'svc', version: deps.version },
     {
-      capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      capabilities: { tools: {}, resources: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
       jsonSchemaValidator: schemaValidator,
       taskStore,
       defaultTaskPollInterval: TASK_POLL_INTERVAL_MS,
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
-    const page = decodeCursor(request.params?.cursor);
-    const listed = await deps.bus.request(LIST_COMMANDS_RPC, {
+  const listCommands = (page: number) =>
+    deps.bus.request(LIST_COMMANDS_RPC, {
       tenant_ids: tenantIdsOf(identity),
       ...(deps.tools === 'installed' ? { installed: true, tenant_id: identity.tenantId } : {}),
       page,
       limit: TOOLS_PAGE_SIZE,
     });
+
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    const page = decodeCursor(request.params?.cursor);
+    const listed = await listCommands(page);
     const tools = listed.commands.map(toolOf);
     // The platform's own tools close the list, so that the commands' pages stay as REST pages them.
     if (page >= listed.pages) return { tools: [...tools, ...BUILTIN_TOOLS] };
     return { tools, nextCursor: encodeCursor(page + 1) };
   });
+
+  // The UIs of the tools, page by page as the tools are: each dashboard a command names.
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    const page = decodeCursor(request.params?.cursor);
+    const listed = await listCommands(page);
+    const resources = appResourcesOf(listed.commands);
+    return page >= listed.pages ? { resources } : { resources, nextCursor: encodeCursor(page + 1) };
+  });
+
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => deps.apps.read(identity, request.params.uri));
 
   /**
    * A call refused before anything ran: a tool error for a plain call, a JSON-RPC error for a

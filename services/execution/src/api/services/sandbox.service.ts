@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Identity } from '@svc/auth';
 import { ConflictError, PayloadTooLargeError, PermissionError, RateLimitError, ValidationError } from '@svc/core';
+import { SANDBOX_QUOTAS, type Sandbox, type SandboxPack } from '@svc/contracts';
 import type { Db } from '@svc/db';
 import { inspectPackage, PackFormatError } from '@svc/pack-sdk';
 import { SandboxRepository, isRunning, type SandboxRow } from '../../core/repositories/sandbox.repository.js';
@@ -9,41 +10,13 @@ import { SandboxUsageRepository, monthOf } from '../../core/repositories/sandbox
 import type { RunAnswer, RunRequest, TaskService } from './task.service.js';
 
 /** The spec's development sandbox quotas (Part 2, "Command-line client"). */
-export const SANDBOX_QUOTAS = { executions_per_month: 1000, concurrent_sessions: 1, storage_bytes: 100 * 1024 * 1024 } as const;
 export const SANDBOX_TIMEOUT = { default: 3600, min: 60, max: 86_400 } as const;
 
 export const ALREADY_RUNNING = 'Your sandbox is already running (one session at a time): this is it';
 
 const notRunning = () => ConflictError.coded('SANDBOX_NOT_RUNNING', 'Your sandbox is not running: start it first (svc sandbox start)');
 
-export interface SyncedPackView {
-  namespace: string;
-  name: string;
-  version: string;
-  sha256: string;
-  size_bytes: number;
-  commands: string[];
-  synced_at: string;
-}
-
-export interface SandboxView {
-  status: 'running' | 'stopped';
-  /** Null until the user's first session. */
-  sandbox_id: string | null;
-  /** Whole seconds since the running session started; 0 when stopped. */
-  uptime: number;
-  timeout: number;
-  started_at: string | null;
-  last_active_at: string | null;
-  /** When a running session stops without activity; when a stopped one stopped. */
-  expires_at: string | null;
-  stopped_at: string | null;
-  quotas: typeof SANDBOX_QUOTAS;
-  usage: { executions_this_month: number; executions_reset_at: string; storage_bytes: number };
-  packs: SyncedPackView[];
-}
-
-function packView(pack: SandboxPackageSummary): SyncedPackView {
+function packView(pack: SandboxPackageSummary): SandboxPack {
   return {
     namespace: pack.namespace,
     name: pack.pack,
@@ -96,7 +69,7 @@ export class SandboxService {
     this.usage = new SandboxUsageRepository(db);
   }
 
-  async start(caller: Identity, timeoutSeconds: number): Promise<{ sandbox: SandboxView; created: boolean; warning?: string }> {
+  async start(caller: Identity, timeoutSeconds: number): Promise<{ sandbox: Sandbox; created: boolean; warning?: string }> {
     // A tool for writing packs: for accounts that may publish them, as the registry has it.
     if (!caller.developerMode) throw new PermissionError('Developer mode is required to start a sandbox', { reason: 'developer_mode_required' });
     const now = new Date();
@@ -109,18 +82,18 @@ export class SandboxService {
     return this.start(caller, timeoutSeconds);
   }
 
-  async stop(caller: Identity): Promise<{ sandbox: SandboxView; stopped: boolean }> {
+  async stop(caller: Identity): Promise<{ sandbox: Sandbox; stopped: boolean }> {
     const now = new Date();
     const stopped = await this.sessions.stop(caller.userId, now);
     return { sandbox: await this.view(caller, stopped ?? (await this.sessions.find(caller.userId)), now), stopped: Boolean(stopped) };
   }
 
-  async status(caller: Identity): Promise<SandboxView> {
+  async status(caller: Identity): Promise<Sandbox> {
     return this.view(caller, await this.sessions.find(caller.userId), new Date());
   }
 
   /** Puts a pack into the running sandbox, after the registry's own checks of the package. */
-  async sync(caller: Identity, tarball: Buffer): Promise<{ pack: SyncedPackView; created: boolean; storage_bytes: number }> {
+  async sync(caller: Identity, tarball: Buffer): Promise<{ pack: SandboxPack; created: boolean; storage_bytes: number }> {
     const now = new Date();
     if (!(await this.sessions.touch(caller.userId, now))) throw notRunning();
     let manifest;
@@ -176,7 +149,7 @@ export class SandboxService {
     return this.tasks.run(caller, { ...request, admit });
   }
 
-  private async view(caller: Identity, row: SandboxRow | undefined, now: Date): Promise<SandboxView> {
+  private async view(caller: Identity, row: SandboxRow | undefined, now: Date): Promise<Sandbox> {
     const { month, resetsAt } = monthOf(now);
     const [packs, executions] = await Promise.all([this.packages.list(caller.userId), this.usage.executions(caller.userId, month)]);
     return {

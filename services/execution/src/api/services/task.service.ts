@@ -6,10 +6,12 @@ import type { Identity, Tier } from '@svc/auth';
 import { AppError, assertJsonShape, ConflictError, GoneError, MAX_JSON_DEPTH, NotFoundError, PermissionError, ServiceUnavailableError, currentCorrelationId } from '@svc/core';
 import { MAX_INPUT_ARRAY_ITEMS } from '@svc/pack-sdk';
 import type { Db } from '@svc/db';
+import { annotate, traced } from '@svc/tracing';
 import { IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '../../core/repositories/idempotency.repository.js';
 import { TaskRepository, type NewTask, type TaskRow, type UnstoredTask } from '../../core/repositories/task.repository.js';
 import type { CommandCatalog } from '../../core/command-catalog.js';
 import { announceTaskEnd } from '../../core/task-events.js';
+import { runAttributes } from '../../core/run-attributes.js';
 import { isTerminal, outcomeOf, taskSummary, taskView } from '../../core/task-view.js';
 import type { TaskStatus } from '../../db/schema.js';
 import type { InputValidator } from './input-validator.js';
@@ -136,10 +138,15 @@ export class TaskService {
     ({ db: this.db, bus: this.bus, events: this.events, catalog: this.catalog, validator: this.validator, waiters: this.waiters, limits: this.limits, settings: this.settings } = options);
   }
 
-  /** Runs a command for the caller; the answer names the command as it was resolved. */
-  async run(identity: Identity, request: RunRequest): Promise<RunAnswer & { command: ResolvedCommand }> {
-    const command = await this.resolve(identity, request);
-    return { ...(await this.runResolved(identity, request, command)), command };
+  /** Runs a command for the caller, in the span `execution.run`; the answer names the command as it was resolved. */
+  run(identity: Identity, request: RunRequest): Promise<RunAnswer & { command: ResolvedCommand }> {
+    return traced('execution.run', { attributes: { 'svc.tenant.id': identity.tenantId } }, async () => {
+      const command = await this.resolve(identity, request);
+      annotate({ ...runAttributes({ namespace: command.namespace, command: command.name, packVersion: command.pack.version, tenantId: identity.tenantId }), 'svc.queue': command.queue });
+      const answer = await this.runResolved(identity, request, command);
+      annotate({ 'svc.run.mode': answer.kind === 'outcome' ? 'sync' : 'task' });
+      return { ...answer, command };
+    });
   }
 
   /** The command a task ran, as the caller may see it now; null when it is gone or out of their sight. */

@@ -1,5 +1,6 @@
 import type { Bus, Subscription } from '@svc/bus';
-import type { Queue } from '@svc/pack-sdk';
+import { QUEUES, type Queue } from '@svc/pack-sdk';
+import { traced } from '@svc/tracing';
 import type { TaskWorker } from '../services/task-worker.js';
 
 /** Jobs a worker holds at once, per queue. */
@@ -13,10 +14,21 @@ export type WorkerPrefetch = Readonly<Record<Queue, number>>;
 /** The work queues of the worker, one per command speed. */
 export const EXEC_QUEUES = ['exec.fast', 'exec.medium', 'exec.long'] as const;
 
-export async function consumeJobs(bus: Bus, worker: TaskWorker, prefetch: WorkerPrefetch): Promise<Subscription[]> {
+/**
+ * `queues` are those this worker takes (`SVC_WORKER_QUEUES`): fast workers and long ones can be
+ * separate Deployments, each scaled on its own queues' depth.
+ */
+export async function consumeJobs(bus: Bus, worker: Pick<TaskWorker, 'handle'>, prefetch: WorkerPrefetch, queues: readonly Queue[] = QUEUES): Promise<Subscription[]> {
   return Promise.all(
-    (['fast', 'medium', 'long'] as const).map((queue) =>
-      bus.consume(`exec.${queue}`, (message) => worker.handle(message.payload, queue, message.redelivered), { prefetch: prefetch[queue] }),
+    queues.map((queue) =>
+      bus.consume(
+        `exec.${queue}`,
+        (message) => {
+          const attributes = { 'svc.queue': queue, 'svc.task.id': message.payload.task_id, 'svc.redelivered': message.redelivered };
+          return traced('worker.job', { attributes }, () => worker.handle(message.payload, queue, message.redelivered));
+        },
+        { prefetch: prefetch[queue] },
+      ),
     ),
   );
 }

@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { ServiceUnavailableError, type Logger } from '@svc/core';
 import { runnerStarts } from '@svc/metrics';
 import { pythonSatisfies } from '@svc/pack-sdk';
+import { currentTraceparent, markFailed, traced } from '@svc/tracing';
 import { PythonVersionError, RunnersBusyError } from './runner-errors.js';
 import { defaultRunnerScript } from './runner-launch.js';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './runner-output.js';
@@ -95,6 +96,12 @@ function running(runners: Iterable<RunnerProcess>): number {
   let count = 0;
   for (const runner of runners) if (!runner.stopping) count += 1;
   return count;
+}
+
+/** The call with the active span (`runner.exec`) in its context, as `ctx.traceparent`; the call itself when nothing is traced. */
+function withTraceparent(request: PoolRunRequest): PoolRunRequest {
+  const traceparent = currentTraceparent();
+  return traceparent ? { ...request, context: { ...request.context, traceparent } } : request;
 }
 
 /** A runner serves one pack version for one tenant: nothing a call leaves in its memory reaches another tenant's call. */
@@ -201,8 +208,17 @@ export class RunnerPool {
       if (request.python && !pythonSatisfies(request.python, version)) throw new PythonVersionError(request.python, version);
     }
     // Given to the runner in the same turn it was found in, so that no other call's start can
-    // take it for an idle one meanwhile.
-    const outcome = this.#runnerFor(request, sandbox).call(request);
+    // take it for an idle one meanwhile (a span's work starts in the turn it is opened).
+    const { runner, start } = this.#runnerFor(request, sandbox);
+    runnerStarts.inc({ start });
+    const outcome = traced('runner.exec', { attributes: { 'svc.runner.start': start, 'svc.runner.runtime': request.runtime ?? 'node' } }, () => {
+      if (start === 'cold') {
+        void traced('runner.start', {}, async () => {
+          if (!(await runner.ready)) markFailed(new Error('The runner exited before it was ready'));
+        });
+      }
+      return runner.call(withTraceparent(request));
+    });
     request.onAdmitted?.();
     return outcome;
   }
@@ -231,15 +247,13 @@ export class RunnerPool {
     return { live: this.#live.size, starts: this.#starts, load, droppedOutputBytes: this.#droppedOutputBytes };
   }
 
-  #runnerFor(request: PoolRunRequest, sandbox: RunnerSandbox): RunnerProcess {
+  /** The runner a call goes to: the tenant's warm one for the pack version, or one started for it (cold). */
+  #runnerFor(request: PoolRunRequest, sandbox: RunnerSandbox): { runner: RunnerProcess; start: 'warm' | 'cold' } {
     if (this.#closed) throw new ServiceUnavailableError('The pack runner pool is shut down');
     const tenant = request.context.tenant;
     const key = runnerKey(request.packKey, tenant);
     const active = this.#active.get(key);
-    if (active) {
-      runnerStarts.inc({ start: 'warm' });
-      return active;
-    }
+    if (active) return { runner: active, start: 'warm' };
     const own = this.#byTenant.get(tenant) ?? new Set<RunnerProcess>();
     if (request.tenantRunners !== undefined && running(own) >= request.tenantRunners && !this.#evictLeastRecentlyUsed(own)) {
       throw new RunnersBusyError('tenant_runners', request.tenantRunners);
@@ -277,12 +291,11 @@ export class RunnerPool {
       },
     });
     this.#starts += 1;
-    runnerStarts.inc({ start: 'cold' });
     this.#active.set(key, runner);
     this.#live.add(runner);
     own.add(runner);
     this.#byTenant.set(tenant, own);
-    return runner;
+    return { runner, start: 'cold' };
   }
 
   /** Stops the idle runner among `runners` used longest ago; false when each is busy or already going. */

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { AppError, ConflictError, jsonNestedDeeperThan, MAX_JSON_DEPTH, NotFoundError, RateLimitError, ValidationError, type Logger } from '@svc/core';
+import { traced } from '@svc/tracing';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnerCrashedError, type RunnerStopReason } from './runner-errors.js';
 import { encodeFrame, FrameReader, type Frame } from './runner-frames.js';
 import { launchRunner } from './runner-launch.js';
@@ -141,6 +142,9 @@ function errorDescription(value: unknown): ErrorDescription {
 export class RunnerProcess {
   readonly packKey: string;
   lastUsedAt = Date.now();
+  /** Settles true once the runner said it is ready, false when it went before that (a cold start's span ends on it). */
+  readonly ready: Promise<boolean>;
+  #markReady: (ready: boolean) => void = () => undefined;
   readonly #options: RunnerProcessOptions;
   readonly #child: ChildProcess;
   readonly #channel: Socket;
@@ -162,12 +166,16 @@ export class RunnerProcess {
     this.#options = options;
     this.packKey = options.packKey;
     this.#looseOutput = new OutputBudget(options.output);
+    this.ready = new Promise((resolve) => {
+      this.#markReady = resolve;
+    });
     this.#child = launchRunner(options);
     this.#channel = this.#child.stdio[3] as Socket;
     this.#killTimer = setTimeout(() => void this.stop('start_failed'), options.startTimeoutMs);
     this.#exited = new Promise((resolve) => {
       this.#child.once('close', (code, signal) => {
         this.#onClose(code, signal);
+        this.#markReady(false);
         resolve();
       });
     });
@@ -333,6 +341,7 @@ export class RunnerProcess {
     if (this.#state !== 'starting') return;
     clearTimeout(this.#killTimer);
     this.#state = 'ready';
+    this.#markReady(true);
     this.#afterCall();
   }
 
@@ -433,9 +442,11 @@ export class RunnerProcess {
     if (call.hookCalls > limit) throw RateLimitError.coded('HOOK_LIMIT', `A run may call ctx capabilities at most ${limit} times`, { limit });
     const args = hookArguments(payload);
     call.hooks ??= new AbortController();
+    const { signal } = call.hooks;
     const { context, command } = call.request;
     const { secrets: _secrets, ...caller } = context;
-    return hook({ ...caller, packKey: this.packKey, packDir: this.#options.packDir, command, signal: call.hooks.signal }, args);
+    // Under the call's `runner.exec` span (its traceparent), so that what the hook asks of the fleet joins the run's trace.
+    return traced(`runner.hook ${name}`, { parentFrom: context }, () => hook({ ...caller, packKey: this.packKey, packDir: this.#options.packDir, command, signal }, args));
   }
 
   /** AppErrors are meant for the caller; anything else may hold internals and is only logged. */

@@ -13,6 +13,11 @@ export interface CallContext {
   tenant: string;
   user: string;
   correlationId: string;
+  /**
+   * `ctx.traceparent`: the W3C trace context of this call's `runner.exec` span, when the worker
+   * traces, so that what the command calls can join the run's trace.
+   */
+  traceparent?: string;
   /** `ctx.secrets`: the pack's declared secrets of the caller's tenant. Never logged, never handed to hooks. */
   secrets?: Readonly<Record<string, string>>;
 }

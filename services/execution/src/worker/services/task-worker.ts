@@ -4,6 +4,7 @@ import type { Queue } from '@svc/pack-sdk';
 import { AppError, backoffDelayMs, parseInput, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
 import { tasksFinished } from '@svc/metrics';
+import { annotate } from '@svc/tracing';
 import { endingColumns, TaskRepository, type TaskEnding, type TaskRow } from '../../core/repositories/task.repository.js';
 import { CommandCancelledError, CommandError, CommandTimeoutError, PythonVersionError, ResultTooLargeError, RunnersBusyError } from '../runners/runner-errors.js';
 import type { RunnerPool } from '../runners/runner-pool.js';
@@ -12,6 +13,7 @@ import { RunLog } from '../runners/run-log.js';
 import type { PackSource } from '../../core/command-catalog.js';
 import { announceEnd, announceStart } from '../../core/task-events.js';
 import { isTerminal, outcomeOf } from '../../core/task-view.js';
+import { runAttributes } from '../../core/run-attributes.js';
 import type { PackManifests } from './pack-manifests.js';
 import { PackSecrets } from './pack-secrets.js';
 import { OUTPUT_SCHEMA_ERROR_TYPE, OutputSchemas } from './output-schemas.js';
@@ -100,6 +102,7 @@ export class TaskWorker {
     const taken = await this.take(job, redelivered);
     if (!taken) return;
     const { task, stored } = taken;
+    annotate(runAttributes(task));
     let leave: () => void;
     try {
       leave = this.shares.enter(task.tenantId, tier, queue);
@@ -161,6 +164,7 @@ export class TaskWorker {
     const finished = rowless ? { ...task, ...endingColumns(ended) } : await this.end(job, task, ended);
     if (!finished) return this.reply(job, await new TaskRepository(this.db).find(task.id));
     tasksFinished.inc({ mode: job.sync ? 'sync' : 'task', status: finished.status });
+    annotate({ 'svc.task.status': finished.status });
     // The caller first, then the events: their confirmations need not hold the answer up. A
     // caller whose answer is lost is handed the task when its wait ends, so the task keeps it.
     await this.reply(job, finished, rowless ? () => this.end(job, task, ended) : undefined);

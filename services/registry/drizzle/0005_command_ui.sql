@@ -1,0 +1,1 @@
+ALTER TABLE "registry"."commands" ADD COLUMN "ui" jsonb;
