@@ -1,6 +1,7 @@
 import cors from 'cors';
 import express, { type Request, type RequestHandler } from 'express';
 import { DEFAULT_PUBLIC_URL, mcpResourceOf, oauthIssuerOf } from '@svc/auth';
+import { DEFAULT_DASHBOARD_ORIGIN } from '@svc/dashboard';
 import type { Bus } from '@svc/bus';
 import { trackedReads, type Cache } from '@svc/cache';
 import { SVC_VERSION } from '@svc/contracts';
@@ -13,6 +14,7 @@ import { PrincipalResolver } from './auth/principal-resolver.js';
 import { viewTokenAuthentication } from './auth/view-token.js';
 import { cliLoginRoutes } from './http/cli-login.routes.js';
 import { builtCliPackage, cliPackageRoutes } from './http/cli-package.routes.js';
+import { builtConsole, consoleFrameRoutes, consoleRoutes } from './http/console.routes.js';
 import { apiOriginFileHeaders, dashboardOriginFileHeaders, isDashboardFile } from './http/dashboard-files.js';
 import { healthRoutes, type HealthChecks } from './http/health.routes.js';
 import { createIdentitySigner } from './http/identity-signer.js';
@@ -47,6 +49,13 @@ export interface GatewayConfig {
    * and `<url>/mcp` the resource they must be for.
    */
   publicUrl?: string;
+  /** The built web console to serve at `/` (`SVC_CONSOLE_DIR`); default: the one `npm run build` made in `console/dist`, if any. */
+  consoleDir?: string;
+  /**
+   * The dashboard origin as browsers reach it (`SVC_DASHBOARD_ORIGIN`): the one origin the
+   * console's pages may frame. Unset: they frame nothing.
+   */
+  dashboardOrigin?: string;
 }
 
 export interface GatewayDeps {
@@ -66,7 +75,7 @@ declare module 'express-serve-static-core' {
 }
 
 export interface Gateway {
-  /** The API origin: everything the route table lists, `/health`, `/openapi.json`, `/docs`, `/cli/login`, `/cli/svc-cli.tgz`. */
+  /** The API origin: everything the route table lists, `/health`, `/openapi.json`, `/docs`, `/cli/login`, `/cli/svc-cli.tgz`, the web console. */
   app: express.Express;
   /**
    * The dashboard origin (a second listener, `SVC_DASHBOARD_ORIGIN_PORT`): bundle files only,
@@ -124,6 +133,8 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   app.use(docsRoutes(document));
   app.use(cliLoginRoutes());
   app.use(cliPackageRoutes(config.cliPackageFile ?? builtCliPackage(), config.version));
+  const consoleDir = config.consoleDir ?? builtConsole();
+  app.use(consoleRoutes(consoleDir, { dashboardOrigin: config.dashboardOrigin }));
   const allowedMethods = documentedMethods(document);
 
   const route: RequestHandler = (req, res, next) => {
@@ -198,6 +209,7 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
 
   const dashboardApp = gatewayApp(config.trustProxy);
   dashboardApp.use(dashboardOriginSecurityHeaders());
+  dashboardApp.use(consoleFrameRoutes(consoleDir, config.dashboardOrigin));
   dashboardApp.use(routeFile, dashboardOriginFileHeaders(), ipLimits, authenticate, userLimits, forward);
   dashboardApp.use(beforeCaller);
   dashboardApp.use(errorHandler(log));
@@ -231,8 +243,12 @@ export function gatewayConfigFromEnv(env: {
   REDIS_URL?: string;
   SVC_TRUST_PROXY: TrustProxy;
   SVC_CLI_PACKAGE?: string;
+  SVC_CONSOLE_DIR?: string;
   SVC_PUBLIC_URL: string;
+  SVC_DASHBOARD_ORIGIN?: string | null;
+  SVC_DASHBOARD_ORIGIN_PORT?: number | 'off';
 }): GatewayConfig {
+  const oneOrigin = env.SVC_DASHBOARD_ORIGIN === null || env.SVC_DASHBOARD_ORIGIN_PORT === 'off';
   return {
     jwtSecret: env.SVC_JWT_SECRET,
     internalSecret: env.SVC_INTERNAL_SECRET,
@@ -243,7 +259,9 @@ export function gatewayConfigFromEnv(env: {
     trustProxy: env.SVC_TRUST_PROXY,
     version: SVC_VERSION,
     cliPackageFile: env.SVC_CLI_PACKAGE,
+    consoleDir: env.SVC_CONSOLE_DIR,
     publicUrl: env.SVC_PUBLIC_URL,
+    dashboardOrigin: oneOrigin ? undefined : (env.SVC_DASHBOARD_ORIGIN ?? DEFAULT_DASHBOARD_ORIGIN),
   };
 }
 

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { envBoolean, parseEnv } from '@svc/core';
+import { DashboardOrigin } from '@svc/dashboard';
 import { infrastructureEnv, publicUrlEnv, secretsEnv } from '@svc/platform';
 import { DEFAULT_COMMAND_GROUP_LIMIT } from './http/limits.js';
 
@@ -82,6 +83,10 @@ export const GatewayEnv = z.object({
   ...dashboardListenerEnv,
   /** The CLI package `GET /cli/svc-cli.tgz` serves; by default the one `npm run build` made in `cli/dist-package/`. */
   SVC_CLI_PACKAGE: z.string().min(1).optional(),
+  /** The built web console served at `/`; by default the one `npm run build` made in `console/dist/`. */
+  SVC_CONSOLE_DIR: z.string().min(1).optional(),
+  /** Where browsers reach the dashboard origin (as the dashboard service's): the one origin the console may frame. */
+  SVC_DASHBOARD_ORIGIN: DashboardOrigin,
   ...publicUrlEnv,
 });
 

@@ -201,6 +201,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     version: SVC_VERSION,
     apiKeyUsageFlushMs: options.apiKeyUsageFlushMs,
     publicUrl,
+    dashboardOrigin: dashboardOrigin || undefined,
   };
   const inProcess = (options.hops ?? 'in-process') === 'in-process' ? apps : {};
   const gateway = createGateway({ ...deps('gateway'), health: fleetHealthChecks(infra), config: gatewayConfig, inProcess });

@@ -1,0 +1,52 @@
+import { createBrowserRouter } from 'react-router';
+import { CONSOLE_PATHS as P } from '../paths.js';
+import { Account } from '../pages/account.js';
+import { ApiKeys } from '../pages/api-keys.js';
+import { Command } from '../pages/command.js';
+import { Commands } from '../pages/commands.js';
+import { Dashboard } from '../pages/dashboard.js';
+import { Dashboards } from '../pages/dashboards.js';
+import { Home } from '../pages/home.js';
+import { NotFound } from '../pages/not-found.js';
+import { Operators } from '../pages/operators.js';
+import { Packs } from '../pages/packs.js';
+import { Register } from '../pages/register.js';
+import { SharedDashboard } from '../pages/shared-dashboard.js';
+import { SignIn } from '../pages/sign-in.js';
+import { Storage } from '../pages/storage.js';
+import { Usage } from '../pages/usage.js';
+import { Task } from '../pages/task.js';
+import { Tasks } from '../pages/tasks.js';
+import { RequireSession } from './require-session.js';
+import { Shell } from './shell.js';
+
+/** Every page of the console; their first path segments are `CONSOLE_PATHS`, which the gateway answers with `index.html`. */
+export const router = createBrowserRouter([
+  {
+    element: <Shell />,
+    children: [
+      { path: P.signIn, element: <SignIn /> },
+      { path: P.register, element: <Register /> },
+      { path: `${P.shared}/:token`, element: <SharedDashboard /> },
+      {
+        element: <RequireSession />,
+        children: [
+          { path: P.home, element: <Home /> },
+          { path: P.commands, element: <Commands /> },
+          { path: `${P.commands}/:namespace/:name`, element: <Command /> },
+          { path: P.tasks, element: <Tasks /> },
+          { path: `${P.tasks}/:taskId`, element: <Task /> },
+          { path: P.packs, element: <Packs /> },
+          { path: P.apiKeys, element: <ApiKeys /> },
+          { path: P.account, element: <Account /> },
+          { path: P.storage, element: <Storage /> },
+          { path: P.usage, element: <Usage /> },
+          { path: P.operators, element: <Operators /> },
+          { path: P.dashboards, element: <Dashboards /> },
+          { path: `${P.dashboards}/:slug`, element: <Dashboard /> },
+        ],
+      },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+]);

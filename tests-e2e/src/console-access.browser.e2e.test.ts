@@ -1,0 +1,104 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { adminToken, signUp, type TestUser } from './support/accounts.js';
+import { client, type Call } from './support/client.js';
+import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
+import { ADMIN, MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+
+const SHOTS = screenshotFolder('access');
+
+describe.each(MODES)('the console: API keys and the operators’ access codes and users (%s infrastructure)', (mode) => {
+  let fleet: TestFleet;
+  let call: Call;
+  let browser: ConsoleBrowser;
+  let user: TestUser;
+  let admin: string;
+
+  beforeAll(async () => {
+    fleet = await startTestFleet(mode);
+    call = client(fleet.url);
+    admin = await adminToken(call);
+    user = await signUp(call, admin);
+    browser = await ConsoleBrowser.launch(fleet.url, SHOTS);
+    await browser.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: browser.origin });
+  });
+  afterEach(() => browser.closeTabs());
+  afterAll(async () => {
+    await browser?.close();
+    await fleet?.stop();
+  });
+
+  it('creates an API key shown once with a copy button, which runs as the user until it is revoked', async () => {
+    const { page, shot } = await browser.open('/api-keys');
+    await signInThroughPage(page, user);
+    await page.getByLabel('Key name').fill('ci');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('secret').textContent())!;
+    expect(key).toMatch(/^sk-svc-[0-9a-f]{64}$/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
+    await shot('key-created');
+    expect((await call('/api/v1/tasks', { token: key })).status).toBe(200);
+
+    // Listed by its prefix; the key itself is gone from the page once it is left.
+    await page.reload();
+    await page.getByRole('table', { name: 'API keys' }).getByText(`${key.slice(0, 12)}`, { exact: false }).waitFor();
+    expect(await page.getByTestId('secret').count()).toBe(0);
+    expect(await page.content()).not.toContain(key);
+
+    await page.getByRole('button', { name: 'Revoke ci' }).click();
+    await page.getByText(/^revoked /).waitFor();
+    await shot('key-revoked');
+    await expect.poll(async () => (await call('/api/v1/tasks', { token: key })).status).toBe(401);
+  });
+
+  it('lets an operator mint an access code shown once, deactivate it, and list users; others do not see the area', async () => {
+    const { page, shot } = await browser.open('/operators');
+    expect(await page.getByRole('link', { name: 'Operators' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await signInThroughPage(page, { email: ADMIN.email, password: ADMIN.password });
+    await page.getByRole('link', { name: 'Operators' }).click();
+    await page.getByRole('heading', { name: 'Access codes' }).waitFor();
+    await page.getByLabel('Tier').first().selectOption('pro');
+    await page.getByLabel('Cohort').fill('console-partners');
+    await page.getByRole('button', { name: 'Mint' }).click();
+    const code = (await page.getByTestId('secret').textContent())!;
+    expect(code).toMatch(/^SVC-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    await page.getByRole('button', { name: /Deactivate .* \(console-partners\)/ }).waitFor();
+    await shot('code-minted');
+    expect((await call('/api/v1/access-codes/validate', { body: { code } })).body.data).toMatchObject({ valid: true, tier: 'pro' });
+
+    await page.getByRole('button', { name: /Deactivate .* \(console-partners\)/ }).click();
+    await page.getByRole('table', { name: 'Access codes' }).getByText('deactivated').first().waitFor();
+    expect((await call('/api/v1/access-codes/validate', { body: { code } })).status).not.toBe(200);
+
+    await page.getByRole('table', { name: 'Users' }).getByText(user.email).waitFor();
+    await page.getByLabel('Tier').nth(1).selectOption('enterprise');
+    await expect.poll(() => page.getByRole('table', { name: 'Users' }).getByText(user.email).count()).toBe(0);
+    await shot('users');
+  });
+
+  it('turns developer mode on with an organization, and a new password signs out everywhere', async () => {
+    const person = await signUp(call, admin);
+    await browser.browser.context.clearCookies();
+    const { page, shot } = await browser.open('/account');
+    await signInThroughPage(page, person);
+    await expect.poll(() => page.getByTestId('account-mode').textContent()).toBe('consumer');
+    const slug = `org-${randomBytes(4).toString('hex')}`;
+    await page.getByLabel('Organization name', { exact: true }).fill('Console Labs');
+    await page.getByLabel('Organization namespace').fill(slug);
+    await page.getByRole('button', { name: 'Turn developer mode on' }).click();
+    await expect.poll(() => page.getByTestId('account-mode').textContent()).toBe('developer');
+    await page.getByText(`(@${slug}, owner)`).waitFor();
+    await shot('developer-mode');
+
+    await page.getByLabel('Current password').fill(person.password);
+    await page.getByLabel('New password').fill('a-brand-new-password');
+    await page.getByRole('button', { name: 'Change password and sign out everywhere' }).click();
+    await page.getByText('every session ended').waitFor();
+    // The other session (the API client's) ended too.
+    expect((await call('/api/v1/auth/me', { token: person.token })).status).toBe(401);
+    await signInThroughPage(page, { email: person.email, password: 'a-brand-new-password' });
+  });
+});
