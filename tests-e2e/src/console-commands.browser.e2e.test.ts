@@ -171,7 +171,7 @@ describe.each(MODES)('the console: commands, tasks and packs (%s infrastructure)
       return Number(((await page.getByTestId('commands-executed').textContent()) ?? '').split(' ')[0]);
     };
     // A reload a second at most: each is a handful of the viewer's requests, under the tier's limit.
-    await expect.poll(runs, { timeout: 45_000, intervals: [1000] }).toBeGreaterThan(0);
+    await expect.poll(runs, { timeout: 45_000, interval: 1000 }).toBeGreaterThan(0);
     await page.getByRole('img', { name: 'Commands run by month' }).waitFor();
     await expect.poll(() => page.getByRole('table', { name: 'Usage by pack' }).getByRole('row').count(), { timeout: 30_000 }).toBeGreaterThan(1);
     await shot('usage');
