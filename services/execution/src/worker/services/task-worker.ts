@@ -142,6 +142,8 @@ export class TaskWorker {
     const started = performance.now();
     const controller = new AbortController();
     this.running.set(task.id, controller);
+    // Which worker ran what, for an operator following one task through replicas.
+    this.log.debug('run begins', { task_id: task.id, queue });
     if (this.handingBack) controller.abort(STOPPING);
     let ending: Ending;
     const log = new RunLog();
