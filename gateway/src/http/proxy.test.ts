@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -35,9 +35,9 @@ function listening(server: Server): Promise<string> {
 const closed = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 /** Plain `http`, so that the test may send the headers fetch refuses (`Connection`, `TE`) and chunked bodies. */
-function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer[] } = {}): Promise<Reply> {
+function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer[]; agent?: Agent } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: options.agent ?? false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -63,6 +63,8 @@ describe('forwarding a request to a service over HTTP', () => {
       res.write('the first part');
       return void setTimeout(() => req.socket.destroy(), 50);
     }
+    // Refuses before reading a byte of the body, as a size or media-type check does.
+    if (req.url === '/refuse') return void res.writeHead(413, { 'content-type': 'application/json' }).end('{"refused":true}');
     if (req.url === '/big') return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bigAnswer);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -163,6 +165,44 @@ describe('forwarding a request to a service over HTTP', () => {
     expect(last().headers).not.toHaveProperty('content-length');
     const big = await send(`${gateway}/big`);
     expect(sha256(big.body)).toBe(sha256(bigAnswer));
+  });
+
+  /** Sends the first part of a body, and the rest once the answer has come. */
+  function refusedMidBody(agent: Agent, headers: Record<string, string>, parts: [Buffer, Buffer]): Promise<Reply> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${gateway}/refuse`, { method: 'POST', headers: { 'content-type': 'application/octet-stream', ...headers }, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          req.end(parts[1]);
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) });
+        });
+      });
+      req.on('error', reject);
+      req.write(parts[0]);
+    });
+  }
+
+  // The rest of the body, left unread, stalled the client's connection until the keep-alive
+  // timeout cut it, and the client's next request on it met ECONNRESET (RELIABILITY.md, finding 3).
+  it("passes on a service's refusal given before the body was all sent, and the client's kept-alive connection serves the next request", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    let connections = 0;
+    const count = () => (connections += 1);
+    gatewayServer.on('connection', count);
+    try {
+      for (const chunked of [false, true]) {
+        const parts: [Buffer, Buffer] = [randomBytes(64 * 1024), randomBytes(256 * 1024)];
+        const length: Record<string, string> = chunked ? {} : { 'content-length': String(parts[0].length + parts[1].length) };
+        const reply = await refusedMidBody(agent, length, parts);
+        expect([reply.status, reply.body.toString('utf8')]).toEqual([413, '{"refused":true}']);
+        expect((await send(`${gateway}/whoami`, { agent })).status).toBe(201);
+      }
+      expect(connections).toBe(1);
+    } finally {
+      gatewayServer.off('connection', count);
+      agent.destroy();
+    }
   });
 
   it('passes an answer without a body, to GET and to HEAD', async () => {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
 import type { RequestHandler } from 'express';
 import { Pool } from 'undici';
 import { INTERNAL_IDENTITY_HEADER, type Identity } from '@svc/auth';
@@ -52,6 +53,23 @@ function incomingHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return kept;
 }
 
+/**
+ * The client's body as undici is given it. undici destroys the body it was sending when the
+ * service answers before reading all of it. Were that the client's request, Node would cut the
+ * client's connection (it destroys the socket of an unfinished request) and the client would
+ * meet a reset in place of the answer; and a body left unread would stall the connection until
+ * its timeout. So undici gets a stream of its own, and whatever the service did not take is read
+ * off and dropped, as Node does with a body no handler reads, leaving the connection usable.
+ */
+function bodyOf(req: IncomingMessage): PassThrough {
+  const body = req.pipe(new PassThrough());
+  body.once('close', () => {
+    req.unpipe(body);
+    req.resume();
+  });
+  return body;
+}
+
 /** A request has a body when it says how long it is or that it comes in chunks. */
 const hasBody = (req: IncomingMessage) => req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
 
@@ -81,7 +99,7 @@ export function forwardTo(service: string, target: string, sign: (identity: Iden
         path: req.originalUrl,
         method: req.method as 'GET',
         headers: outgoingHeaders(req, identity && sign(identity)),
-        body: hasBody(req) ? req : null,
+        body: hasBody(req) ? bodyOf(req) : null,
         signal: cancel.signal,
       },
       ({ statusCode, headers }) => {
