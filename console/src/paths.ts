@@ -7,6 +7,8 @@ export const CONSOLE_PATHS = {
   home: '/',
   signIn: '/login',
   register: '/register',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   commands: '/commands',
   tasks: '/tasks',
   packs: '/packs',

@@ -6,11 +6,13 @@ import { Command } from '../pages/command.js';
 import { Commands } from '../pages/commands.js';
 import { Dashboard } from '../pages/dashboard.js';
 import { Dashboards } from '../pages/dashboards.js';
+import { ForgotPassword } from '../pages/forgot-password.js';
 import { Home } from '../pages/home.js';
 import { NotFound } from '../pages/not-found.js';
 import { Operators } from '../pages/operators.js';
 import { Packs } from '../pages/packs.js';
 import { Register } from '../pages/register.js';
+import { ResetPassword } from '../pages/reset-password.js';
 import { SharedDashboard } from '../pages/shared-dashboard.js';
 import { SignIn } from '../pages/sign-in.js';
 import { Storage } from '../pages/storage.js';
@@ -27,6 +29,8 @@ export const router = createBrowserRouter([
     children: [
       { path: P.signIn, element: <SignIn /> },
       { path: P.register, element: <Register /> },
+      { path: P.forgotPassword, element: <ForgotPassword /> },
+      { path: P.resetPassword, element: <ResetPassword /> },
       { path: `${P.shared}/:token`, element: <SharedDashboard /> },
       {
         element: <RequireSession />,
