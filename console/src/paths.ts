@@ -19,4 +19,5 @@ export const CONSOLE_PATHS = {
   account: '/account',
   storage: '/storage',
   usage: '/usage',
+  webhooks: '/webhooks',
 } as const;

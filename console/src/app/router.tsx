@@ -19,6 +19,8 @@ import { Storage } from '../pages/storage.js';
 import { Usage } from '../pages/usage.js';
 import { Task } from '../pages/task.js';
 import { Tasks } from '../pages/tasks.js';
+import { WebhookPage } from '../pages/webhook.js';
+import { Webhooks } from '../pages/webhooks.js';
 import { RequireSession } from './require-session.js';
 import { Shell } from './shell.js';
 
@@ -45,6 +47,8 @@ export const router = createBrowserRouter([
           { path: P.account, element: <Account /> },
           { path: P.storage, element: <Storage /> },
           { path: P.usage, element: <Usage /> },
+          { path: P.webhooks, element: <Webhooks /> },
+          { path: `${P.webhooks}/:id`, element: <WebhookPage /> },
           { path: P.operators, element: <Operators /> },
           { path: P.dashboards, element: <Dashboards /> },
           { path: `${P.dashboards}/:slug`, element: <Dashboard /> },
