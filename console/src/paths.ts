@@ -20,4 +20,5 @@ export const CONSOLE_PATHS = {
   storage: '/storage',
   usage: '/usage',
   webhooks: '/webhooks',
+  packSecrets: '/secrets',
 } as const;

@@ -7,7 +7,7 @@ import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const SHOTS = screenshotFolder('developer');
 
-describe.each(MODES)('the console: developers’ webhooks (%s infrastructure)', (mode) => {
+describe.each(MODES)('the console: developers’ webhooks, pack secrets and SSH targets (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let browser: ConsoleBrowser;
@@ -23,6 +23,14 @@ describe.each(MODES)('the console: developers’ webhooks (%s infrastructure)', 
     browser = await ConsoleBrowser.launch(fleet.url, SHOTS);
   });
   afterEach(() => browser.closeTabs());
+
+  /** A tab at `path` signed in as the developer afresh (no session left from another test). */
+  async function openAsDev(path: string) {
+    await browser.browser.context.clearCookies();
+    const tab = await browser.open(path);
+    await signInThroughPage(tab.page, dev);
+    return tab;
+  }
   afterAll(async () => {
     await browser?.close();
     await fleet?.stop();
@@ -30,8 +38,7 @@ describe.each(MODES)('the console: developers’ webhooks (%s infrastructure)', 
   });
 
   it('registers an endpoint with its secret shown once, pings it, redelivers the ping, and removes it', async () => {
-    const { page, shot } = await browser.open('/webhooks');
-    await signInThroughPage(page, dev);
+    const { page, shot } = await openAsDev('/webhooks');
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
     await page.getByLabel('Endpoint URL').fill(receiver.url);
     await page.getByLabel('Description').fill('CI receiver');
@@ -70,5 +77,35 @@ describe.each(MODES)('the console: developers’ webhooks (%s infrastructure)', 
     await page.getByRole('button', { name: `Remove ${receiver.url}` }).click();
     await page.getByText('No endpoints.').waitFor();
     expect((await call('/api/v1/webhooks', { token: dev.token })).body.data).toEqual([]);
+  });
+
+  it('sets a pack’s secret by name, never shows a value, keeps the pack across a reload, and removes it', async () => {
+    const { page, shot } = await openAsDev('/secrets');
+    await page.getByLabel('Pack', { exact: true }).fill('acme/not-a/pack');
+    await page.getByRole('button', { name: 'Show secrets' }).click();
+    await page.getByText('A pack is named @namespace/pack.').waitFor();
+    await page.getByLabel('Pack', { exact: true }).fill('@acme/weather');
+    await page.getByRole('button', { name: 'Show secrets' }).click();
+    await page.getByText('No secrets.').waitFor();
+    await page.getByLabel('Secret name').fill('WEATHER_TOKEN');
+    await page.getByLabel('Value').fill('tok-very-secret-1');
+    await page.getByRole('button', { name: 'Set secret' }).click();
+    await page.getByRole('table', { name: 'Secrets' }).getByText('WEATHER_TOKEN').waitFor();
+    const listed = await call('/api/v1/secrets/acme/weather', { token: dev.token });
+    expect(listed.body.data.secrets.map((s: { name: string }) => s.name)).toEqual(['WEATHER_TOKEN']);
+
+    await page.reload();
+    await page.getByRole('table', { name: 'Secrets' }).getByText('WEATHER_TOKEN').waitFor();
+    expect(await page.content()).not.toContain('tok-very-secret-1');
+    await shot('secret-set');
+
+    await page.getByLabel('Secret name').fill('bad name!');
+    await page.getByLabel('Value').fill('x');
+    await page.getByRole('button', { name: 'Set secret' }).click();
+    await page.getByRole('alert').getByText('VALIDATION_FAILED').waitFor();
+
+    await page.getByRole('button', { name: 'Remove WEATHER_TOKEN' }).click();
+    await page.getByText('No secrets.').waitFor();
+    expect((await call('/api/v1/secrets/acme/weather', { token: dev.token })).body.data.secrets).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { ForgotPassword } from '../pages/forgot-password.js';
 import { Home } from '../pages/home.js';
 import { NotFound } from '../pages/not-found.js';
 import { Operators } from '../pages/operators.js';
+import { PackSecrets } from '../pages/pack-secrets.js';
 import { Packs } from '../pages/packs.js';
 import { Register } from '../pages/register.js';
 import { ResetPassword } from '../pages/reset-password.js';
@@ -43,6 +44,7 @@ export const router = createBrowserRouter([
           { path: P.tasks, element: <Tasks /> },
           { path: `${P.tasks}/:taskId`, element: <Task /> },
           { path: P.packs, element: <Packs /> },
+          { path: P.packSecrets, element: <PackSecrets /> },
           { path: P.apiKeys, element: <ApiKeys /> },
           { path: P.account, element: <Account /> },
           { path: P.storage, element: <Storage /> },
