@@ -21,4 +21,5 @@ export const CONSOLE_PATHS = {
   usage: '/usage',
   webhooks: '/webhooks',
   packSecrets: '/secrets',
+  sshTargets: '/ssh-targets',
 } as const;

@@ -1,3 +1,8 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateKeyPair, LOOPBACK_CIDRS, OpenSshServer, SSHD } from '@svc/ssh/testing';
 import { startReceiver, verifySignature, type TestReceiver } from '@svc/notify/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
@@ -13,10 +18,15 @@ describe.each(MODES)('the console: developers’ webhooks, pack secrets and SSH 
   let browser: ConsoleBrowser;
   let receiver: TestReceiver;
   let dev: TestUser;
+  let sshd: OpenSshServer | undefined;
+  let dir: string;
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    fleet = await startTestFleet(mode);
+    dir = await mkdtemp(join(tmpdir(), 'svc-console-ssh-'));
+    if (existsSync(SSHD)) sshd = await OpenSshServer.start();
+    // The test's OpenSSH server listens on loopback, which targets may not use by default.
+    fleet = await startTestFleet(mode, { sshAllowedCidrs: LOOPBACK_CIDRS });
     call = client(fleet.url);
     dev = await signUp(call, await adminToken(call));
     await createOrganization(call, dev);
@@ -35,6 +45,8 @@ describe.each(MODES)('the console: developers’ webhooks, pack secrets and SSH 
     await browser?.close();
     await fleet?.stop();
     await receiver?.close();
+    await sshd?.dispose();
+    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('registers an endpoint with its secret shown once, pings it, redelivers the ping, and removes it', async () => {
@@ -107,5 +119,43 @@ describe.each(MODES)('the console: developers’ webhooks, pack secrets and SSH 
     await page.getByRole('button', { name: 'Remove WEATHER_TOKEN' }).click();
     await page.getByText('No secrets.').waitFor();
     expect((await call('/api/v1/secrets/acme/weather', { token: dev.token })).body.data.secrets).toEqual([]);
+  });
+
+  it.skipIf(!existsSync(SSHD))('registers an SSH target, verifies it showing the fingerprint, and trusts only a key line with that fingerprint', async () => {
+    const server = sshd!;
+    const key = await generateKeyPair(dir, ['-t', 'ed25519']);
+    await server.authorize(key.publicKey);
+    const { page, shot } = await openAsDev('/ssh-targets');
+    await page.getByText('No targets.').waitFor();
+    await page.getByLabel('Target name').fill('build-box');
+    await page.getByLabel('Host').fill('127.0.0.1');
+    await page.getByLabel('Port').fill(String(server.port));
+    await page.getByLabel('Username').fill(server.username);
+    await page.getByLabel('Private key').fill(key.privateKey);
+    await page.getByRole('button', { name: 'Register target' }).click();
+    const row = page.getByRole('table', { name: 'SSH targets' }).getByRole('row', { name: /build-box/ });
+    await row.getByText('not trusted yet').waitFor();
+    expect(await page.content()).not.toContain(key.privateKey.split('\n')[1]);
+
+    await page.getByRole('button', { name: 'Verify build-box' }).click();
+    await page.getByText('Connected: the credential was accepted.').waitFor();
+    const fingerprint = (await page.getByTestId('fingerprint').textContent())!;
+    expect(fingerprint).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+    const line = page.getByLabel('known_hosts line');
+    const other = await generateKeyPair(dir, ['-t', 'ed25519']);
+    await line.fill(`[127.0.0.1]:${server.port} ${other.publicKey.split(' ').slice(0, 2).join(' ')}`);
+    await page.getByText('not the one the host showed').waitFor();
+    expect(await page.getByRole('button', { name: 'Trust this key' }).isDisabled()).toBe(true);
+    await line.fill(server.knownHostsLine);
+    await page.getByText('Its key has this fingerprint.').waitFor();
+    await shot('ssh-fingerprint');
+    await page.getByRole('button', { name: 'Trust this key' }).click();
+    await row.getByText('trusted', { exact: true }).waitFor();
+    await shot('ssh-trusted');
+    const targets = (await call('/api/v1/ssh/targets', { token: dev.token })).body as { name: string; known_hosts: string | null }[];
+    expect(targets).toEqual([expect.objectContaining({ name: 'build-box', known_hosts: server.knownHostsLine })]);
+
+    await page.getByRole('button', { name: 'Remove build-box' }).click();
+    await page.getByText('No targets.').waitFor();
   });
 });

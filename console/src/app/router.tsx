@@ -16,6 +16,7 @@ import { Register } from '../pages/register.js';
 import { ResetPassword } from '../pages/reset-password.js';
 import { SharedDashboard } from '../pages/shared-dashboard.js';
 import { SignIn } from '../pages/sign-in.js';
+import { SshTargets } from '../pages/ssh-targets.js';
 import { Storage } from '../pages/storage.js';
 import { Usage } from '../pages/usage.js';
 import { Task } from '../pages/task.js';
@@ -45,6 +46,7 @@ export const router = createBrowserRouter([
           { path: `${P.tasks}/:taskId`, element: <Task /> },
           { path: P.packs, element: <Packs /> },
           { path: P.packSecrets, element: <PackSecrets /> },
+          { path: P.sshTargets, element: <SshTargets /> },
           { path: P.apiKeys, element: <ApiKeys /> },
           { path: P.account, element: <Account /> },
           { path: P.storage, element: <Storage /> },
