@@ -1,6 +1,7 @@
 import { createBrowserRouter } from 'react-router';
 import { CONSOLE_PATHS as P } from '../paths.js';
 import { Account } from '../pages/account.js';
+import { AuditLog } from '../pages/audit-log.js';
 import { ApiKeys } from '../pages/api-keys.js';
 import { Command } from '../pages/command.js';
 import { Commands } from '../pages/commands.js';
@@ -8,6 +9,7 @@ import { Dashboard } from '../pages/dashboard.js';
 import { Dashboards } from '../pages/dashboards.js';
 import { ForgotPassword } from '../pages/forgot-password.js';
 import { Home } from '../pages/home.js';
+import { Metrics } from '../pages/metrics.js';
 import { NotFound } from '../pages/not-found.js';
 import { Operators } from '../pages/operators.js';
 import { PackSecrets } from '../pages/pack-secrets.js';
@@ -54,6 +56,8 @@ export const router = createBrowserRouter([
           { path: P.webhooks, element: <Webhooks /> },
           { path: `${P.webhooks}/:id`, element: <WebhookPage /> },
           { path: P.operators, element: <Operators /> },
+          { path: `${P.operators}/audit-log`, element: <AuditLog /> },
+          { path: `${P.operators}/metrics`, element: <Metrics /> },
           { path: P.dashboards, element: <Dashboards /> },
           { path: `${P.dashboards}/:slug`, element: <Dashboard /> },
         ],
