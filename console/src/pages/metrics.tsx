@@ -13,6 +13,9 @@ import { when } from '../ui/when.js';
 
 const dollars = (cents: number) => (cents / 100).toLocaleString(undefined, { style: 'currency', currency: 'USD' });
 
+/** The funnel's steps in words short enough for a bar's label (the table below names them in full). */
+const STEP_LABELS: Record<string, string> = { signup: 'signed up', access_code_redeemed: 'code', developer_activated: 'developer', pack_created: 'pack', command_executed: 'ran' };
+
 /** The day `YYYY-MM-DD` as the API's instant (its start, UTC), or nothing for "since the beginning". */
 const sinceOf = (day: string) => (day ? `${day}T00:00:00.000Z` : undefined);
 
@@ -56,7 +59,7 @@ export function Metrics() {
       <h2>Onboarding funnel</h2>
       {funnel.data && (
         <>
-          <BarChart label="Users at each onboarding step" points={funnel.data.funnel.map((step) => ({ name: step.step.replaceAll('_', ' '), value: step.count }))} />
+          <BarChart label="Users at each onboarding step" points={funnel.data.funnel.map((step) => ({ name: STEP_LABELS[step.step] ?? step.step, value: step.count }))} />
           <Table label="Onboarding funnel" columns={['Step', 'Users', 'Of signups']}>
             {funnel.data.funnel.map((step) => (
               <tr key={step.step}>
