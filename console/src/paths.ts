@@ -7,6 +7,8 @@ export const CONSOLE_PATHS = {
   home: '/',
   signIn: '/login',
   register: '/register',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   commands: '/commands',
   tasks: '/tasks',
   packs: '/packs',
@@ -17,4 +19,7 @@ export const CONSOLE_PATHS = {
   account: '/account',
   storage: '/storage',
   usage: '/usage',
+  webhooks: '/webhooks',
+  packSecrets: '/secrets',
+  sshTargets: '/ssh-targets',
 } as const;

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { adminToken, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
@@ -100,5 +101,45 @@ describe.each(MODES)('the console: API keys and the operators’ access codes an
     // The other session (the API client's) ended too.
     expect((await call('/api/v1/auth/me', { token: person.token })).status).toBe(401);
     await signInThroughPage(page, { email: person.email, password: 'a-brand-new-password' });
+  });
+
+  it('shows an operator the onboarding funnel and revenue, downloads the events as CSV, and reads the audit log', async () => {
+    await browser.browser.context.clearCookies();
+    const { page, shot } = await browser.open('/operators');
+    await signInThroughPage(page, { email: ADMIN.email, password: ADMIN.password });
+    await page.getByRole('link', { name: 'Metrics' }).click();
+    await page.getByRole('heading', { name: 'Metrics' }).waitFor();
+    const funnel = (await call('/api/v1/metrics/onboarding', { token: admin })).body.data.funnel as { step: string; count: number }[];
+    const signups = funnel.find((step) => step.step === 'signup')!.count;
+    expect(signups).toBeGreaterThan(0);
+    await page.getByRole('table', { name: 'Onboarding funnel' }).getByRole('row', { name: new RegExp(`^signup ${signups} `) }).waitFor();
+    await page.getByRole('img', { name: 'Users at each onboarding step' }).waitFor();
+    await page.getByTestId('mrr').getByText('$0.00').waitFor();
+    await shot('metrics');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download events (CSV)' }).click()]);
+    expect(download.suggestedFilename()).toBe('svc-events.csv');
+    const csv = await readFile((await download.path())!, 'utf8');
+    expect(csv.split('\n')[0]).toBe('id,tenant_id,user_id,event_type,event_data,duration_ms,created_at');
+    expect(csv).toContain(',user.registered,');
+
+    // A day from now on: nobody has signed up yet.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Since').fill(tomorrow);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('table', { name: 'Onboarding funnel' }).getByRole('row', { name: /^signup 0 / }).waitFor();
+
+    await page.getByRole('link', { name: 'Operators' }).first().click();
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    await page.getByLabel('Action').fill('admin.users.list');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const rows = page.getByRole('table', { name: 'Audit log' }).getByRole('row');
+    await rows.nth(1).waitFor();
+    const actions = await page.getByRole('table', { name: 'Audit log' }).locator('tbody td:nth-child(3)').allTextContents();
+    expect(new Set(actions)).toEqual(new Set(['admin.users.list']));
+    await shot('audit-log');
+    await page.reload();
+    expect(await page.getByLabel('Action').inputValue()).toBe('admin.users.list');
   });
 });

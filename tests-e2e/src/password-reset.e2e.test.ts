@@ -4,6 +4,7 @@ import { startSmtpServer, type TestSmtpServer } from '@svc/testing';
 import { adminToken, clientAddress, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { mailsTo as mailsOf, resetLink as resetLinkOf } from './support/reset-mail.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -15,21 +16,8 @@ describe.each(MODES)('forgotten passwords, by e-mail through an SMTP relay (%s i
   // Identity's clock: the expiry test moves it past a link's hour.
   let skewMs = 0;
 
-  /** The messages to `address` so far. */
-  const mailsTo = (address: string) => smtp.received.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((to) => to?.value.some((v) => v.address === address)));
-
-  /** The token of the `nth` reset link sent to `address` (1 is the first), once it arrives within 10 s. */
-  async function resetLink(address: string, nth = 1): Promise<URL> {
-    const until = Date.now() + 10_000;
-    for (;;) {
-      const links = mailsTo(address)
-        .filter((m) => m.subject === 'Choose a new svc password')
-        .map((m) => /^ {4}(\S+)$/m.exec(m.text ?? '')?.[1]);
-      if (links.length >= nth) return new URL(links[nth - 1]!);
-      if (Date.now() > until) throw new Error(`No reset link number ${nth} to ${address} within 10 s`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const mailsTo = (address: string) => mailsOf(smtp, address);
+  const resetLink = (address: string, nth = 1) => resetLinkOf(smtp, address, nth);
 
   const requestReset = (email: string) => call('/api/v1/auth/password-reset', { body: { email }, headers: clientAddress() });
   const confirm = (token: string, password: string) => call('/api/v1/auth/password-reset/confirm', { body: { token, password }, headers: clientAddress() });

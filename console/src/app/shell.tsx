@@ -34,6 +34,9 @@ export function Shell() {
             <NavLink to={P.storage}>Storage</NavLink>
             <NavLink to={P.usage}>Usage</NavLink>
             <NavLink to={P.apiKeys}>API keys</NavLink>
+            <NavLink to={P.packSecrets}>Secrets</NavLink>
+            <NavLink to={P.webhooks}>Webhooks</NavLink>
+            <NavLink to={P.sshTargets}>SSH</NavLink>
             <NavLink to={P.account}>Account</NavLink>
             {operator && <NavLink to={P.operators}>Operators</NavLink>}
           </nav>

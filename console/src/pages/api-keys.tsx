@@ -7,11 +7,10 @@ import { ShownOnce } from '../ui/shown-once.js';
 import { Table } from '../ui/table.js';
 import { useAction } from '../ui/use-action.js';
 import { useLoad } from '../ui/use-load.js';
+import { when } from '../ui/when.js';
 
 /** The one scope keys have: running commands (`POST /commands/…`, `/mcp`). */
 const SCOPES = ['commands:execute'];
-
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
 /** API keys of the signed-in person: create (the key shown once), list, revoke. */
 export function ApiKeys() {

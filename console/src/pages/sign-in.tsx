@@ -36,6 +36,9 @@ export function SignIn() {
         </button>
       </form>
       <p>
+        <Link to={CONSOLE_PATHS.forgotPassword}>Forgot your password?</Link>
+      </p>
+      <p>
         New here? <Link to={CONSOLE_PATHS.register}>Register with an access code</Link>
       </p>
     </section>
