@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBus, EventOutbox, type Bus } from '@svc/bus';
 import { createCache, type Cache } from '@svc/cache';
@@ -56,7 +57,8 @@ describe.each(testDatabaseKinds())('forgotten passwords, on $name', (kind) => {
   /** The reset e-mails queued for `address`, oldest first. */
   async function mailsTo(address: string): Promise<{ subject: string; text: string }[]> {
     await resets.stop();
-    const rows = await db.database.db.select().from(outbox);
+    // Write order: a table without ORDER BY may answer in any order once rows are updated.
+    const rows = await db.database.db.select().from(outbox).orderBy(asc(outbox.seq));
     return rows
       .map((row) => row.payload as { to?: string; kind?: string; subject: string; text: string })
       .filter((payload) => payload.to === address && payload.kind === 'password-reset');
