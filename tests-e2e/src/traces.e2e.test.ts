@@ -6,9 +6,11 @@ import { destroyBrokerPrefix } from '@svc/bus';
 import { deleteCachePrefix } from '@svc/cache';
 import { createScratchDatabase } from '@svc/db';
 import { freePort, makeDataDir, startOtlpReceiver, type ReceivedSpan, type TestOtlpReceiver } from '@svc/testing';
+import { createPackWheel, parseManifest } from '@svc/pack-sdk';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
+import { uploadPackage } from './support/packs.js';
 import { ADMIN, MODES } from './support/fleet.js';
 import { spawnFleet } from './support/process-fleet.js';
 import { spawnReady } from './support/standalone.js';
@@ -25,6 +27,19 @@ const MARKER = `input-${randomBytes(6).toString('hex')}`;
 const TRACE_COMMAND = 'export default async (_input, ctx) => ({ traceparent: ctx.traceparent ?? null });\n';
 /** The same, after asking the platform for a storage entry (a hook, then an RPC to the storage service). */
 const TRACE_AFTER_STORAGE = "export default async (_input, ctx) => { await ctx.storage.get('probe'); return { traceparent: ctx.traceparent ?? null }; };\n";
+
+/** A Python pack whose command answers the trace it was handed, as a wheel. */
+function pythonTracePack(namespace: string): Buffer {
+  const manifest = `schema_version: 1
+pack: { namespace: ${namespace}, name: tracing-py, version: 1.0.0, visibility: private }
+runtime: python
+python: ">=3.10"
+commands:
+  - { name: py-now, entry: "tracing_py.now:run", input_schema: { type: object } }
+`;
+  const files = { 'pack.yaml': manifest, 'tracing_py/__init__.py': '', 'tracing_py/now.py': 'def run(input, ctx):\n    return {"traceparent": ctx.traceparent}\n' };
+  return createPackWheel(files, parseManifest(manifest)).wheel;
+}
 
 /** Exports often, so that a test waits for spans seconds rather than the SDK's 5 s default. */
 const EXPORT_SOON = { OTEL_BSP_SCHEDULE_DELAY: '200' };
@@ -121,6 +136,10 @@ describe.each(PLATFORMS)('one trace per command run, across $name', ({ start }) 
       commands: [{ name: 'now' }, { name: 'later', queue: 'medium' }],
       files: { 'commands/now.js': TRACE_AFTER_STORAGE, 'commands/later.js': TRACE_COMMAND },
     });
+    const published = await uploadPackage(platform.url, dev.token, pythonTracePack(dev.slug));
+    expect(published.status, JSON.stringify(published.body)).toBe(201);
+    const installed = await call('/api/v1/packs/install', { token: dev.token, body: { name: `@${dev.slug}/tracing-py`, version: '1.0.0' } });
+    expect(installed.status, JSON.stringify(installed.body)).toBe(200);
   }, 180_000);
 
   afterAll(async () => {
@@ -152,7 +171,7 @@ describe.each(PLATFORMS)('one trace per command run, across $name', ({ start }) 
     return { traceId: traceId!, spanId: spanId! };
   }
 
-  function expectRunTree(chain: ReceivedSpan[], queue: 'fast' | 'medium', status: number): void {
+  function expectRunTree(chain: ReceivedSpan[], queue: 'fast' | 'medium', status: number, command = queue === 'fast' ? 'now' : 'later'): void {
     const { services } = platform;
     expect(chain.map((span) => [span.service, span.kind === SERVER ? 'server' : span.name])).toEqual([
       [services.worker, 'runner.exec'],
@@ -166,7 +185,7 @@ describe.each(PLATFORMS)('one trace per command run, across $name', ({ start }) 
     const [exec, job, consume, publish, run, service, gateway] = chain as [ReceivedSpan, ReceivedSpan, ReceivedSpan, ReceivedSpan, ReceivedSpan, ReceivedSpan, ReceivedSpan];
     expect(gateway).toMatchObject({ name: 'POST /api/v1/commands', parentSpanId: undefined, attributes: { 'http.route': '/api/v1/commands', 'http.response.status_code': status } });
     expect(service.attributes['http.route']).toBe('/api/v1/commands/:namespace/:name');
-    expect(run.attributes).toMatchObject({ 'svc.command': `${dev.slug}/${queue === 'fast' ? 'now' : 'later'}`, 'svc.pack.version': '1.0.0', 'svc.queue': queue, 'svc.run.mode': queue === 'fast' ? 'sync' : 'task' });
+    expect(run.attributes).toMatchObject({ 'svc.command': `${dev.slug}/${command}`, 'svc.pack.version': '1.0.0', 'svc.queue': queue, 'svc.run.mode': queue === 'fast' ? 'sync' : 'task' });
     expect(run.attributes['svc.tenant.id']).toEqual(expect.any(String));
     expect([publish.kind, consume.kind]).toEqual([PRODUCER, CONSUMER]);
     expect(consume.attributes['messaging.destination.name']).toBe(`exec.${queue}`);
@@ -209,6 +228,16 @@ describe.each(PLATFORMS)('one trace per command run, across $name', ({ start }) 
 
     const { spans, chain } = await traceUpFrom(handed.traceId, handed.spanId);
     expectRunTree(chain, 'medium', 202);
+    expect(JSON.stringify(spans), 'no span carries the input').not.toContain(MARKER);
+  });
+
+  it('hands a Python command the run\'s trace as ctx.traceparent, under the runner\'s call', async () => {
+    const reply = await call(`/api/v1/commands/${dev.slug}/py-now`, { token: dev.token, body: { text: MARKER } });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const handed = partsOf(reply.body.data.result.traceparent);
+
+    const { spans, chain } = await traceUpFrom(handed.traceId, handed.spanId);
+    expectRunTree(chain, 'fast', 200, 'py-now');
     expect(JSON.stringify(spans), 'no span carries the input').not.toContain(MARKER);
   });
 });
