@@ -9,6 +9,7 @@ import { createBus, type Bus, type Subscription } from '@svc/bus';
 import { createCache } from '@svc/cache';
 import { RESOLVE_COMMAND_RPC, USER_PRINCIPAL_RPC, type ResolvedCommand } from '@svc/contracts';
 import { createLogger, NotFoundError } from '@svc/core';
+import { parentIdOf, recordedSpans } from '@svc/tracing/testing';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { closeServer, createServiceApp, listen } from '@svc/platform';
 import { schedules as scheduleTable } from '../../db/schema.js';
@@ -17,6 +18,7 @@ import { createExecutionService } from '../app.js';
 
 const SECRET = 'schedule-routes-secret-0123456789abcdef';
 const log = createLogger({ service: 'schedule-routes-test', level: 'error', silent: true });
+const spans = await recordedSpans();
 
 type Reply = { status: number; body: any };
 
@@ -214,6 +216,24 @@ describe.each(testDatabaseKinds())('schedules on $name, two scheduler replicas',
     expect(runs.map((r) => r.scheduled_for).reverse()).toEqual(ticks);
     expect(runs.every((r) => r.status === 'pending')).toBe(true);
     expect((await rowOf(id)).lastTaskId).toBe(runs[0]!.task_id);
+    await call(`/schedules/${id}`, me, { method: 'DELETE' });
+  });
+
+  it('fires each tick in a trace of its own rooted at schedule.fire, with its task\'s job published under it', async () => {
+    const me = person();
+    const { id } = (await create(me, { overlap: 'queue' })).body.data;
+    await advance(60_000);
+    const [run] = await until(() => runsOf(me, id), (runs) => runs.length === 1);
+    const fired = spans.named('schedule.fire').filter((span) => span.attributes['svc.schedule.id'] === id);
+    expect(fired).toHaveLength(1);
+    expect(parentIdOf(fired[0]!), 'the root of its trace').toBeUndefined();
+    expect(fired[0]!.attributes).toMatchObject({ 'svc.command': 'acme/report', 'svc.tenant.id': me.tenantId });
+    const publish = await until(
+      async () => spans.named('bus.publish exec.medium').filter((span) => span.spanContext().traceId === fired[0]!.spanContext().traceId),
+      (found) => found.length === 1,
+    );
+    expect(parentIdOf(publish[0]!)).toBe(fired[0]!.spanContext().spanId);
+    expect(run!.status).toBe('pending');
     await call(`/schedules/${id}`, me, { method: 'DELETE' });
   });
 

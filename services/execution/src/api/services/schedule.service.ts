@@ -3,6 +3,7 @@ import type { Bus } from '@svc/bus';
 import { tenantRoleOf, type Identity } from '@svc/auth';
 import { NotFoundError, PermissionError, ValidationError, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
+import { traced } from '@svc/tracing';
 import { cronProblem, timezoneProblem } from '@svc/pack-sdk';
 import { ScheduleRepository, type NewSchedule, type Page, type ScheduleChange, type ScheduleRow } from '../../core/repositories/schedule.repository.js';
 import { statusUrl } from '../../core/task-view.js';
@@ -150,7 +151,13 @@ export class ScheduleService {
    * schedule with the reason; a run the platform could not start (identity, the registry or
    * the queue away) is logged and the tick counted missed.
    */
-  async fire(schedule: ScheduleRow, tick: Date): Promise<void> {
+  fire(schedule: ScheduleRow, tick: Date): Promise<void> {
+    // No request began a scheduled run: its trace starts here, so that its task's hops have a root that names it.
+    const attributes = { 'svc.schedule.id': schedule.id, 'svc.command': `${schedule.namespace}/${schedule.command}`, 'svc.tenant.id': schedule.tenantId };
+    return traced('schedule.fire', { attributes }, () => this.fireTraced(schedule, tick));
+  }
+
+  private async fireTraced(schedule: ScheduleRow, tick: Date): Promise<void> {
     try {
       const creator = await this.creatorOf(schedule);
       if (!creator) return await this.pauseItself(schedule, 'creator_unavailable');
