@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { dataOf } from '@svc/client';
 import { svc } from '../app/svc.js';
-import { TIERS } from './access-codes.js';
+import { TIERS } from '../ui/tier-select.js';
 import { ErrorNote } from '../ui/error-note.js';
 import { Table } from '../ui/table.js';
 import { useLoad } from '../ui/use-load.js';
