@@ -1,7 +1,10 @@
 import { createBrowserRouter } from 'react-router';
 import { CONSOLE_PATHS as P } from '../paths.js';
+import { UPGRADED_PATH } from '../billing/processor.js';
 import { Account } from '../pages/account.js';
 import { AuditLog } from '../pages/audit-log.js';
+import { Billing } from '../pages/billing.js';
+import { BillingUpgraded } from '../pages/billing-upgraded.js';
 import { ApiKeys } from '../pages/api-keys.js';
 import { Command } from '../pages/command.js';
 import { Commands } from '../pages/commands.js';
@@ -51,6 +54,8 @@ export const router = createBrowserRouter([
           { path: P.sshTargets, element: <SshTargets /> },
           { path: P.apiKeys, element: <ApiKeys /> },
           { path: P.account, element: <Account /> },
+          { path: P.billing, element: <Billing /> },
+          { path: UPGRADED_PATH, element: <BillingUpgraded /> },
           { path: P.storage, element: <Storage /> },
           { path: P.usage, element: <Usage /> },
           { path: P.webhooks, element: <Webhooks /> },
