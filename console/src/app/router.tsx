@@ -24,6 +24,7 @@ import { SignIn } from '../pages/sign-in.js';
 import { SshTargets } from '../pages/ssh-targets.js';
 import { Storage } from '../pages/storage.js';
 import { Usage } from '../pages/usage.js';
+import { UserDetail } from '../pages/user-detail.js';
 import { Task } from '../pages/task.js';
 import { Tasks } from '../pages/tasks.js';
 import { WebhookPage } from '../pages/webhook.js';
@@ -63,6 +64,7 @@ export const router = createBrowserRouter([
           { path: P.operators, element: <Operators /> },
           { path: `${P.operators}/audit-log`, element: <AuditLog /> },
           { path: `${P.operators}/metrics`, element: <Metrics /> },
+          { path: `${P.operators}/users/:id`, element: <UserDetail /> },
           { path: P.dashboards, element: <Dashboards /> },
           { path: `${P.dashboards}/:slug`, element: <Dashboard /> },
         ],
