@@ -7,7 +7,7 @@ export function RateLimitNote() {
   const { wait, seconds } = waiting;
   return (
     <div role="status" className="notice" data-testid="rate-limit">
-      <strong>Rate limit reached.</strong> {wait.tier ? `The ${wait.tier} tier allows ${wait.limit}.` : `The limit is ${wait.limit}.`} The console sends the request again at{' '}
+      <strong>Rate limit reached.</strong> {wait.limit}. The console sends the request again at{' '}
       <time dateTime={new Date(wait.until).toISOString()}>{new Date(wait.until).toLocaleTimeString()}</time> (in {seconds} s); this page carries on by itself.
     </div>
   );

@@ -3,9 +3,8 @@ import type { RetryInfo } from '@svc/client';
 
 /** A request the platform refused for a rate limit, which the client sends again at `until`. */
 export interface RateLimitWait {
-  /** The limit in words a person can act on: which one and, for a tier's own, the tier. */
+  /** Which limit, in the platform's words: "The free tier allows 10 requests a minute". */
   limit: string;
-  tier: string | undefined;
   /** When the request goes again (ms since the epoch). */
   until: number;
 }
@@ -13,12 +12,14 @@ export interface RateLimitWait {
 let current: RateLimitWait | undefined;
 const listeners = new Set<() => void>();
 
-/** The limit of a `RATE_LIMITED` answer's `details` (gateway README, "Rate limits"), else its message up to the retry hint. */
-function limitOf(details: Record<string, unknown>, message: string): string {
-  const size = `${String(details.limit)}`;
-  if (details.limit_kind === 'requests_per_minute') return `${size} requests a minute`;
-  if (details.limit_kind === 'command_runs_per_hour') return `${size} command runs an hour`;
-  return message.replace(/; retry in \d+ s$/, '');
+/**
+ * The limit a `RATE_LIMITED` message names (gateway README, "Rate limits": the tier and its
+ * size, or the per-address or endpoint-group limit), without the words around it ("Rate limit
+ * reached: …; retry in 49 s"), whose countdown the page keeps itself.
+ */
+function limitOf(message: string): string {
+  const limit = message.replace(/^[^:]*: /, '').replace(/; retry in \d+ s$/, '');
+  return limit.charAt(0).toUpperCase() + limit.slice(1);
 }
 
 /**
@@ -27,8 +28,7 @@ function limitOf(details: Record<string, unknown>, message: string): string {
  */
 export function onRetry(info: RetryInfo): void {
   if (info.status !== 429 || !info.error) return;
-  const details = info.error.details;
-  current = { limit: limitOf(details, info.error.message), tier: typeof details.tier === 'string' ? details.tier : undefined, until: Date.now() + info.waitMs };
+  current = { limit: limitOf(info.error.message), until: Date.now() + info.waitMs };
   for (const listener of listeners) listener();
 }
 
