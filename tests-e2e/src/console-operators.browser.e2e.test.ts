@@ -50,7 +50,8 @@ describe.each(MODES)('the console: the operators’ users and a user’s page; b
     await signInThroughPage(page, { email: ADMIN.email, password: ADMIN.password });
     const users = page.getByRole('table', { name: 'Users' });
     await page.getByLabel('Referral').fill(cohort);
-    await page.getByLabel('Joined after').fill(new Date().toISOString().slice(0, 10));
+    const today = new Date().toISOString().slice(0, 10);
+    await page.getByLabel('Joined after').fill(today);
     await page.getByRole('button', { name: 'Filter users' }).click();
     await page.getByLabel('Per page').selectOption('10');
     await expect.poll(() => users.locator('tbody tr').count()).toBe(10);
@@ -70,6 +71,7 @@ describe.each(MODES)('the console: the operators’ users and a user’s page; b
     await page.getByRole('button', { name: 'Filter users' }).click();
     await page.getByText('No users match.').waitFor();
     await page.goBack();
+    expect(await page.getByLabel('Joined after').inputValue()).toBe(today);
     await users.getByRole('link', { name: target.email }).click();
     await page.getByRole('heading', { level: 1, name: target.email }).waitFor();
   }, 60_000);

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { dataOf } from '@svc/client';
 import { svc } from '../app/svc.js';
@@ -23,6 +23,9 @@ export function Users() {
   const [params, setParams] = useSearchParams();
   const filters = { tier: params.get('tier') ?? '', referral: params.get('referral') ?? '', after: params.get('after') ?? '', per: params.get('per') ?? '50' };
   const [draft, setDraft] = useState(filters);
+  // Back and forward change the address: the form shows its filters again.
+  const shown = params.toString();
+  useEffect(() => setDraft(filters), [shown]);
   const apply = (next: typeof filters) => setParams(Object.fromEntries(Object.entries({ ...next, referral: next.referral.trim() }).filter(([key, value]) => value && !(key === 'per' && value === '50'))));
   const users = usePages(async (cursor) => {
     const query = { tier: filters.tier || undefined, referral: filters.referral || undefined, created_after: dayStart(filters.after), limit: Number(filters.per), cursor };
