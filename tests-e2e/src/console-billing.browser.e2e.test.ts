@@ -116,6 +116,30 @@ describe.each(MODES)('the console: billing, revenue and the free tier’s limit 
     await page.waitForURL((url) => url.href.startsWith(`${stripe.url}/portal/`));
   });
 
+  it('tells a canceled subscriber Pro lasts until the period ends, and an ended subscription that it has expired', async () => {
+    const user = await signUp(call, admin, { tier: 'free' });
+    const customer = await paidForPro(user);
+    const periodEnd = Math.floor(Date.now() / 1000) + 20 * 86_400;
+    const subscription = { id: `sub_${randomBytes(6).toString('hex')}`, object: 'subscription', customer, status: 'active', cancel_at_period_end: true, metadata: {}, items: { data: [{ current_period_end: periodEnd }] } };
+    await deliver('customer.subscription.updated', subscription);
+
+    await browser.browser.context.clearCookies();
+    const { page, shot } = await browser.open('/billing');
+    await signInThroughPage(page, user);
+    await page.getByTestId('billing-state').getByText(/^Canceled: Pro until/).waitFor();
+    expect(await page.getByTestId('access-ends').getAttribute('datetime')).toBe(new Date(periodEnd * 1000).toISOString());
+    expect(await page.getByRole('button', { name: 'Upgrade to Pro' }).count()).toBe(0);
+    await shot('canceled');
+
+    await deliver('customer.subscription.deleted', { ...subscription, status: 'canceled' });
+    // Back on the tier the platform applies: identity's, which follows billing's event.
+    await expect.poll(async () => (await statusOf(user)).subscription_tier, { timeout: 15_000, interval: 1000 }).toBe('free');
+    await page.reload();
+    await page.getByTestId('billing-state').getByText(/^Expired: the subscription has ended/).waitFor();
+    expect(await page.getByTestId('billing-tier').textContent()).toBe('free');
+    await page.getByRole('button', { name: 'Upgrade to Pro' }).waitFor();
+  });
+
   it('shows an operator revenue from real payments: recurring revenue, Pro subscribers and the payments chart', async () => {
     const payer = await signUp(call, admin, { tier: 'free' });
     const customer = await paidForPro(payer);
