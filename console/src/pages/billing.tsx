@@ -59,8 +59,8 @@ export function Billing() {
       {plans.data && (
         <ul className="cards" aria-label="Plans">
           {plans.data.map((plan) => (
-            <li key={plan.id} aria-labelledby={`plan-${plan.id}`}>
-              <h3 id={`plan-${plan.id}`}>
+            <li key={plan.id}>
+              <h3>
                 {plan.name}
                 {plan.id === current && <span className="muted"> (your plan)</span>}
               </h3>
