@@ -17,6 +17,7 @@ export const CONSOLE_PATHS = {
   shared: '/shared',
   operators: '/operators',
   account: '/account',
+  billing: '/billing',
   storage: '/storage',
   usage: '/usage',
   webhooks: '/webhooks',

@@ -1,7 +1,10 @@
 import { createBrowserRouter } from 'react-router';
 import { CONSOLE_PATHS as P } from '../paths.js';
+import { UPGRADED_PATH } from '../billing/processor.js';
 import { Account } from '../pages/account.js';
 import { AuditLog } from '../pages/audit-log.js';
+import { Billing } from '../pages/billing.js';
+import { BillingUpgraded } from '../pages/billing-upgraded.js';
 import { ApiKeys } from '../pages/api-keys.js';
 import { Command } from '../pages/command.js';
 import { Commands } from '../pages/commands.js';
@@ -21,6 +24,7 @@ import { SignIn } from '../pages/sign-in.js';
 import { SshTargets } from '../pages/ssh-targets.js';
 import { Storage } from '../pages/storage.js';
 import { Usage } from '../pages/usage.js';
+import { UserDetail } from '../pages/user-detail.js';
 import { Task } from '../pages/task.js';
 import { Tasks } from '../pages/tasks.js';
 import { WebhookPage } from '../pages/webhook.js';
@@ -51,6 +55,8 @@ export const router = createBrowserRouter([
           { path: P.sshTargets, element: <SshTargets /> },
           { path: P.apiKeys, element: <ApiKeys /> },
           { path: P.account, element: <Account /> },
+          { path: P.billing, element: <Billing /> },
+          { path: UPGRADED_PATH, element: <BillingUpgraded /> },
           { path: P.storage, element: <Storage /> },
           { path: P.usage, element: <Usage /> },
           { path: P.webhooks, element: <Webhooks /> },
@@ -58,6 +64,7 @@ export const router = createBrowserRouter([
           { path: P.operators, element: <Operators /> },
           { path: `${P.operators}/audit-log`, element: <AuditLog /> },
           { path: `${P.operators}/metrics`, element: <Metrics /> },
+          { path: `${P.operators}/users/:id`, element: <UserDetail /> },
           { path: P.dashboards, element: <Dashboards /> },
           { path: `${P.dashboards}/:slug`, element: <Dashboard /> },
         ],

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { CONSOLE_PATHS as P } from '../paths.js';
+import { RateLimitNote } from './rate-limit-note.js';
 import { useSession } from './session.js';
 
 /** The frame of every page: a skip link, the navigation for who is signed in, and the page. */
@@ -37,6 +38,7 @@ export function Shell() {
             <NavLink to={P.packSecrets}>Secrets</NavLink>
             <NavLink to={P.webhooks}>Webhooks</NavLink>
             <NavLink to={P.sshTargets}>SSH</NavLink>
+            <NavLink to={P.billing}>Billing</NavLink>
             <NavLink to={P.account}>Account</NavLink>
             {operator && <NavLink to={P.operators}>Operators</NavLink>}
           </nav>
@@ -51,6 +53,7 @@ export function Shell() {
         )}
       </header>
       <main id="main" ref={main} tabIndex={-1}>
+        <RateLimitNote />
         <Outlet />
       </main>
     </>

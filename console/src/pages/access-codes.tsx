@@ -4,13 +4,11 @@ import { svc } from '../app/svc.js';
 import { ErrorNote } from '../ui/error-note.js';
 import { Field } from '../ui/field.js';
 import { ShownOnce } from '../ui/shown-once.js';
+import { TierSelect, type Tier } from '../ui/tier-select.js';
 import { Table } from '../ui/table.js';
 import { useAction } from '../ui/use-action.js';
 import { useLoad } from '../ui/use-load.js';
 
-/** The platform's tiers, as access codes and accounts name them. */
-export const TIERS = ['free', 'developer_preview', 'pro', 'enterprise'] as const;
-type Tier = (typeof TIERS)[number];
 
 /** The list names a code by its first group only: the literal is shown once, when minted. */
 const masked = (code: string | null) => (code ? `${code.split('-').slice(0, 2).join('-')}-…` : 'comp code');
@@ -37,14 +35,7 @@ export function AccessCodes() {
     <section aria-labelledby="codes-heading">
       <h2 id="codes-heading">Access codes</h2>
       <form className="row" onSubmit={submit} aria-label="Mint access codes">
-        <div className="field">
-          <label htmlFor="code-tier">Tier</label>
-          <select id="code-tier" value={form.tier} onChange={(e) => setForm({ ...form, tier: e.target.value as Tier })}>
-            {TIERS.map((tier) => (
-              <option key={tier}>{tier}</option>
-            ))}
-          </select>
-        </div>
+        <TierSelect label="Tier" value={form.tier} onChange={(tier: Tier) => setForm({ ...form, tier })} />
         <Field label="Cohort" required placeholder="partner" value={form.cohort} onChange={(e) => setForm({ ...form, cohort: e.target.value })} />
         <Field label="How many" type="number" min={1} max={100} required value={form.count} onChange={(e) => setForm({ ...form, count: e.target.value })} />
         <Field label="Uses each" type="number" min={1} required value={form.max_uses} onChange={(e) => setForm({ ...form, max_uses: e.target.value })} />

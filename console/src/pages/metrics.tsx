@@ -4,6 +4,8 @@ import { dataOf } from '@svc/client';
 import { svc } from '../app/svc.js';
 import { CONSOLE_PATHS } from '../paths.js';
 import { BarChart } from '../ui/bar-chart.js';
+import { dayStart } from '../ui/day-start.js';
+import { dollars } from '../ui/dollars.js';
 import { ErrorNote } from '../ui/error-note.js';
 import { Field } from '../ui/field.js';
 import { Table } from '../ui/table.js';
@@ -11,20 +13,24 @@ import { useAction } from '../ui/use-action.js';
 import { useLoad } from '../ui/use-load.js';
 import { when } from '../ui/when.js';
 
-const dollars = (cents: number) => (cents / 100).toLocaleString(undefined, { style: 'currency', currency: 'USD' });
-
 /** The funnel's steps in words short enough for a bar's label (the table below names them in full). */
 const STEP_LABELS: Record<string, string> = { signup: 'signed up', access_code_redeemed: 'code', developer_activated: 'developer', pack_created: 'pack', command_executed: 'ran' };
 
-/** The day `YYYY-MM-DD` as the API's instant (its start, UTC), or nothing for "since the beginning". */
-const sinceOf = (day: string) => (day ? `${day}T00:00:00.000Z` : undefined);
+type RevenueEvent = { type: string; data: { amount_cents?: unknown } };
+
+/** The billing events that are money received, by the short name of their bar (a failed payment or a dispute is not). */
+const PAID: Record<string, string> = { 'checkout.completed': 'checkout', 'invoice.paid': 'invoice', 'registration.completed': 'code' };
+
+/** The recent payments, newest first, as bars in dollars. */
+const paymentsOf = (events: RevenueEvent[]) =>
+  events.filter((e) => PAID[e.type] && typeof e.data.amount_cents === 'number').map((e) => ({ name: PAID[e.type]!, value: (e.data.amount_cents as number) / 100 }));
 
 /** Operators' metrics: the onboarding funnel and revenue as charts, and every event since as a CSV download. */
 export function Metrics() {
   const [params, setParams] = useSearchParams();
   const day = params.get('since') ?? '';
   const [draft, setDraft] = useState(day);
-  const since = sinceOf(day);
+  const since = dayStart(day);
   const funnel = useLoad(() => dataOf(svc.api.GET('/api/v1/metrics/onboarding', { params: { query: { since } } })), [day]);
   const revenue = useLoad(() => dataOf(svc.api.GET('/api/v1/metrics/revenue', {})));
   const download = useAction(async () => {
@@ -84,7 +90,7 @@ export function Metrics() {
             <p>No payments yet.</p>
           ) : (
             <>
-              <BarChart label="Recent payments (dollars)" points={revenue.data.recent_events.map((e, index) => ({ name: `${index + 1}`, value: Number(e.data.amount_cents ?? 0) / 100 }))} />
+              <BarChart label="Recent payments (dollars)" points={paymentsOf(revenue.data.recent_events)} />
               <Table label="Recent revenue events" columns={['When', 'Event', 'Amount']}>
                 {revenue.data.recent_events.map((e, index) => (
                   <tr key={index}>

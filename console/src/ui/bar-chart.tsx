@@ -12,7 +12,7 @@ export function BarChart({ label, points }: { label: string; points: Array<{ nam
           const height = Math.round((point.value / max) * 100);
           const x = index * 48 + 8;
           return (
-            <g key={point.name}>
+            <g key={index}>
               <rect x={x} y={115 - height} width={32} height={height} className="bar" />
               <text x={x + 16} y={110 - height} textAnchor="middle" className="value">
                 {point.value}

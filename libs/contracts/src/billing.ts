@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TIER_VALUES } from './identity.js';
+import { Timestamp } from './responses.js';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled', 'expired'] as const;
 
@@ -91,6 +92,12 @@ export const BillingStatus = z
     subscription_tier: z.enum(TIER_VALUES),
     payment_customer_id: z.string().nullable(),
     cohort: z.string().meta({ description: '`none` when the user did not register with a code.' }),
+    status: z
+      .enum(SUBSCRIPTION_STATUSES)
+      .nullable()
+      .meta({ description: 'The subscription\'s state (Part 2, States): `past_due` is Pro until `grace_ends_at`; `canceled` is Pro until `current_period_end`; null without a subscription.' }),
+    grace_ends_at: Timestamp.nullable().meta({ description: 'While `past_due`: when access ends unless the payment is recovered.' }),
+    current_period_end: Timestamp.nullable().meta({ description: 'The end of the paid period, as the processor last said.' }),
   })
   .meta({ id: 'BillingStatus' });
 export type BillingStatus = z.infer<typeof BillingStatus>;

@@ -364,6 +364,9 @@ BillingStatus = TypedDict("BillingStatus", {
     "subscription_tier": str,
     "payment_customer_id": Optional[str],
     "cohort": str,
+    "status": Optional[str],
+    "grace_ends_at": Optional[str],
+    "current_period_end": Optional[str],
 }, total=False)
 
 RegistrationSession = TypedDict("RegistrationSession", {
@@ -513,7 +516,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "AdminAccessCode": ("id", "kind", "tier", "cohort", "max_uses", "use_count", "is_active", "redeemed_by", "redeemed_at", "expires_at", "created_at",),
     "UsageMonth": ("period", "commands_executed", "commands_succeeded", "commands_failed", "execution_time_seconds", "storage_operations", "peak_storage_bytes",),
     "Plan": ("id", "name", "price", "interval", "limits", "features",),
-    "BillingStatus": ("subscription_tier", "payment_customer_id", "cohort",),
+    "BillingStatus": ("subscription_tier", "payment_customer_id", "cohort", "status", "grace_ends_at", "current_period_end",),
     "RegistrationSession": ("status",),
     "Webhook": ("id", "url", "events", "description", "status", "failing_since", "disabled_at", "created_at",),
     "CreatedWebhook": ("id", "url", "events", "description", "status", "failing_since", "disabled_at", "created_at", "secret",),

@@ -189,9 +189,9 @@ describe.each(testDatabaseKinds())('billing on $name', (kind) => {
     expect(change).toMatchObject({ tier: 'pro', status: 'active', payment_issue: false, monthly_price_cents: 5000 });
     // The caller's credentials still say free (identity has not caught up here): the status is billing's stored subscription.
     expect(caller.tier).toBe('free');
-    expect((await call('/billing/status', { as: caller })).body.data).toEqual({ subscription_tier: 'pro', payment_customer_id: customer, cohort: 'none' });
+    expect((await call('/billing/status', { as: caller })).body.data).toEqual({ subscription_tier: 'pro', payment_customer_id: customer, cohort: 'none', status: 'active', grace_ends_at: null, current_period_end: null });
     // Without a subscription of billing's, the tier the caller holds (an access code's, an operator's).
-    expect((await call('/billing/status', { as: { ...user(), tier: 'developer_preview' } })).body.data).toEqual({ subscription_tier: 'developer_preview', payment_customer_id: null, cohort: 'none' });
+    expect((await call('/billing/status', { as: { ...user(), tier: 'developer_preview' } })).body.data).toEqual({ subscription_tier: 'developer_preview', payment_customer_id: null, cohort: 'none', status: null, grace_ends_at: null, current_period_end: null });
     const portal = await call('/billing/portal', { method: 'POST', as: caller, body: { return_url: 'https://svc.example/account' } });
     expect(portal.status).toBe(200);
     expect(portal.body.data).toEqual({ portal_url: expect.stringMatching(new RegExp(`^${stripe.url}/portal/[0-9a-f]{16}$`)) });
@@ -242,6 +242,8 @@ describe.each(testDatabaseKinds())('billing on $name', (kind) => {
     const { caller, customer } = await subscribed();
     const subscription = { id: 'sub_sync', object: 'subscription', customer, status: 'active', cancel_at_period_end: true, metadata: {}, items: { data: [{ current_period_end: 1_900_000_000 }] } };
     await deliver('billing', event('customer.subscription.updated', subscription));
+    // Canceled: Pro until the period ends, which the caller is told.
+    expect((await call('/billing/status', { as: caller })).body.data).toMatchObject({ subscription_tier: 'pro', status: 'canceled', current_period_end: new Date(1_900_000_000 * 1000).toISOString(), grace_ends_at: null });
     const stale = { ...event('customer.subscription.updated', { ...subscription, cancel_at_period_end: false }), created: Math.floor(clock().getTime() / 1000) - 3600 };
     await deliver('billing', stale);
     await deliver('billing', event('customer.subscription.deleted', { ...subscription, status: 'canceled' }));
@@ -252,6 +254,7 @@ describe.each(testDatabaseKinds())('billing on $name', (kind) => {
       ['free', 'expired'],
     ]);
     expect(seen[1]!.current_period_end).toBe(new Date(1_900_000_000 * 1000).toISOString());
+    expect((await call('/billing/status', { as: caller })).body.data).toMatchObject({ subscription_tier: caller.tier, status: 'expired', grace_ends_at: null });
     await deliver('billing', event('invoice.paid', { id: 'in_late', object: 'invoice', customer, amount_paid: 5000 }));
     await new Promise((r) => setTimeout(r, 200));
     expect(changes.filter((c) => c.user_id === caller.userId)).toHaveLength(3);
@@ -304,6 +307,8 @@ describe.each(testDatabaseKinds())('billing on $name', (kind) => {
     try {
       await deliver('billing', event('invoice.payment_failed', { id: 'in_exact', object: 'invoice', customer, amount_due: 5000 }));
       expect((await changesOf(caller.userId, 2))[1]).toMatchObject({ status: 'past_due', payment_issue: true });
+      // The caller is told the grace and its end, to the millisecond the scheduler keeps.
+      expect((await call('/billing/status', { as: caller })).body.data).toMatchObject({ subscription_tier: 'pro', status: 'past_due', grace_ends_at: graceEndsAt.toISOString() });
       frozen = new Date(graceEndsAt.getTime() - 1);
       await service.scheduler.tick();
       frozen = graceEndsAt;

@@ -2844,6 +2844,21 @@ export interface components {
             payment_customer_id: string | null;
             /** @description `none` when the user did not register with a code. */
             cohort: string;
+            /**
+             * @description The subscription's state (Part 2, States): `past_due` is Pro until `grace_ends_at`; `canceled` is Pro until `current_period_end`; null without a subscription.
+             * @enum {string|null}
+             */
+            status: "active" | "past_due" | "canceled" | "expired" | null;
+            /**
+             * Format: date-time
+             * @description While `past_due`: when access ends unless the payment is recovered.
+             */
+            grace_ends_at: string | null;
+            /**
+             * Format: date-time
+             * @description The end of the paid period, as the processor last said.
+             */
+            current_period_end: string | null;
         };
         RegistrationSession: {
             /** @enum {string} */

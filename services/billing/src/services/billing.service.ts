@@ -48,7 +48,14 @@ export class BillingService {
   async status(caller: Identity): Promise<BillingStatus> {
     const row = await new SubscriptionRepository(this.db).find(caller.userId);
     const subscribed = row?.status === 'active' || row?.status === 'past_due' || row?.status === 'canceled';
-    return { subscription_tier: subscribed ? row.tier : caller.tier, payment_customer_id: row?.customerId ?? null, cohort: row?.cohort ?? NO_COHORT };
+    return {
+      subscription_tier: subscribed ? row.tier : caller.tier,
+      payment_customer_id: row?.customerId ?? null,
+      cohort: row?.cohort ?? NO_COHORT,
+      status: row?.status ?? null,
+      grace_ends_at: row?.status === 'past_due' ? (row.graceEndsAt?.toISOString() ?? null) : null,
+      current_period_end: row?.currentPeriodEnd?.toISOString() ?? null,
+    };
   }
 
   async checkout(caller: Identity, urls: { success_url: string; cancel_url: string }, idempotencyKey: string) {
