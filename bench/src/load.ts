@@ -1,6 +1,9 @@
 import autocannon from 'autocannon';
 import { cpuMsOf } from './processes.js';
 
+/** Processes whose CPU a run reports: name → pid, or the pids of a group (Postgres's backends). */
+export type Watch = Record<string, number | number[]>;
+
 export interface LoadOptions {
   url: string;
   method?: 'GET' | 'POST';
@@ -8,8 +11,8 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds: number;
-  /** Processes of the system under test (name → pid) whose CPU per answered request to report. */
-  watch?: Record<string, number>;
+  /** Processes of the system under test (name → pid, or the pids of a group) whose CPU per answered request to report. */
+  watch?: Watch;
 }
 
 export interface LoadResult {
@@ -31,10 +34,11 @@ export interface LoadResult {
  * Runs `fn` and reports, beside its result, the CPU each of `watch` spent meanwhile per answer it
  * counts (`answered` of the result).
  */
-export async function watchingCpu<T extends { answered: number }>(watch: Record<string, number> = {}, fn: () => Promise<T>): Promise<T & { serverCpuMs: Record<string, number> }> {
-  const before = Object.entries(watch).map(([name, pid]) => [name, pid, cpuMsOf(pid)] as const);
+export async function watchingCpu<T extends { answered: number }>(watch: Watch = {}, fn: () => Promise<T>): Promise<T & { serverCpuMs: Record<string, number> }> {
+  const cpuOf = (pids: number | number[]) => [pids].flat().reduce((sum, pid) => sum + cpuMsOf(pid), 0);
+  const before = Object.entries(watch).map(([name, pids]) => [name, pids, cpuOf(pids)] as const);
   const result = await fn();
-  const serverCpuMs = Object.fromEntries(before.map(([name, pid, ms]) => [name, (cpuMsOf(pid) - ms) / Math.max(1, result.answered)]));
+  const serverCpuMs = Object.fromEntries(before.map(([name, pids, ms]) => [name, (cpuOf(pids) - ms) / Math.max(1, result.answered)]));
   return { ...result, serverCpuMs };
 }
 

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { leanFetch } from './lean-fetch.js';
 import { percentile } from './stats.js';
-import { cpuPerRequest, watchingCpu, type LoadResult } from './load.js';
+import { cpuPerRequest, watchingCpu, type LoadResult, type Watch } from './load.js';
 
 export interface McpTarget {
   client: Client;
@@ -49,7 +49,7 @@ export async function connectMcp(url: string, apiKey: string, connections?: numb
  * every moment (each lane starts its next call when the last one answers); the CPU of the
  * `watch`ed processes per call beside it.
  */
-export function loadMcp({ client, tool }: McpTarget, durationSeconds: number, inFlight = 32, watch?: Record<string, number>): Promise<LoadResult> {
+export function loadMcp({ client, tool }: McpTarget, durationSeconds: number, inFlight = 32, watch?: Watch): Promise<LoadResult> {
   return watchingCpu(watch, async () => {
     const latencies: number[] = [];
     let failures = 0;

@@ -79,10 +79,31 @@ function parentOf(pid: string): number | undefined {
 /** Linux's USER_HZ, the unit of CPU times in `/proc`: 100 a second on every mainstream architecture. */
 export const TICKS_PER_SECOND = 100;
 
-/** CPU time (ms, user and system, all its threads) the process has used so far. */
+/** CPU time (ms, user and system, all its threads) the process has used so far; 0 once it is gone. */
 export function cpuMsOf(pid: number): number {
-  const fields = statFields(pid);
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  try {
+    const fields = statFields(pid);
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The processes whose command name (`comm`) is `name`: the local Postgres (its server and one
+ * backend per connection) or RabbitMQ (`beam.smp`), whose CPU a run's figures include.
+ */
+export function processesNamed(name: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(join('/proc', entry, 'comm'), 'utf8').trim() === name) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }
 
 function memoryOf(pid: number): ProcessMemory | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packageOf, summarize, type CpuProfile } from './profile-summary.js';
+import { busiestWindow, packageOf, summarize, type CpuProfile } from './profile-summary.js';
 
 const frame = (functionName: string, url = '', lineNumber = 0) => ({ functionName, url, lineNumber });
 
@@ -41,5 +41,12 @@ describe('a CPU profile summed up', () => {
 
   it('keeps only the top entries asked for', () => {
     expect(summarize(profile, 1).byPackage.map((s) => s.name)).toEqual(['gateway/dist/main.js']);
+  });
+
+  it('cuts a profile to its busiest stretch of the length asked for', () => {
+    // Samples at 100, 300, 600, 1600, 2000, 2500, 3500 µs: from 1,600 to 2,500 µs, 1,400 µs in 1 ms busy.
+    const window = busiestWindow(profile, 0.001);
+    expect(window.samples).toEqual([4, 5, 3]);
+    expect(summarize(window).busyMicros).toBe(900);
   });
 });

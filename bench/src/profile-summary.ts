@@ -78,3 +78,26 @@ export function summarize(profile: CpuProfile, top = 20): ProfileSummary {
     folded: [...folded.entries()].map(([stack, micros]) => `${stack} ${micros}`),
   };
 }
+
+/**
+ * The profile cut to the `seconds` in which its process was busiest: a profile covers the whole
+ * life of its process (start, set-up, stop), and a load run's share of it is what a change to the
+ * request path moves.
+ */
+export function busiestWindow(profile: CpuProfile, seconds: number): CpuProfile {
+  const idle = new Set(profile.nodes.filter((node) => node.callFrame.functionName === IDLE).map((node) => node.id));
+  const width = seconds * 1e6;
+  const at: number[] = [];
+  profile.timeDeltas.reduce((time, delta, i) => (at[i] = time + delta), 0);
+  let best = { from: 0, to: 0, busy: -1 };
+  let busy = 0;
+  for (let from = 0, to = 0; to < at.length; to++) {
+    if (!idle.has(profile.samples[to]!)) busy += profile.timeDeltas[to]!;
+    while (at[to]! - at[from]! > width) {
+      if (!idle.has(profile.samples[from]!)) busy -= profile.timeDeltas[from]!;
+      from++;
+    }
+    if (busy > best.busy) best = { from, to, busy };
+  }
+  return { ...profile, samples: profile.samples.slice(best.from, best.to + 1), timeDeltas: profile.timeDeltas.slice(best.from, best.to + 1) };
+}

@@ -48,6 +48,11 @@ function line(row: Row): string {
   return `| ${row.id} | ${row.what} | ${runs} | ${fmt(median(row.runs))} ${row.unit} | ${row.ratio ?? ''} | ${row.target} | ${met} |`;
 }
 
+/** The results as a Markdown table, a row per figure. */
+export function resultsTable(rows: Row[]): string {
+  return ['| id | what | runs | median | ratio | target | met |', '|---|---|---|---|---|---|---|', ...rows.map(line)].join('\n');
+}
+
 function render(report: Report, notes: string): string {
   const { machine } = report;
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' / ');
@@ -73,9 +78,7 @@ function render(report: Report, notes: string): string {
     '',
     'Each figure is the median of the runs listed beside it.',
     '',
-    '| id | what | runs | median | ratio | target | met |',
-    '|---|---|---|---|---|---|---|',
-    ...report.rows.map(line),
+    resultsTable(report.rows),
     '',
     ...report.details.map((d) => `- ${d}`),
     '',

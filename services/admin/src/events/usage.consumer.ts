@@ -12,9 +12,14 @@ const USAGE_EVENTS = ['command.started', 'command.executed', 'task.revoked', 'st
 type UsageEvent = (typeof USAGE_EVENTS)[number];
 
 /** Most usage events held, and counted in one transaction. */
-const BATCH = 100;
-/** How long a batch waits to fill: counting (queueing) lags by as much, and a busy platform pays one transaction per hundred events. */
-const GATHER_MS = 20;
+const BATCH = 500;
+/**
+ * How long a batch waits to fill: counting lags by as much. A batch costs about a dozen
+ * statements whatever its size (inbox, run starts and ends, counters, activity, the owner's
+ * quota), so under load each run's share of them shrinks with the wait (BENCHMARKS.md, eleventh
+ * round); a tenth of a second is nothing to a monthly quota.
+ */
+const GATHER_MS = 100;
 
 export interface UsageConsumerOptions {
   now: () => Date;

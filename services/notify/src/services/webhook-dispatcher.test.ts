@@ -6,6 +6,8 @@ import { createLogger } from '@svc/core';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { startSmtpServer, type TestSmtpServer } from '@svc/testing';
 import type { NotifyServiceHandle } from '../app.js';
+import { inArray } from 'drizzle-orm';
+import { inbox } from '../db/schema.js';
 import { startNotify, tenantOwner, TEST_WEBHOOKS, until } from '../testing/notify-fixture.js';
 import { startReceiver, verifySignature, type TestReceiver } from '../testing/receiver.js';
 
@@ -89,6 +91,27 @@ describe.each(testDatabaseKinds())('webhook deliveries on $name', (kind) => {
     await until(() => gamma.receiver.received.length === 1, 'the failed task');
     await notify.dispatcher.kick();
     expect(gamma.receiver.received.map((r) => [r.event.type, r.event.id])).toEqual([['task.failed', id]]);
+  });
+
+  it("passes over a tenant's events while it has no endpoint, without recording them, and delivers them from its first endpoint on", async () => {
+    const owner = tenantOwner('epsilon');
+    const unheard = randomUUID();
+    await bus.publish('command.executed', { command: 'acme.echo', tenant_id: owner.tenantId, user_id: 'u1', duration_ms: 1, task_id: randomUUID(), status: 'success' }, { messageId: unheard });
+    // Events are handled in the order they arrived: once a later one is delivered, the first was handled.
+    const zeta = await endpoint('zeta', ['command.executed']);
+    const heard = randomUUID();
+    await bus.publish('command.executed', { command: 'acme.echo', tenant_id: zeta.owner.tenantId, user_id: 'u1', duration_ms: 1, task_id: randomUUID(), status: 'success' }, { messageId: heard });
+    await until(() => zeta.receiver.received.length === 1, "zeta's event");
+    const recorded = await db.database.db.select({ eventId: inbox.eventId }).from(inbox).where(inArray(inbox.eventId, [unheard, heard]));
+    expect(recorded.map((r) => r.eventId)).toEqual([heard]);
+
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    await notify.webhooks.create(owner, { url: receiver.url, events: ['command.executed'], description: '' });
+    const later = randomUUID();
+    await bus.publish('command.executed', { command: 'acme.echo', tenant_id: owner.tenantId, user_id: 'u1', duration_ms: 1, task_id: randomUUID(), status: 'success' }, { messageId: later });
+    await until(() => receiver.received.length === 1, "epsilon's first heard event");
+    expect(receiver.received[0]!.event.id).toBe(later);
   });
 
   it('gives a receiver that was down everything once it is back, in order', async () => {
