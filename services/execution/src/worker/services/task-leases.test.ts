@@ -130,10 +130,10 @@ describe.runIf(AMQP_URL && DATABASE_URL)('two workers and a job the broker hands
 
     // The first run ends and is recorded; the job put back then finds the task ended.
     await writeFile(join(packDir, 'release'), '');
-    await waitFor(() => deliveries.some((d) => d.status === 'success'), 'the job put back to come again once the task ended', 20_000);
+    await waitFor(() => deliveries.some((d) => d.status === 'success'), 'the job put back to come again once the task ended', 60_000);
     expect(await tasks().find(task.id)).toMatchObject({ status: 'success', attempts: 1, result: { released: true } });
     proxy.resume();
-  }, 90_000);
+  }, 150_000);
 
   it('runs the task of a worker that died once its lease has lapsed', async () => {
     const task = await tasks().insert(gatedTask());
