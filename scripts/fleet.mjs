@@ -26,10 +26,21 @@ const serviceUrls = Object.fromEntries(
   Object.entries(ports).map(([name, port]) => [`SVC_${name.toUpperCase()}_URL`, process.env[`SVC_${name.toUpperCase()}_URL`] ?? `http://127.0.0.1:${port}`]),
 );
 
+// SVC_FLEET_WORKERS: how many execution workers (default 1), each but the first with a data
+// folder of its own (unpacked packs) under SVC_DATA_DIR. The fault suite runs two, so that a job
+// the broker hands out again can reach another worker than the one running it.
+const workers = Number(process.env.SVC_FLEET_WORKERS ?? '1');
+const dataDir = process.env.SVC_DATA_DIR ?? './.svc-data';
+const workerProcesses = Array.from({ length: workers }, (_, i) =>
+  i === 0
+    ? { name: 'execution-worker', entry: 'services/execution/dist/worker.js', env: {} }
+    : { name: `execution-worker-${i + 1}`, entry: 'services/execution/dist/worker.js', env: { SVC_DATA_DIR: join(dataDir, `worker-${i + 1}`) } },
+);
+
 const processes = [
   ...Object.entries(ports).map(([name, port]) => ({ name, entry: `services/${name}/dist/main.js`, env: { PORT: port } })),
   // Workers take jobs from the bus and listen on no port.
-  { name: 'execution-worker', entry: 'services/execution/dist/worker.js', env: {} },
+  ...workerProcesses,
   { name: 'gateway', entry: 'gateway/dist/main.js', env: { PORT: process.env.PORT ?? '8080', ...serviceUrls } },
 ];
 

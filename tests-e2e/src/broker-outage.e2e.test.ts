@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TcpProxy } from '@svc/testing';
 import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
@@ -31,7 +32,9 @@ describe.runIf(MODES.includes('real'))('tasks while RabbitMQ goes away (real inf
   it('answers 503 for a task it cannot queue, keeps nothing of it, and runs it when asked again with the same Idempotency-Key', async () => {
     const key = { 'idempotency-key': `outage-${Date.now()}` };
     proxy.cut();
-    expectError(await echo({ text: 'once' }, key), 503, 'SERVICE_UNAVAILABLE');
+    const refused = await echo({ text: 'once' }, key);
+    expectError(refused, 503, 'SERVICE_UNAVAILABLE');
+    expect(refused.headers.get('retry-after')).toBe('2');
     proxy.resume();
 
     // The bus reconnects with backoff; until then the same answer comes back.
@@ -45,4 +48,30 @@ describe.runIf(MODES.includes('real'))('tasks while RabbitMQ goes away (real inf
     const done = await pollTask(call, dev.token, again.body.data.task_id);
     expect(done.body.data).toMatchObject({ status: 'success', result: { echoed: { text: 'once' } } });
   }, 90_000);
+
+  it('answers 503 with Retry-After, not 502, when the connection drops after the job went out and before the broker confirmed it', async () => {
+    await acceptedAgain();
+    // The broker reads nothing more: the job goes out and its confirm never comes back; then the connection drops.
+    proxy.hold();
+    const submitting = echo({ text: 'unconfirmed' });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    proxy.cut();
+    const refused = await submitting;
+    expectError(refused, 503, 'SERVICE_UNAVAILABLE');
+    expect(refused.headers.get('retry-after')).toBe('2');
+    proxy.resume();
+    // Nothing of the task is kept: the caller was given no id.
+    const kept = await fleet.infra.database.db.execute(sql`select count(*)::int as n from execution.tasks where input::text like '%unconfirmed%'`);
+    expect((kept as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+    await acceptedAgain();
+  }, 90_000);
+
+  /** Waits until a task is accepted again: the bus reconnects with backoff. */
+  async function acceptedAgain(): Promise<void> {
+    const until = Date.now() + 40_000;
+    while ((await echo({ text: 'back?' })).status !== 202) {
+      if (Date.now() > until) throw new Error('tasks were not accepted again within 40 s');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 });

@@ -62,16 +62,19 @@ describe.runIf(MODES.includes('real'))('a worker killed with SIGKILL in the midd
       expect(reply.status).toBe(202);
       ids.push(reply.body.data.task_id);
     }
-    // Kill the extra worker while it holds tasks in flight.
+    // Kill the extra worker while it holds tasks in flight: those whose lease names its process.
     const db = fleet.infra.database.db;
-    for (let i = 0; i < 100; i += 1) {
-      const started = await db.execute(sql`select count(*)::int as n from execution.tasks where status = 'started'`);
-      if ((started as unknown as { rows: { n: number }[] }).rows[0]!.n > 20) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const held = async () => {
+      const started = await db.execute(sql`select count(*)::int as n from execution.tasks where status = 'started' and lease_owner like ${`%:${child!.pid}:%`}`);
+      return (started as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    };
+    const until = Date.now() + 30_000;
+    while ((await held()) === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(await held(), 'the extra worker never ran a task').toBeGreaterThan(0);
     child.kill('SIGKILL');
 
-    const deadline = Date.now() + 60_000;
+    // The killed worker's tasks wait for their leases to lapse (15 s) before the other worker takes them.
+    const deadline = Date.now() + 90_000;
     let rows: { status: string; n: number }[] = [];
     while (Date.now() < deadline) {
       const result = await db.execute(sql`select status, count(*)::int as n from execution.tasks group by status`);
@@ -92,5 +95,5 @@ describe.runIf(MODES.includes('real'))('a worker killed with SIGKILL in the midd
     const redelivered = await db.execute(sql`select count(*)::int as n from execution.tasks where attempts > 1`);
     // Some tasks were taken again after the kill: the test did interrupt work in flight.
     expect((redelivered as unknown as { rows: { n: number }[] }).rows[0]!.n).toBeGreaterThan(0);
-  }, 120_000);
+  }, 150_000);
 });

@@ -227,6 +227,46 @@ describe.runIf(url)('amqp bus', () => {
     }, { waitForConnectionMs: WAIT_FOR_CONNECTION_MS });
   });
 
+  describe('a message whose connection drops before the broker confirms it', () => {
+    /** Sends to a queue declared on this connection, and cuts the connection once the message is written and unconfirmed. */
+    async function sendCutUnconfirmed(bus: RawBus, proxy: TcpProxy, queue: string): Promise<unknown> {
+      await bus.send(queue, { n: 0 });
+      // The broker reads nothing more: the message goes out and its confirm never comes back.
+      proxy.hold();
+      const sending = bus.send(queue, { n: 1 }).then(
+        () => 'sent',
+        (err: unknown) => err,
+      );
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+      // amqplib fails the unconfirmed publish ('channel closed') before the connection manager hears the connection is gone.
+      proxy.cut();
+      return sending;
+    }
+
+    it('is sent again on the next connection when the broker comes back within the bound', async () => {
+      await withProxiedBus(async (bus, proxy) => {
+        const queue = `unconfirmed-${randomUUID().slice(0, 6)}`;
+        const received: number[] = [];
+        const sent = sendCutUnconfirmed(bus, proxy, queue);
+        await waitFor(async () => !(await bus.healthy()), 'healthy() to turn false', 2_000);
+        proxy.resume();
+        expect(await sent).toBe('sent');
+        await bus.consume(queue, async (message) => {
+          received.push((message.payload as { n: number }).n);
+        });
+        await waitFor(() => received.includes(1), 'the message sent again');
+      }, { waitForConnectionMs: 5_000 });
+    });
+
+    it('is refused with SERVICE_UNAVAILABLE, not as a broker refusal, when the broker stays away', async () => {
+      await withProxiedBus(async (bus, proxy) => {
+        const error = await sendCutUnconfirmed(bus, proxy, `unconfirmed-${randomUUID().slice(0, 6)}`);
+        expect(error).toBeInstanceOf(ServiceUnavailableError);
+        expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+      }, { waitForConnectionMs: 500 });
+    });
+  });
+
   it('keeps an ephemeral queue to its connection: others send to it but cannot consume it, and it goes with the bus', async () => {
     const owner = await open();
     const other = await open();

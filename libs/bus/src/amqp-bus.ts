@@ -34,6 +34,9 @@ export interface ReconnectOptions {
   maxDelayMs: number;
 }
 
+/** How amqplib fails the confirm of a publish whose channel closed (with its connection) first. */
+const CONFIRM_LOST = 'channel closed';
+
 export interface AmqpBusOptions {
   /** `amqp://user:password@host:5672/vhost`; a `heartbeat` query parameter overrides `heartbeatSeconds`. */
   url: string;
@@ -143,17 +146,28 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
   };
 
   /**
-   * Publishes and waits for the broker's confirm. When the connection drops first, the broker
-   * may or may not have the message; the manager publishes it again on the next connection (at
-   * least once).
+   * Publishes and waits for the broker's confirm, within the bus's wait. When the connection
+   * drops first, the broker may or may not have the message, and it is published again on the
+   * next connection (at least once): by the manager for a message it still holds, here for one
+   * whose confirm amqplib failed ('channel closed') as it closed the channels of the lost
+   * connection, before the manager had heard of the loss. Only the broker's own refusal (a nack)
+   * is INTEGRATION_ERROR; not being able to publish now is SERVICE_UNAVAILABLE.
    */
   const publishConfirmed = async (message: OutgoingMessage, exchange: string, routingKey: string): Promise<void> => {
-    try {
-      await publisher.publish(exchange, routingKey, Buffer.from(message.body), { ...propertiesOf(message, { persistent: true }), timeout: waitMs });
-    } catch (err) {
-      if (closed) throw new ServiceUnavailableError('Message bus is closed');
-      if (errorMessage(err) === 'timeout') throw new ServiceUnavailableError('Message broker did not confirm in time', { name: message.name });
-      throw new IntegrationError('Message broker refused the message', { name: message.name, reason: errorMessage(err) }, { cause: err });
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      try {
+        await publisher.publish(exchange, routingKey, Buffer.from(message.body), { ...propertiesOf(message, { persistent: true }), timeout: Math.max(1, deadline - Date.now()) });
+        return;
+      } catch (err) {
+        if (closed) throw new ServiceUnavailableError('Message bus is closed');
+        const reason = errorMessage(err);
+        if (reason === 'timeout') throw new ServiceUnavailableError('Message broker did not confirm in time', { name: message.name });
+        if (reason !== CONFIRM_LOST) throw new IntegrationError('Message broker refused the message', { name: message.name, reason }, { cause: err });
+        if (Date.now() >= deadline) throw new ServiceUnavailableError('Message broker connection lost before it confirmed the message', { name: message.name });
+        // Once the manager has heard of the loss, the publish waits for the next connection.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
   };
 

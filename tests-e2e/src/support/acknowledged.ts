@@ -1,3 +1,4 @@
+import { SECRETS_PER_PACK_MAX, WEBHOOKS_PER_TENANT } from '@svc/contracts';
 import type { Call, Reply } from './client.js';
 
 /** A write the fleet answered 2xx, and how to find it again. */
@@ -13,6 +14,8 @@ interface Writer {
   write(i: number): { path: string; method?: string; body: unknown };
   /** How the write's answer names what it made. */
   readBack(i: number, reply: Reply): Omit<Acknowledged, 'kind'>;
+  /** How many of these a tenant may keep: past that a valid write is refused (400), so no more are tried. */
+  limit?: number;
 }
 
 const TERMINAL = ['success', 'failure', 'timeout', 'revoked'];
@@ -29,6 +32,7 @@ export function writers(user: { slug: string }, org: { slug: string }): Writer[]
       kind: 'secret',
       write: (i) => ({ path: `/api/v1/secrets/${user.slug}/tally/ACK_${i}`, method: 'PUT', body: { value: `secret-${i}` } }),
       readBack: (i) => ({ readPath: `/api/v1/secrets/${user.slug}/tally`, holds: (reply) => reply.status === 200 && JSON.stringify(reply.body.data).includes(`"ACK_${i}"`) }),
+      limit: SECRETS_PER_PACK_MAX,
     },
     {
       kind: 'task',
@@ -49,18 +53,27 @@ export function writers(user: { slug: string }, org: { slug: string }): Writer[]
       kind: 'webhook',
       write: (i) => ({ path: '/api/v1/webhooks', body: { url: `http://127.0.0.1:9/ack-${i}`, events: ['command.executed'] } }),
       readBack: (_i, reply) => ({ readPath: `/api/v1/webhooks/${reply.body.data.id}`, holds: (read) => read.status === 200 }),
+      limit: WEBHOOKS_PER_TENANT,
     },
   ];
 }
 
-/** Writes one of each kind in turn until `until()`; resolves with those answered 2xx, and how the others were answered (by kind). */
+/**
+ * Writes one of each kind in turn until `until()`; resolves with those answered 2xx, and how the
+ * others were answered (by kind). A kind with a `limit` is tried no more than that many times,
+ * counting every write that may have made one (all but a 4xx: one not answered may have been
+ * done), so that it never meets the tenant's limit.
+ */
 export async function writeUntil(call: Call, token: string, kinds: Writer[], until: () => boolean): Promise<{ acknowledged: Acknowledged[]; unanswered: Record<string, number> }> {
   const acknowledged: Acknowledged[] = [];
   const unanswered: Record<string, number> = {};
+  const made = new Map<Writer, number>();
   for (let i = 0; !until(); i++) {
     const writer = kinds[i % kinds.length]!;
+    if (writer.limit !== undefined && (made.get(writer) ?? 0) >= writer.limit) continue;
     const { path, method, body } = writer.write(i);
     const reply = await call(path, { method, token, body }).catch(() => undefined);
+    if (!reply || reply.status < 400 || reply.status >= 500) made.set(writer, (made.get(writer) ?? 0) + 1);
     if (reply && reply.status >= 200 && reply.status < 300) acknowledged.push({ kind: writer.kind, ...writer.readBack(i, reply) });
     else {
       const answer = `${writer.kind} ${reply ? `${reply.status} ${reply.body?.error?.code ?? ''}`.trim() : 'no answer'}`;

@@ -40,6 +40,8 @@ function endedTask(overrides: Partial<TaskRow> = {}): TaskRow {
     completedAt: now,
     resultExpiresAt: now,
     resultPurged: false,
+    leaseOwner: null,
+    leaseExpiresAt: null,
     scheduleId: null,
     scheduledFor: null,
     progress: null,

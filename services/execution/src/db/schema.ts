@@ -67,6 +67,10 @@ export const tasks = execution.table(
     scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
     /** What the run logged (its last attempt), bounded by the worker: shown to the task's owner with the task. */
     logs: json('logs').$type<RunLogLine[]>(),
+    /** The worker running the task now (its id), while its lease lasts: another worker handed the same job does not run it. */
+    leaseOwner: text('lease_owner'),
+    /** Until when the owner's claim holds; the owner renews it while the run goes on, and a dead worker's lapses. */
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
   },
   (t) => [
     index('tasks_user_idx').on(t.userId),

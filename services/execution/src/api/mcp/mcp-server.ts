@@ -179,7 +179,7 @@ export function createMcpServer(identity: Identity, deps: McpServerDeps): Server
     if (err instanceof McpError) throw err;
     if (err instanceof AppError && err.code === 'NOT_FOUND') throw unknownTool(name);
     if (err instanceof AppError && err.code === 'VALIDATION_FAILED') return refuse(asTask, { error: err.message, type: 'validation', correlation_id: correlationId });
-    // The caller's tenant holds its share of the workers, or every runner is busy: nothing ran.
+    // The caller's tenant holds its share of the workers, every runner is busy, or the run could not be queued: nothing ran.
     if (err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE' && typeof err.details.retry_after === 'number') {
       return refuse(asTask, { error: err.message, type: 'unavailable', code: 'SERVICE_UNAVAILABLE', retry_after: err.details.retry_after, correlation_id: correlationId });
     }

@@ -33,6 +33,8 @@ function row(overrides: Partial<TaskRow>): TaskRow {
     completedAt: null,
     resultExpiresAt: null,
     resultPurged: false,
+    leaseOwner: null,
+    leaseExpiresAt: null,
     progress: null,
     scheduleId: null,
     scheduledFor: null,

@@ -66,6 +66,9 @@ export type RunAnswer =
  */
 export const UNSTORED_MARGIN_MS = 5000;
 
+/** Seconds a caller whose run could not be queued is asked to wait (`Retry-After`): about what the bus takes to connect again after a short outage. */
+export const UNQUEUED_RETRY_AFTER_SECONDS = 2;
+
 /** A run of a schedule: fired for a tick (`scheduledFor`), or triggered by hand (null). */
 export interface ScheduledRun {
   namespace: string;
@@ -187,7 +190,7 @@ export class TaskService {
       throw err;
     };
     if (!sync) {
-      await this.bus.send(`exec.${command.queue}`, { task_id: stored.id, tenant_id: identity.tenantId, tier: identity.tier }).catch(unqueued);
+      await this.enqueue(command.queue, { task_id: stored.id, tenant_id: identity.tenantId, tier: identity.tier }).catch(unqueued);
       return { kind: 'task', task: stored, replayed: false };
     }
     const outcome = await this.sendAndWait({ task_id: stored.id, reply_to: this.settings.replyQueue, tenant_id: identity.tenantId, tier: identity.tier }, command.queue, request.onProgress).catch(unqueued);
@@ -221,7 +224,7 @@ export class TaskService {
     const tasks = new TaskRepository(this.db);
     const stored = await tasks.tryInsert(task);
     if (!stored) return undefined;
-    await this.bus.send(`exec.${command.queue}`, { task_id: stored.id, tenant_id: identity.tenantId, tier: identity.tier }).catch(async (err: unknown) => {
+    await this.enqueue(command.queue, { task_id: stored.id, tenant_id: identity.tenantId, tier: identity.tier }).catch(async (err: unknown) => {
       // Nothing queued: no run is left pending for ever, and the tick is missed (the claimer logs it).
       await tasks.discard(stored.id);
       throw err;
@@ -262,7 +265,7 @@ export class TaskService {
   private async sendAndWait(job: QueueInput<`exec.${Queue}`>, queue: Queue, onProgress?: (progress: TaskProgress) => void): Promise<RunOutcome | null> {
     const waiting = this.waiters.wait(job.task_id, this.settings.syncWaitMs, onProgress);
     try {
-      await this.bus.send(`exec.${queue}`, job);
+      await this.enqueue(queue, job);
     } catch (err) {
       this.waiters.cancel(job.task_id);
       throw err;
@@ -273,6 +276,19 @@ export class TaskService {
       throw new ServiceUnavailableError(message, details);
     }
     return outcome;
+  }
+
+  /**
+   * Puts a job on its queue. Whatever keeps it off (the broker away past the bus's wait, the
+   * connection lost before the broker confirmed it, a queue declaration cut short) is one answer
+   * to the caller: nothing was queued, try again shortly (503 with `Retry-After`).
+   */
+  private async enqueue(queue: Queue, job: QueueInput<`exec.${Queue}`>): Promise<void> {
+    try {
+      await this.bus.send(`exec.${queue}`, job);
+    } catch (err) {
+      throw new ServiceUnavailableError('The run could not be queued; try again shortly', { retry_after: UNQUEUED_RETRY_AFTER_SECONDS }, { cause: err });
+    }
   }
 
   private async replay(identity: Identity, key: string, commandPath: string): Promise<RunAnswer | undefined> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { EXECUTION_MIGRATIONS, EXECUTION_SCHEMA } from '../../config.js';
-import { TaskRepository, type NewTask, type TaskEnding } from './task.repository.js';
+import { TaskRepository, type Lease, type NewTask, type TaskEnding } from './task.repository.js';
 
 function newTask(text: string): NewTask {
   return {
@@ -25,6 +25,9 @@ function newTask(text: string): NewTask {
 }
 
 const RETENTION_MS = 60_000;
+/** Leases that do not lapse while a test runs, one worker's and another's. */
+const LEASE: Lease = { owner: 'worker-a', ms: 60_000 };
+const OTHER: Lease = { owner: 'worker-b', ms: 60_000 };
 const success = (result: unknown): TaskEnding => ({ status: 'success', result, durationMs: 12.6, retentionMs: RETENTION_MS });
 
 describe.each(testDatabaseKinds())('new tasks, claims and endings written together on $name', (kind) => {
@@ -51,7 +54,7 @@ describe.each(testDatabaseKinds())('new tasks, claims and endings written togeth
 
   it('claims the tasks asked for in one turn, each answered with its own row', async () => {
     const made = await Promise.all(['a', 'b', 'c'].map((text) => tasks.insert(newTask(text))));
-    const claimed = await Promise.all(made.map((task) => tasks.claim(task.id)));
+    const claimed = await Promise.all(made.map((task) => tasks.claim(task.id, LEASE)));
     expect(claimed.map((row) => [row?.id, row?.status, row?.attempts, row?.input])).toEqual(made.map((task) => [task.id, 'started', 1, task.input]));
     expect(claimed.every((row) => row?.startedAt instanceof Date)).toBe(true);
   });
@@ -59,9 +62,9 @@ describe.each(testDatabaseKinds())('new tasks, claims and endings written togeth
   it('answers undefined for the tasks of a turn that cannot be claimed: revoked, finished or unknown', async () => {
     const [live, revoked, finished] = await Promise.all(['live', 'revoked', 'finished'].map((text) => tasks.insert(newTask(text))));
     await tasks.revoke(revoked!.id, RETENTION_MS);
-    await tasks.claim(finished!.id);
+    await tasks.claim(finished!.id, LEASE);
     await tasks.finish(finished!.id, success({ done: true }));
-    const claimed = await Promise.all([live!.id, revoked!.id, finished!.id, randomUUID()].map((id) => tasks.claim(id)));
+    const claimed = await Promise.all([live!.id, revoked!.id, finished!.id, randomUUID()].map((id) => tasks.claim(id, LEASE)));
     expect(claimed.map((row) => row?.status)).toEqual(['started', undefined, undefined, undefined]);
   });
 
@@ -74,15 +77,55 @@ describe.each(testDatabaseKinds())('new tasks, claims and endings written togeth
     expect(read[1]).toEqual(b);
   });
 
-  it('counts a task claimed twice in one turn as two attempts, as one after the other would', async () => {
+  it('gives a task claimed twice in one turn to the first claim only, as one after the other would: its lease holds', async () => {
     const task = await tasks.insert(newTask('twice'));
-    const claimed = await Promise.all([tasks.claim(task.id), tasks.claim(task.id)]);
-    expect(claimed.map((row) => row?.attempts).sort()).toEqual([1, 2]);
+    const claimed = await Promise.all([tasks.claim(task.id, LEASE), tasks.claim(task.id, OTHER)]);
+    expect(claimed.map((row) => row && [row.attempts, row.leaseOwner])).toEqual([[1, LEASE.owner], undefined]);
+  });
+
+  it('leaves a task leased by another worker to it until its lease lapses, then lets the next worker take it', async () => {
+    const task = await tasks.insert(newTask('leased'));
+    const first = await tasks.claim(task.id, LEASE);
+    expect(first).toMatchObject({ status: 'started', attempts: 1, leaseOwner: LEASE.owner });
+    expect(first!.leaseExpiresAt!.getTime() - first!.startedAt!.getTime()).toBe(LEASE.ms);
+    expect(await tasks.claim(task.id, OTHER)).toBeUndefined();
+    // Renewed by another than its owner: nothing changes.
+    await tasks.renewLeases(OTHER.owner, [task.id], -1000);
+    expect(await tasks.claim(task.id, OTHER)).toBeUndefined();
+    // The owner's lease, renewed into the past, has lapsed: what a worker that died leaves.
+    await tasks.renewLeases(LEASE.owner, [task.id], -1000);
+    expect(await tasks.claim(task.id, OTHER)).toMatchObject({ status: 'started', attempts: 2, leaseOwner: OTHER.owner });
+  });
+
+  it('never lets a terminal task be claimed again, whatever its lease', async () => {
+    const task = await tasks.insert(newTask('done'));
+    await tasks.claim(task.id, { ...LEASE, ms: -1000 });
+    await tasks.finish(task.id, success('done'));
+    expect(await tasks.claim(task.id, OTHER)).toBeUndefined();
+    expect(await tasks.claimUnstored({ ...newTask('done'), id: task.id }, 2, OTHER)).toBeUndefined();
+  });
+
+  it('takes a stored synchronous run under a lease, which another worker waits for', async () => {
+    const task = { ...newTask('sync'), id: randomUUID(), async: false };
+    expect(await tasks.claimUnstored(task, 1, LEASE)).toMatchObject({ status: 'started', attempts: 1, leaseOwner: LEASE.owner });
+    expect(await tasks.claimUnstored(task, 1, OTHER)).toBeUndefined();
+    await tasks.renewLeases(LEASE.owner, [task.id], -1000);
+    expect(await tasks.claimUnstored(task, 2, OTHER)).toMatchObject({ status: 'started', attempts: 2, leaseOwner: OTHER.owner });
+  });
+
+  it('gives up the lease of a task put back to pending, which any worker then takes', async () => {
+    const [retried, unclaimed] = await Promise.all(['retried', 'unclaimed'].map((text) => tasks.insert(newTask(text))));
+    await Promise.all([tasks.claim(retried!.id, LEASE), tasks.claim(unclaimed!.id, LEASE)]);
+    await tasks.requeue(retried!.id);
+    await tasks.unclaim(unclaimed!.id);
+    expect(await tasks.find(retried!.id)).toMatchObject({ status: 'pending', leaseOwner: null, leaseExpiresAt: null });
+    expect(await tasks.claim(retried!.id, OTHER)).toMatchObject({ attempts: 2, leaseOwner: OTHER.owner });
+    expect(await tasks.claim(unclaimed!.id, OTHER)).toMatchObject({ attempts: 1, leaseOwner: OTHER.owner });
   });
 
   it('records the endings of one turn, each with its own status, result, error and times', async () => {
     const made = await Promise.all(['ok', 'bad', 'slow', 'odd'].map((text) => tasks.insert(newTask(text))));
-    await Promise.all(made.map((task) => tasks.claim(task.id)));
+    await Promise.all(made.map((task) => tasks.claim(task.id, LEASE)));
     // Text a JSON array literal must escape (quotes, backslashes, braces, commas) and U+0000.
     const odd = { text: 'a "quoted", {braced} \\ back\u0000slash', list: [1, null, 'x'] };
     const endings: TaskEnding[] = [
@@ -108,7 +151,7 @@ describe.each(testDatabaseKinds())('new tasks, claims and endings written togeth
 
   it("keeps a run's log lines with its ending, none as null, and drops them with the result at retention", async () => {
     const [logged, silent] = await Promise.all(['logged', 'silent'].map((text) => tasks.insert(newTask(text))));
-    await Promise.all([tasks.claim(logged!.id), tasks.claim(silent!.id)]);
+    await Promise.all([tasks.claim(logged!.id, LEASE), tasks.claim(silent!.id, LEASE)]);
     const logs = [{ at: new Date().toISOString(), level: 'info', message: 'a "quoted", {braced} \\ line' }];
     const [withLogs, without] = await Promise.all([tasks.finish(logged!.id, { ...success(1), logs, retentionMs: -1000 }), tasks.finish(silent!.id, { ...success(2), logs: [] })]);
     expect([withLogs?.logs, without?.logs]).toEqual([logs, null]);
@@ -119,7 +162,7 @@ describe.each(testDatabaseKinds())('new tasks, claims and endings written togeth
 
   it('keeps a task revoked while it ran revoked, and answers undefined for its ending', async () => {
     const [kept, revoked] = await Promise.all(['kept', 'revoked'].map((text) => tasks.insert(newTask(text))));
-    await Promise.all([tasks.claim(kept!.id), tasks.claim(revoked!.id)]);
+    await Promise.all([tasks.claim(kept!.id, LEASE), tasks.claim(revoked!.id, LEASE)]);
     await tasks.revoke(revoked!.id, RETENTION_MS);
     const ended = await Promise.all([tasks.finish(kept!.id, success(1)), tasks.finish(revoked!.id, success(2))]);
     expect(ended.map((row) => row?.status)).toEqual(['success', undefined]);
@@ -128,7 +171,7 @@ describe.each(testDatabaseKinds())('new tasks, claims and endings written togeth
 
   it('records only the first of two endings of one task asked for in one turn', async () => {
     const task = await tasks.insert(newTask('ends twice'));
-    await tasks.claim(task.id);
+    await tasks.claim(task.id, LEASE);
     const ended = await Promise.all([tasks.finish(task.id, success('first')), tasks.finish(task.id, success('second'))]);
     expect(ended.map((row) => row?.result)).toEqual(['first', undefined]);
   });

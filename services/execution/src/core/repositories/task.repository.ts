@@ -4,7 +4,9 @@ import type { RunLogLine } from '@svc/contracts';
 import type { Db } from '@svc/db';
 import { LIVE_STATUSES, NEW_TASK_COLUMNS, SCHEDULED_TASK_COLUMNS, tasks, type TaskError, type TaskStatus } from '../../db/schema.js';
 import type { TaskProgress } from '@svc/contracts';
-import { jsonText, taskStatementsFor } from './task.statements.js';
+import { CLAIMABLE, jsonText, leaseEnd, taskStatementsFor, type Lease } from './task.statements.js';
+
+export type { Lease } from './task.statements.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
 
@@ -26,6 +28,9 @@ export interface TaskEnding {
 
 /** Values for some of a row's columns, each a value or SQL (`now()`). */
 type ColumnValues = { [Column in keyof typeof tasks.$inferInsert]?: (typeof tasks.$inferInsert)[Column] | SQL };
+
+/** A pending task is held by no worker. */
+const NO_LEASE = { leaseOwner: null, leaseExpiresAt: null };
 
 /** The columns an ending writes (also the row a run without one ends with). */
 export function endingColumns(ending: TaskEnding) {
@@ -78,9 +83,20 @@ export class TaskRepository {
     return this.db.select().from(tasks).where(and(...filters)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(query.limit);
   }
 
-  /** Takes a task for a run: pending (or started, after a worker died) becomes started. */
-  claim(id: string): Promise<TaskRow | undefined> {
-    return taskStatementsFor(this.db).claim(id);
+  /**
+   * Takes a task for a run under `lease`: pending (or started by a worker whose lease lapsed)
+   * becomes started; undefined when it is terminal or another worker's lease holds it.
+   */
+  claim(id: string, lease: Lease): Promise<TaskRow | undefined> {
+    return taskStatementsFor(this.db).claim({ id, lease });
+  }
+
+  /** Extends the leases `owner` holds on `ids` by `ms` from now, for the runs still going. */
+  async renewLeases(owner: string, ids: string[], ms: number): Promise<void> {
+    await this.db
+      .update(tasks)
+      .set({ leaseExpiresAt: leaseEnd(sql`${ms}::integer`) })
+      .where(and(inArray(tasks.id, ids), eq(tasks.leaseOwner, owner), eq(tasks.status, 'started')));
   }
 
   /** Records the end of a run; undefined when the task was revoked meanwhile. */
@@ -90,24 +106,25 @@ export class TaskRepository {
   }
 
   /**
-   * Takes a synchronous run for another attempt once its caller may hold its id: the row is
-   * made (or, when it exists and is still live, marked started); undefined when it ended.
+   * Takes a synchronous run for another attempt once its caller may hold its id, under
+   * `lease`: the row is made (or, when it exists and may be claimed, marked started); undefined
+   * when it ended or another worker's lease holds it.
    */
-  async claimUnstored(task: UnstoredTask, attempt: number): Promise<TaskRow | undefined> {
-    return this.writeLive(task, { status: 'started', startedAt: sql`now()`, attempts: attempt });
+  async claimUnstored(task: UnstoredTask, attempt: number, lease: Lease): Promise<TaskRow | undefined> {
+    return this.writeLive(task, { status: 'started', startedAt: sql`now()`, attempts: attempt, leaseOwner: lease.owner, leaseExpiresAt: leaseEnd(sql`${lease.ms}::integer`) }, CLAIMABLE);
   }
 
   /** Records the end of a run that may have no row yet; undefined when it was revoked meanwhile. */
   async recordUnstored(task: UnstoredTask, run: { attempt: number; startedAt: Date }, ending: TaskEnding): Promise<TaskRow | undefined> {
-    return this.writeLive(task, { ...endingColumns(ending), attempts: run.attempt, startedAt: run.startedAt });
+    return this.writeLive(task, { ...endingColumns(ending), attempts: run.attempt, startedAt: run.startedAt }, inArray(tasks.status, LIVE_STATUSES));
   }
 
-  /** Makes the task's row with `columns`, or writes them to the row there is while it is live. */
-  private async writeLive(task: UnstoredTask, columns: ColumnValues): Promise<TaskRow | undefined> {
+  /** Makes the task's row with `columns`, or writes them to the row there is when `writable` holds of it. */
+  private async writeLive(task: UnstoredTask, columns: ColumnValues, writable: SQL): Promise<TaskRow | undefined> {
     const [row] = await this.db
       .insert(tasks)
       .values({ ...task, ...columns })
-      .onConflictDoUpdate({ target: tasks.id, set: columns, setWhere: inArray(tasks.status, LIVE_STATUSES) })
+      .onConflictDoUpdate({ target: tasks.id, set: columns, setWhere: writable })
       .returning();
     return row;
   }
@@ -133,21 +150,21 @@ export class TaskRepository {
       .where(and(eq(tasks.id, id), eq(tasks.status, 'started')));
   }
 
-  /** A failed run that will be retried goes back to pending. */
+  /** A failed run that will be retried goes back to pending, its lease given up. */
   async requeue(id: string): Promise<boolean> {
     const rows = await this.db
       .update(tasks)
-      .set({ status: 'pending' })
+      .set({ status: 'pending', ...NO_LEASE })
       .where(and(eq(tasks.id, id), eq(tasks.status, 'started')))
       .returning({ id: tasks.id });
     return rows.length === 1;
   }
 
-  /** A task taken for a run that did not start (its tenant's share was taken) is pending again, that attempt not counted. */
+  /** A task taken for a run that did not start (its tenant's share was taken) is pending again, that attempt not counted, its lease given up. */
   async unclaim(id: string): Promise<void> {
     await this.db
       .update(tasks)
-      .set({ status: 'pending', attempts: sql`greatest(${tasks.attempts} - 1, 0)` })
+      .set({ status: 'pending', attempts: sql`greatest(${tasks.attempts} - 1, 0)`, ...NO_LEASE })
       .where(and(eq(tasks.id, id), eq(tasks.status, 'started')));
   }
 

@@ -1,6 +1,6 @@
-import { and, eq, getTableColumns, inArray, is, SQL, sql, type Column } from 'drizzle-orm';
+import { and, eq, getTableColumns, is, SQL, sql, type Column } from 'drizzle-orm';
 import { statementBatcher, type Db } from '@svc/db';
-import { LIVE_STATUSES, NEW_TASK_COLUMNS, SCHEDULED_TASK_COLUMNS, tasks } from '../../db/schema.js';
+import { NEW_TASK_COLUMNS, SCHEDULED_TASK_COLUMNS, tasks } from '../../db/schema.js';
 import type { endingColumns, TaskRow, UnstoredTask } from './task.repository.js';
 
 /** A new task, its input already as the text it is stored as. */
@@ -8,6 +8,28 @@ export interface Making {
   task: UnstoredTask;
   input: string;
 }
+
+/** A worker's hold on the tasks it runs: its id, and how long a claim lasts unless renewed. */
+export interface Lease {
+  owner: string;
+  ms: number;
+}
+
+/** A task taken for a run under `lease`. */
+export interface Claiming {
+  id: string;
+  lease: Lease;
+}
+
+/**
+ * A task a worker may take for a run now: pending, or started by a worker whose lease has
+ * lapsed (it died, or lost the database for longer than the lease). A started task without a
+ * lease was taken before leases were kept. Terminal tasks never are.
+ */
+export const CLAIMABLE = sql`(${tasks.status} = 'pending' or (${tasks.status} = 'started' and (${tasks.leaseExpiresAt} is null or ${tasks.leaseExpiresAt} < now())))`;
+
+/** When a lease taken or renewed now ends, for a lease of `ms` (a parameter or a column). */
+export const leaseEnd = (ms: SQL) => sql`now() + ${ms} * interval '1 millisecond'`;
 
 /** The columns a run's ending writes, JSON as text. */
 export interface Finishing {
@@ -26,7 +48,7 @@ export interface Finishing {
 export interface TaskStatements {
   insert(making: Making): Promise<TaskRow | undefined>;
   find(id: string): Promise<TaskRow | undefined>;
-  claim(id: string): Promise<TaskRow | undefined>;
+  claim(claiming: Claiming): Promise<TaskRow | undefined>;
   finish(finishing: Finishing): Promise<TaskRow | undefined>;
 }
 
@@ -66,10 +88,12 @@ function prepareStatements(db: Db) {
       .from(tasks)
       .where(sql`${tasks.id} = any(${sql.placeholder('ids')}::uuid[])`)
       .prepare('execution_task_find'),
+    // The claim and its lease in one write: taking a task costs no more than before leases.
     claim: db
       .update(tasks)
-      .set({ status: 'started', startedAt: sql`now()`, attempts: sql`${tasks.attempts} + 1` })
-      .where(and(sql`${tasks.id} = any(${sql.placeholder('ids')}::uuid[])`, inArray(tasks.status, LIVE_STATUSES)))
+      .set({ status: 'started', startedAt: sql`now()`, attempts: sql`${tasks.attempts} + 1`, leaseOwner: sql`claiming.owner`, leaseExpiresAt: leaseEnd(sql`claiming.lease_ms`) })
+      .from(sql`unnest(${sql.placeholder('ids')}::uuid[], ${sql.placeholder('owners')}::text[], ${sql.placeholder('leaseMs')}::integer[]) as claiming(id, owner, lease_ms)`)
+      .where(and(eq(tasks.id, sql`claiming.id`), CLAIMABLE))
       .returning()
       .prepare('execution_task_claim'),
     // Each ending is a row of `ending`, from one array per column.
@@ -115,7 +139,6 @@ const MAX_BATCH_BYTES = 4 * 1024 * 1024;
  */
 function statementsOn(db: Db): TaskStatements {
   const prepared = prepareStatements(db);
-  const byId = { rowOf: (id: string) => id };
   return {
     insert: statementBatcher(
       async (making: Making[]) => {
@@ -129,7 +152,15 @@ function statementsOn(db: Db): TaskStatements {
     ),
     // Reads: pollers of one task in one turn share a statement and its row, which readers leave as it is.
     find: statementBatcher(async (ids: string[]) => rowsOf(ids, await prepared.find.execute({ ids })), {}),
-    claim: statementBatcher(async (ids: string[]) => rowsOf(ids, await prepared.claim.execute({ ids })), byId),
+    claim: statementBatcher(
+      async (claiming: Claiming[]) => {
+        const ids = claiming.map((c) => c.id);
+        const rows = await prepared.claim.execute({ ids, owners: claiming.map((c) => c.lease.owner), leaseMs: claiming.map((c) => c.lease.ms) });
+        // drizzle does not type the rows of an update joined to an SQL source; they are the table's own.
+        return rowsOf(ids, rows as TaskRow[]);
+      },
+      { rowOf: (c) => c.id },
+    ),
     finish: statementBatcher(
       async (finishing: Finishing[]) => {
         const ids = finishing.map((f) => f.id);

@@ -43,5 +43,7 @@ export function unstoredRow(sync: SyncRun): TaskRow {
     resultPurged: false,
     progress: null,
     logs: null,
+    leaseOwner: null,
+    leaseExpiresAt: null,
   };
 }

@@ -189,7 +189,7 @@ describe('the task worker', () => {
   describe('a job for a task that already ended', () => {
     async function endedTask(): Promise<string> {
       const { id } = await tasks().insert({ ...newTask(), async: true });
-      await tasks().claim(id);
+      await tasks().claim(id, { owner: 'test', ms: 60_000 });
       await tasks().finish(id, { status: 'success', result: { ok: true }, durationMs: 5, retentionMs: 60_000 });
       return id;
     }

@@ -20,6 +20,7 @@ import { OUTPUT_SCHEMA_ERROR_TYPE, OutputSchemas } from './output-schemas.js';
 import { isSandboxPack } from '../../core/sandbox-packs.js';
 import { endsRowless, unstoredRow, unstoredRun } from './rowless-sync-run.js';
 import type { TenantShares } from './tenant-shares.js';
+import { TaskLeases } from './task-leases.js';
 
 export interface WorkerSettings {
   /** How long results of finished tasks are kept (default 24 h). */
@@ -27,6 +28,8 @@ export interface WorkerSettings {
   /** First retry delay; doubles with every attempt up to `retryMaxMs`. */
   retryBaseMs: number;
   retryMaxMs: number;
+  /** How long a claim on a task lasts unless renewed (`DEFAULT_LEASE_MS` when not set). */
+  leaseMs?: number;
 }
 
 export interface TaskWorkerOptions {
@@ -43,7 +46,7 @@ export interface TaskWorkerOptions {
   log: Logger;
 }
 
-/** A job put back for want of its tenant's share waits 250 ms, doubling each time, up to 4 s (few values: each is a queue on the broker). */
+/** A job put back (its tenant's share taken, or its task leased by another worker) waits 250 ms, doubling each time, up to 4 s (few values: each is a queue on the broker). */
 const WAITING = { baseMs: 250, capMs: 4000 };
 
 /** How long a run's end waits for the database to come back before its job is failed (and run again). */
@@ -74,9 +77,9 @@ function endingOf(err: unknown): Ending {
 
 /**
  * Takes jobs from `exec.*` and runs them in pack runners. The task row makes redelivery safe: a
- * finished task is never run again, and a task revoked while it ran keeps its revoked state. A
- * synchronous run without a row (see `SyncRun`) is run again when redelivered; its caller takes
- * the first answer.
+ * finished task is never run again, a task revoked while it ran keeps its revoked state, and a
+ * task another worker runs (its lease, `TaskLeases`) is not run beside it. A synchronous run
+ * without a row (see `SyncRun`) is run again when redelivered; its caller takes the first answer.
  */
 export class TaskWorker {
   private readonly running = new Map<string, AbortController>();
@@ -97,11 +100,13 @@ export class TaskWorker {
   private readonly secrets: PackSecrets;
   private readonly outputs: OutputSchemas;
   private readonly manifests: PackManifests;
+  private readonly leases: TaskLeases;
 
   constructor(options: TaskWorkerOptions) {
     ({ db: this.db, bus: this.bus, events: this.events, pool: this.pool, packs: this.packs, shares: this.shares, manifests: this.manifests, settings: this.settings, log: this.log } = options);
     this.secrets = new PackSecrets(options.bus, options.manifests);
     this.outputs = new OutputSchemas(options.manifests);
+    this.leases = new TaskLeases(options.db, options.log, options.settings.leaseMs);
   }
 
   /** A job of `exec.<queue>`; `redelivered`: it was handed out before and not acknowledged (its worker died). */
@@ -127,9 +132,21 @@ export class TaskWorker {
     // A tenant past its share waits (or, asking synchronously, is refused) before its task is touched.
     const tenant = job.tenant_id ?? job.sync?.task.tenantId;
     if (tenant !== undefined && !this.shares.admits(tenant, tier, queue)) return this.refuse(job, queue, new RunnersBusyError('tenant_calls', caps.calls));
-    const taken = await this.take(job, redelivered);
+    const taken = await this.take(job, queue, redelivered);
     if (!taken) return;
-    const { task, stored } = taken;
+    if (!taken.stored) return this.runTaken(job, queue, taken);
+    this.leases.hold(taken.task.id);
+    try {
+      await this.runTaken(job, queue, taken);
+    } finally {
+      this.leases.release(taken.task.id);
+    }
+  }
+
+  /** Runs a task taken for this job, and records, answers and announces its end. */
+  private async runTaken(job: ExecJob, queue: Queue, { task, stored }: { task: TaskRow; stored: boolean }): Promise<void> {
+    const tier = job.tier ?? 'free';
+    const caps = this.shares.caps(tier, queue);
     annotate(runAttributes(task));
     let leave: () => void;
     try {
@@ -239,30 +256,45 @@ export class TaskWorker {
       return;
     }
     if (claimed) await new TaskRepository(this.db).unclaim(claimed.id);
-    const waits = job.waits ?? 0;
-    this.log.debug('job waits for its tenant\'s share', { task_id: job.task_id, reason: busy.reason, waits });
-    await this.bus.send(`exec.${queue}`, { ...job, waits: waits + 1 }, { delayMs: backoffDelayMs(WAITING, waits + 1) });
+    this.log.debug('job waits for its tenant\'s share', { task_id: job.task_id, reason: busy.reason, waits: job.waits ?? 0 });
+    await this.putBack(job, queue);
+  }
+
+  /** Puts a job back on its queue to be taken again later, waiting longer each time. */
+  private async putBack(job: ExecJob, queue: Queue): Promise<void> {
+    const waits = (job.waits ?? 0) + 1;
+    await this.bus.send(`exec.${queue}`, { ...job, waits }, { delayMs: backoffDelayMs(WAITING, waits) });
   }
 
   /**
    * The task a job stands for, taken for a run (`stored` when it has a row); undefined when it
-   * must not run: finished, revoked or unknown.
+   * must not run now: finished, revoked, unknown, or run by another worker.
    */
-  private async take(job: ExecJob, redelivered: boolean): Promise<{ task: TaskRow; stored: boolean } | undefined> {
+  private async take(job: ExecJob, queue: Queue, redelivered: boolean): Promise<{ task: TaskRow; stored: boolean } | undefined> {
     // Fast path (rowless-sync-run.ts): a synchronous run before `store_from` runs without a row.
     const unstored = unstoredRun(job);
     if (unstored) return { task: unstoredRow(unstored), stored: false };
     const tasks = new TaskRepository(this.db);
+    const { lease } = this.leases;
     // Claiming first saves a read on every run; only a job that cannot be claimed (finished,
-    // revoked, or unknown) costs the extra look.
-    const task = job.sync ? await tasks.claimUnstored(job.sync.task, job.sync.attempt) : await tasks.claim(job.task_id);
+    // revoked, unknown, or leased by another worker) costs the extra look.
+    const task = job.sync ? await tasks.claimUnstored(job.sync.task, job.sync.attempt, lease) : await tasks.claim(job.task_id, lease);
     if (task) return { task, stored: true };
     const current = await tasks.find(job.task_id);
+    if (current && !isTerminal(current)) {
+      // The broker handed this job out again while another worker runs its task (that worker
+      // lost its broker connection): looked at again later, when the task has ended (this job is
+      // then acknowledged) or that worker's lease has lapsed (it died: the task runs here).
+      this.log.debug('job put back: another worker runs its task', { task_id: job.task_id, lease_owner: current.leaseOwner });
+      await this.putBack(job, queue);
+      return undefined;
+    }
     if (!current) this.log.warn('job for an unknown task dropped', { task_id: job.task_id });
     await this.reply(job, current);
     // Its worker may have died between recording the end and announcing it: announcing again
-    // makes the events at least once (a death after announcing repeats them; consumers go by task_id).
-    if (redelivered && current && isTerminal(current)) await announceEnd(this.events, current);
+    // makes the events at least once (a death after announcing repeats them; consumers go by
+    // task_id). A job put back stands for such a delivery too: it may be the only one left.
+    if ((redelivered || job.waits) && current && isTerminal(current)) await announceEnd(this.events, current);
     return undefined;
   }
 
