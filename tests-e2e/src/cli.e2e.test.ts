@@ -218,7 +218,7 @@ describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
     expect((await ok(['run', `${user.slug}.journey-check-secret`, '--name=API_TOKEN'])).result).toEqual({ name: 'API_TOKEN', present: false, length: 0 });
     const again = await svc(['secrets', 'remove', `@${user.slug}/journey`, 'API_TOKEN']);
     expect([again.code, again.json().error.code]).toEqual([1, 'NOT_FOUND']);
-  });
+  }, 90_000);
 
   it('calls the command as an MCP tool through the MCP SDK client', async () => {
     const servers = await ok(['mcp', 'list-servers']);
