@@ -1,4 +1,3 @@
-import { createClient } from '@redis/client';
 import { withTimeout } from '@svc/core';
 import type { Cache } from './cache.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, reconnectDelayMs } from './redis-settings.js';
@@ -38,27 +37,36 @@ export interface TrackedReadsOptions {
  */
 export function trackedReads(cache: Cache, options: TrackedReadsOptions): TrackedReads {
   if (cache.kind === 'memory' || !cache.url) return { get: (key) => cache.get(key), forget: () => undefined, close: async () => {} };
-  const client = createClient({
-    url: cache.url,
-    RESP: 3,
-    name: options.name,
-    disableOfflineQueue: true,
-    clientSideCache: { maxEntries: options.maxEntries, ttl: options.ttlSeconds * 1000, evictPolicy: 'LRU' },
-    socket: { reconnectStrategy: reconnectDelayMs },
+  const url = cache.url;
+  // node-redis is some 400 modules; only a process that reads this way loads them (BENCHMARKS.md, eleventh round).
+  const connecting = import('@redis/client').then(({ createClient }) => {
+    const client = createClient({
+      url,
+      RESP: 3,
+      name: options.name,
+      disableOfflineQueue: true,
+      clientSideCache: { maxEntries: options.maxEntries, ttl: options.ttlSeconds * 1000, evictPolicy: 'LRU' },
+      socket: { reconnectStrategy: reconnectDelayMs },
+    });
+    client.on('error', () => {
+      // Failed reads say so to the caller, which falls back; the client reconnects by itself.
+    });
+    // Reads before the first connection fail like those during an outage.
+    client.connect().catch(() => undefined);
+    return client;
   });
-  client.on('error', () => {
-    // Failed reads say so to the caller, which falls back; the client reconnects by itself.
-  });
-  // Reads before the first connection fail like those during an outage.
-  client.connect().catch(() => undefined);
+  let loaded: Awaited<typeof connecting> | undefined;
+  void connecting.then((client) => (loaded = client));
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  const read = async (key: string) => (loaded ?? (await connecting)).get(cache.prefix + key);
   return {
     // node-redis times out only commands not yet written: a stalled Redis is timed here, so
     // that the read fails, as the cache's own does, and the caller falls back.
-    get: (key) => withTimeout(client.get(cache.prefix + key), timeoutMs, () => new Error(`Redis did not answer within ${timeoutMs} ms`)),
+    get: (key) => withTimeout(read(key), timeoutMs, () => new Error(`Redis did not answer within ${timeoutMs} ms`)),
     // A read already on its way is dropped too: its answer is not kept.
-    forget: (key) => client.clientSideCache?.invalidate(cache.prefix + key),
+    forget: (key) => loaded?.clientSideCache?.invalidate(cache.prefix + key),
     async close() {
+      const client = await connecting;
       if (client.isOpen) client.destroy();
     },
   };

@@ -3,7 +3,7 @@
  * the outcome a worker sends back to the API process waiting for it.
  */
 import { z } from 'zod';
-import { QUEUES } from '@svc/pack-sdk';
+import { QUEUES } from '@svc/pack-sdk/limits';
 import { ephemeralQueueOf } from './bus-names.js';
 import { TIER_VALUES } from './identity.js';
 import { Timestamp } from './responses.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_COMMANDS, MAX_NAME_LENGTH, MAX_PACKAGE_BYTES, NAME_PATTERN, NAMESPACE_PATTERN, parsePackRef, QUEUES, VISIBILITIES } from '@svc/pack-sdk';
+import { MAX_COMMANDS, MAX_PACKAGE_BYTES, QUEUES } from '@svc/pack-sdk/limits';
+import { MAX_NAME_LENGTH, NAME_PATTERN, NAMESPACE_PATTERN, parsePackRef, VISIBILITIES } from '@svc/pack-sdk/names';
 import { Timestamp } from './responses.js';
 
 /** Multipart field that carries the package in `POST /api/v1/registry/packs`. */

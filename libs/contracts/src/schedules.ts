@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_CRON_LENGTH, MAX_TIMEZONE_LENGTH, NAME_PATTERN, NAMESPACE_PATTERN } from '@svc/pack-sdk';
+import { MAX_CRON_LENGTH, MAX_TIMEZONE_LENGTH } from '@svc/pack-sdk/limits';
+import { NAME_PATTERN, NAMESPACE_PATTERN } from '@svc/pack-sdk/names';
 import { Task } from './execution.js';
 import { Timestamp } from './responses.js';
 

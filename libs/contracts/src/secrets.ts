@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { secretValue } from '@svc/core';
-import { MAX_SECRETS, SECRET_NAME_PATTERN } from '@svc/pack-sdk';
+import { MAX_SECRETS, SECRET_NAME_PATTERN } from '@svc/pack-sdk/names';
 import { Namespace, PackOrCommandName } from './registry.js';
 import { Timestamp } from './responses.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { secretValue } from '@svc/core';
-import { MAX_SSH_TARGET_NAME_LENGTH, SSH_TARGET_NAME_PATTERN } from '@svc/pack-sdk';
+import { MAX_SSH_TARGET_NAME_LENGTH, SSH_TARGET_NAME_PATTERN } from '@svc/pack-sdk/names';
 import { Timestamp } from './responses.js';
 
 /** Part 2 "Limits": SSH field sizes. */

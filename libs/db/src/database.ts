@@ -1,8 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -206,6 +203,12 @@ async function createPostgres(options: DatabaseOptions & { url: string }): Promi
 
 async function createPglite(options: DatabaseOptions): Promise<Database> {
   if (options.dataDir) await initPgliteDataDir(options.dataDir);
+  // Loaded only here: a process on a real Postgres carries none of the embedded database.
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   const client = new PGlite(options.dataDir ?? 'memory://', { postgresqlconf: PGLITE_CONF });
   await client.waitReady;
   const db = drizzlePglite(client) as unknown as Db;

@@ -51,3 +51,7 @@ export type Queue = (typeof QUEUES)[number];
  * they must be short; `medium` and `long` run as tasks.
  */
 export const QUEUE_MAX_TIMEOUT_SECONDS: Record<Queue, number> = { fast: 30, medium: 300, long: MAX_TIMEOUT_SECONDS };
+
+/** A schedule's cron expression and IANA time zone name, at most. */
+export const MAX_CRON_LENGTH = 200;
+export const MAX_TIMEZONE_LENGTH = 64;

@@ -1,9 +1,8 @@
 import { Cron } from 'croner';
+import { MAX_CRON_LENGTH, MAX_TIMEZONE_LENGTH } from './limits.js';
 
 /** Names croner reads for the usual schedules, besides five-field expressions. */
 export const CRON_NICKNAMES = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly'] as const;
-export const MAX_CRON_LENGTH = 200;
-export const MAX_TIMEZONE_LENGTH = 64;
 /** Schedules a pack may propose in its `pack.yaml`. */
 export const MAX_PROPOSED_SCHEDULES = 20;
 

@@ -31,10 +31,10 @@ function matchesNoneMatch(header: string | undefined, etag: string): boolean {
 
 /**
  * Answers a bundle file: its `Content-Type` by extension, the immutable cache header, an
- * `ETag` of its SHA-256 (`304` on `If-None-Match`) and one `Range` (`206`), streamed from the
- * blob store.
+ * `ETag` of its SHA-256 (`304` on `If-None-Match`) and one `Range` (`206`): a small file from
+ * memory in one write, a larger one streamed from the blob store.
  */
-export async function sendBundleFile(req: Request, res: Response, { file, open }: BundleFileHandle): Promise<void> {
+export async function sendBundleFile(req: Request, res: Response, { file, read }: BundleFileHandle): Promise<void> {
   const etag = `"${file.sha256}"`;
   res.type(extname(file.path) || 'application/octet-stream');
   res.set({ 'Cache-Control': IMMUTABLE, ETag: etag, 'Accept-Ranges': 'bytes' });
@@ -53,16 +53,22 @@ export async function sendBundleFile(req: Request, res: Response, { file, open }
     res.end();
     return;
   }
-  const stream = await open(range);
-  if (!stream) throw new NotFoundError('File not found in the bundle', { reason: 'file_not_found', path: file.path });
+  const body = await read(range);
+  if (!body) throw new NotFoundError('File not found in the bundle', { reason: 'file_not_found', path: file.path });
   const expected = range ? range.end - range.start + 1 : file.sizeBytes;
+  const short = (sent: number) => new Error(`bundle file ${file.path} gave ${sent} of ${expected} bytes`);
+  if (Buffer.isBuffer(body)) {
+    if (body.length === expected) res.end(body);
+    else res.destroy(short(body.length));
+    return;
+  }
   let sent = 0;
-  stream.on('data', (chunk: Buffer) => (sent += chunk.length));
-  await pipeline(stream, res, { end: false });
+  body.on('data', (chunk: Buffer) => (sent += chunk.length));
+  await pipeline(body, res, { end: false });
   // A stored file shorter than its inventory says would leave the client waiting for bytes that
   // never come: cut the connection instead, so that it fails at once.
   if (sent === expected) res.end();
-  else res.destroy(new Error(`bundle file ${file.path} gave ${sent} of ${expected} bytes`));
+  else res.destroy(short(sent));
 }
 
 /** The file path of a bundle URL: express's `*path` parameter, its segments joined. */

@@ -69,7 +69,7 @@ export function dashboardRoutes(dashboards: DashboardService, bundles: BundleSer
 
   router.get('/dashboards/:slug/bundle/:version/*path', async (req, res) => {
     const identity = requireIdentity(req);
-    const found = await dashboards.visibleBySlug(identity, req.params.slug);
+    const found = await dashboards.visibleBySlug(identity, req.params.slug, { recent: true });
     await sendBundleFile(req, res, await bundles.file(found, req.params.version, bundleFilePath(req)));
   });
 

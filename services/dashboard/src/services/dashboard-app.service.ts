@@ -24,10 +24,10 @@ export class DashboardAppService {
     const { dashboard, active } = found;
     const entry = await this.bundles.file(found, active.version, active.entryPoint);
     if (entry.file.sizeBytes > DASHBOARD_APP_MAX_BYTES) return { app: null };
-    const stream = await entry.open();
-    if (!stream) return { app: null };
+    const body = await entry.read();
+    if (!body) return { app: null };
     return {
-      app: { id: dashboard.id, slug: dashboard.slug, name: dashboard.name, scope: dashboard.scope, version: active.version, version_id: active.id, main_js: await text(stream) },
+      app: { id: dashboard.id, slug: dashboard.slug, name: dashboard.name, scope: dashboard.scope, version: active.version, version_id: active.id, main_js: Buffer.isBuffer(body) ? body.toString('utf8') : await text(body) },
     };
   }
 }

@@ -11,6 +11,7 @@ import { DashboardRepository, type DashboardWithActive } from '../repositories/d
 import { ENTRY_POINT, extractBundle } from './bundle-extractor.js';
 import { bundleUrlOf, createdView, dashboardView, versionView, type BundleBase } from './dashboard-view.js';
 import { dashboardNotFound, notOwner, versionNotGreater } from './errors.js';
+import { RecentDashboards } from './recent-dashboards.js';
 
 /** Where a dashboard's bundles are kept in the blob store; one folder per version. */
 export const bundlePrefix = (dashboardId: string, versionId?: string) => (versionId ? `dashboards/${dashboardId}/${versionId}` : `dashboards/${dashboardId}`);
@@ -52,6 +53,7 @@ export class DashboardService {
   private readonly bus: Bus;
   private readonly log: Logger;
   private readonly bundleOrigin: string;
+  private readonly recentlyRead = new RecentDashboards();
 
   constructor(options: DashboardServiceOptions) {
     ({ db: this.db, blobs: this.blobs, events: this.events, bus: this.bus, log: this.log } = options);
@@ -97,9 +99,14 @@ export class DashboardService {
     return (await this.repo.list(tenantIdsOf(identity))).map((found) => this.view(found));
   }
 
-  /** The dashboard with this slug when the caller may see it (404 otherwise, never 403). */
-  async visibleBySlug(identity: Identity, slug: string): Promise<DashboardWithActive> {
-    const found = await this.repo.findBySlug(slug);
+  /**
+   * The dashboard with this slug when the caller may see it (404 otherwise, never 403).
+   * `recent`: the row may have been read up to RECENT_DASHBOARD_MS ago (for bundle files,
+   * which never read its active version); whether the caller may see it is decided anew.
+   */
+  async visibleBySlug(identity: Identity, slug: string, { recent = false } = {}): Promise<DashboardWithActive> {
+    const load = () => this.repo.findBySlug(slug);
+    const found = await (recent ? this.recentlyRead.get(slug, load) : load());
     if (!found || !(await canSee(this.repo, identity, found))) throw dashboardNotFound({ slug });
     return found;
   }
@@ -223,6 +230,7 @@ export class DashboardService {
         occurred_at: new Date().toISOString(),
       });
     });
+    this.recentlyRead.forget(dashboard.slug);
     await this.blobs.deletePrefix(bundlePrefix(dashboard.id)).catch((e: Error) => this.log.error('bundle files of a deleted dashboard not removed', { dashboard_id: dashboard.id, error: e.message }));
     return { message: `Dashboard ${dashboard.scope}/${dashboard.name} deleted` };
   }
