@@ -49,6 +49,8 @@ describe.each(testDatabaseKinds())('schedules on $name, two scheduler replicas',
   const replicas: Array<{ stop(): Promise<void>; server: Server }> = [];
   const responders: Subscription[] = [];
   let base = '';
+  /** Users whose principal identity answers only once their promise settles: a tick of theirs stays being fired. */
+  const held = new Map<string, Promise<void>>();
   /** Who identity knows, by user id; a user missing here is gone. */
   const users = new Map<string, Identity>();
   /** The tenants that may see `acme.report`, and the schema it has now. */
@@ -118,7 +120,10 @@ describe.each(testDatabaseKinds())('schedules on $name, two scheduler replicas',
         const pack = { id: randomUUID(), namespace: 'acme', name: 'tools', version: '1.0.0', version_id: randomUUID(), owner_tenant_id: randomUUID(), visibility: 'public' as const };
         return { namespace: 'acme', name: 'report', description: '', entry: 'commands/report.js', input_schema: reportSchema, output_schema: null, timeout: 30, retries: 0, queue: 'medium', pack, package: { sha256: 'x', size_bytes: 1 } };
       }),
-      await bus.respond(USER_PRINCIPAL_RPC, async ({ user_id }) => ({ identity: users.get(user_id) ?? null })),
+      await bus.respond(USER_PRINCIPAL_RPC, async ({ user_id }) => {
+        await held.get(user_id);
+        return { identity: users.get(user_id) ?? null };
+      }),
     );
     await startReplica();
     await startReplica();
@@ -234,6 +239,23 @@ describe.each(testDatabaseKinds())('schedules on $name, two scheduler replicas',
     );
     expect(parentIdOf(publish[0]!)).toBe(fired[0]!.spanContext().spanId);
     expect(run!.status).toBe('pending');
+    await call(`/schedules/${id}`, me, { method: 'DELETE' });
+  });
+
+  it('answers a pause once the run of a tick being fired is made, so that the runs it then lists are all there is', async () => {
+    const me = person();
+    let release = () => {};
+    held.set(me.userId, new Promise<void>((resolve) => (release = resolve)));
+    const { id } = (await create(me, { overlap: 'queue' })).body.data;
+    await advance(60_000);
+    await until(() => rowOf(id), (row) => row.pendingTick !== null);
+    const pausing = call(`/schedules/${id}/pause`, me, { method: 'POST' });
+    await until(() => rowOf(id), (row) => !row.enabled);
+    release();
+    expect((await pausing).body.data).toMatchObject({ enabled: false, paused_reason: 'paused' });
+    expect(await runsOf(me, id)).toHaveLength(1);
+    await advance(60_000);
+    expect(await runsOf(me, id)).toHaveLength(1);
     await call(`/schedules/${id}`, me, { method: 'DELETE' });
   });
 

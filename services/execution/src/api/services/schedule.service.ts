@@ -16,6 +16,8 @@ import type { TaskService } from './task.service.js';
 export type Clock = () => Date;
 
 const USER_PRINCIPAL_TIMEOUT_MS = 3000;
+/** How long a pause waits for a run a scheduler is making for the schedule (`afterFiring`). */
+const PAUSE_WAITS_FOR_FIRING_MS = 5000;
 
 export interface ScheduleServiceOptions {
   db: Db;
@@ -112,8 +114,10 @@ export class ScheduleService {
       this.checkTier(identity, merged, turnedOn ? enabled : enabled - 1);
       Object.assign(change, { enabled: true, pausedReason: null, nextRunAt: nextTick(merged, this.clock()) });
     }
-    if (!merged.enabled && current.enabled) Object.assign(change, { enabled: false, pausedReason: 'paused', nextRunAt: null });
-    return scheduleView(await this.changed(identity, id, change));
+    const pausing = !merged.enabled && current.enabled;
+    if (pausing) Object.assign(change, { enabled: false, pausedReason: 'paused', nextRunAt: null });
+    const row = await this.changed(identity, id, change);
+    return scheduleView(pausing ? await this.afterFiring(row) : row);
   }
 
   pause(identity: Identity, id: string) {
@@ -212,6 +216,22 @@ export class ScheduleService {
     const row = await new ScheduleRepository(this.db).find(identity.tenantId, id);
     if (!row) throw scheduleNotFound(id);
     return row;
+  }
+
+  /**
+   * A paused schedule once the run of a tick a scheduler claimed just before the pause is made:
+   * the pause answers after it, so that the runs listed then are all there will be until a
+   * resume. A scheduler that died holding the tick leaves it pending; the pause answers anyway
+   * after `PAUSE_WAITS_FOR_FIRING_MS` (a paused schedule's left tick is never fired).
+   */
+  private async afterFiring(row: ScheduleRow): Promise<ScheduleRow> {
+    const until = Date.now() + PAUSE_WAITS_FOR_FIRING_MS;
+    let current = row;
+    while (current.pendingTick && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      current = (await new ScheduleRepository(this.db).find(row.tenantId, row.id)) ?? current;
+    }
+    return current;
   }
 
   private async changed(identity: Identity, id: string, change: ScheduleChange): Promise<ScheduleRow> {
