@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, createOrganization, expectError, joinOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
-describe.each(MODES)('accounts (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('accounts (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let admin: string;

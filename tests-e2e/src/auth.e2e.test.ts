@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientAddress } from './support/accounts.js';
 import { client, refreshCookie, type Call, type Reply } from './support/client.js';
-import { ADMIN, MODES, startTestFleet, TEST_SECRETS, type TestFleet } from './support/fleet.js';
+import { ADMIN, oneMode, startTestFleet, TEST_SECRETS, type TestFleet } from './support/fleet.js';
 
 function expectError(reply: Reply, status: number, code: string) {
   expect(reply.status, JSON.stringify(reply.body)).toBe(status);
@@ -15,7 +15,7 @@ function expectError(reply: Reply, status: number, code: string) {
   expect(Number.isNaN(Date.parse(reply.body.error.timestamp))).toBe(false);
 }
 
-describe.each(MODES)('sign-in slice (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('sign-in slice (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let adminToken: string;

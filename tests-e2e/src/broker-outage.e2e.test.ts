@@ -32,10 +32,9 @@ describe.runIf(MODES.includes('real'))('tasks while RabbitMQ goes away (real inf
   it('answers 503 for a task it cannot queue, keeps nothing of it, and runs it when asked again with the same Idempotency-Key', async () => {
     const key = { 'idempotency-key': `outage-${Date.now()}` };
     proxy.cut();
-    const refused = await echo({ text: 'once' }, key);
+    const refused = await echo({ text: 'once' }, key).finally(() => proxy.resume());
     expectError(refused, 503, 'SERVICE_UNAVAILABLE');
-    expect(refused.headers.get('retry-after')).toBe('2');
-    proxy.resume();
+    expect(refused.headers.get('retry-after'), JSON.stringify(refused.body)).toBe('2');
 
     // The bus reconnects with backoff; until then the same answer comes back.
     const until = Date.now() + 40_000;

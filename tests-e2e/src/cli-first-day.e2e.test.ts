@@ -9,7 +9,7 @@ import { spawnSvc, svcProcess, waitForText, type CliResult } from '@svc/cli/test
 import { adminToken, signUp, type TestUser } from './support/accounts.js';
 import { cliHome } from './support/cli-home.js';
 import { client, type Call } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const BUILT_PACKAGE = fileURLToPath(new URL('../../cli/dist-package/svc-cli.tgz', import.meta.url));
 /** The access tokens of this fleet last this long, so that the test can wait past one. */
@@ -20,7 +20,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A new pack developer's first day, with the `svc` the platform serves installed from its URL as
  * a person would: every step a process of its own against the whole fleet.
  */
-describe.each(MODES)("a pack developer's first day with the svc the platform serves (%s)", (mode) => {
+describe.each(oneMode('real'))("a pack developer's first day with the svc the platform serves (%s)", (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let dev: TestUser;

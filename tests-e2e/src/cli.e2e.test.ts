@@ -5,13 +5,13 @@ import { requireBuiltCli, spawnSvc, svcProcess, waitForText, type CliResult } fr
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client } from './support/client.js';
 import { cliHome } from './support/cli-home.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 /**
  * A new user's journey with the built `svc` program against a running platform: every step a
  * process of its own, as a person or a CI script runs it, its exit code and JSON envelope checked.
  */
-describe.each(MODES)('the svc CLI against the platform (%s)', (mode) => {
+describe.each(oneMode('embedded'))('the svc CLI against the platform (%s)', (mode) => {
   let fleet: TestFleet;
   let user: TestUser;
   let home: string;

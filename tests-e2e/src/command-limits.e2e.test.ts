@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, createApiKey, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { describedFetch } from './support/mcp.js';
 
-describe.each(MODES)('the command-run budget of the free tier (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('the command-run budget of the free tier (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let publisher: TestUser;

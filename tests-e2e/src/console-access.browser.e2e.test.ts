@@ -4,11 +4,11 @@ import { readFile } from 'node:fs/promises';
 import { adminToken, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
-import { ADMIN, MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { ADMIN, oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const SHOTS = screenshotFolder('access');
 
-describe.each(MODES)('the console: API keys and the operators’ access codes and users (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('the console: API keys and the operators’ access codes and users (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let browser: ConsoleBrowser;

@@ -5,12 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, signUp } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const SHOTS = screenshotFolder('auth');
 const REGISTRATION_SECRET = 'whsec_console_registration';
 
-describe.each(MODES)('the console: served at /, sign in, register, sign out (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('the console: served at /, sign in, register, sign out (%s infrastructure)', (mode) => {
   let stripe: FakeStripe;
   let fleet: TestFleet;
   let call: Call;

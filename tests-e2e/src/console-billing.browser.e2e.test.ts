@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { startFakeStripe, type FakeStripe } from '@svc/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { ADMIN, oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { adminToken, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
@@ -10,7 +10,7 @@ import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/c
 const SHOTS = screenshotFolder('billing');
 const WEBHOOK_SECRET = 'whsec_console_billing';
 
-describe.each(MODES)('the console: billing, revenue and the free tier’s limit (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('the console: billing, revenue and the free tier’s limit (%s infrastructure)', (mode) => {
   let stripe: FakeStripe;
   let fleet: TestFleet;
   let call: Call;

@@ -3,7 +3,7 @@ import { adminToken, createOrganization, signUp, type TestUser } from './support
 import { client, type Call } from './support/client.js';
 import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
 import { installPack } from './support/execution.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const SHOTS = screenshotFolder('commands');
 /** Each test walks several pages and waits for tasks on two shared cores. */
@@ -24,7 +24,7 @@ const CODE = {
     'export default async (input, ctx) => new Promise((resolve, reject) => { ctx.log.info("napping"); const t = setTimeout(() => resolve({ slept: input.ms }), input.ms); ctx.signal.addEventListener("abort", () => { clearTimeout(t); reject(new Error("aborted")); }); });\n',
 };
 
-describe.each(MODES)('the console: commands, tasks and packs (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('the console: commands, tasks and packs (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let browser: ConsoleBrowser;

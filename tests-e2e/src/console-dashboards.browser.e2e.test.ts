@@ -5,7 +5,7 @@ import { client, type Call } from './support/client.js';
 import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
 import { bundleOf, createDashboard, uploadBundle } from './support/dashboards.js';
 import { installPack } from './support/execution.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const SHOTS = screenshotFolder('dashboards');
 const STEPS_MS = 90_000;
@@ -58,7 +58,7 @@ export function unmount() {}
 `;
 }
 
-describe.each(MODES)('the console: dashboards mounted in an isolated frame (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('the console: dashboards mounted in an isolated frame (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let browser: ConsoleBrowser;

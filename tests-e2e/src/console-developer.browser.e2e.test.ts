@@ -8,11 +8,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const SHOTS = screenshotFolder('developer');
 
-describe.each(MODES)('the console: developers’ webhooks, pack secrets and SSH targets (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('the console: developers’ webhooks, pack secrets and SSH targets (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let browser: ConsoleBrowser;

@@ -3,11 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, clientAddress, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
-import { ADMIN, MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { ADMIN, oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const SHOTS = screenshotFolder('operators');
 
-describe.each(MODES)('the console: the operators’ users and a user’s page; billing without payments (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('the console: the operators’ users and a user’s page; billing without payments (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let browser: ConsoleBrowser;

@@ -4,12 +4,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, signUp } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { mailsTo, resetLink } from './support/reset-mail.js';
 
 const SHOTS = screenshotFolder('password-reset');
 
-describe.each(MODES)('the console: a forgotten password, by e-mail through an SMTP relay (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('the console: a forgotten password, by e-mail through an SMTP relay (%s infrastructure)', (mode) => {
   let smtp: TestSmtpServer;
   let fleet: TestFleet;
   let call: Call;

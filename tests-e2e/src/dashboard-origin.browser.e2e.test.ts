@@ -6,7 +6,7 @@ import { adminToken, createOrganization, signUp, type TestUser } from './support
 import { launchChromium, type TestBrowser } from './support/browser.js';
 import { client, type Call } from './support/client.js';
 import { bundleOf, createDashboard, uploadBundle } from './support/dashboards.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 /** What a hostile page tells its author: where it ran, and what each attempt got. */
 interface Report {
@@ -83,7 +83,7 @@ function hostileFiles(apiOrigin: string, collector: string): Record<string, stri
 const PAGES = ['index.html', 'evil.svg', 'x.xhtml', 'x.xml'];
 const SECRET = `victim-diary-${randomBytes(6).toString('hex')}`;
 
-describe.each(MODES)('a hostile dashboard opened by a signed-in victim in Chromium (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('a hostile dashboard opened by a signed-in victim in Chromium (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let browser: TestBrowser;

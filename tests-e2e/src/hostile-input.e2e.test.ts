@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, clientAddress, createApiKey, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call, type CallOptions } from './support/client.js';
 import { installPack } from './support/execution.js';
-import { MODES, type TestFleet } from './support/fleet.js';
+import { oneMode, type TestFleet } from './support/fleet.js';
 import { startSweepFleet } from './support/sweep.js';
 import { documentedOperations } from './support/openapi.js';
 
@@ -45,7 +45,7 @@ function mutations(value: unknown, replacements: (leaf: unknown) => unknown[]): 
   return replacements(value);
 }
 
-describe.each(MODES)('hostile input (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('hostile input (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let admin: string;

@@ -9,7 +9,7 @@ import { adminToken, createApiKey, createOrganization, signUp, type TestUser } f
 import { client, type Call, type Reply } from './support/client.js';
 import { packageOf } from '@svc/pack-sdk/testing';
 import { installPack, pollTask } from './support/execution.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { connectMcp } from './support/mcp.js';
 import { rawTarGz, uploadPackage } from './support/packs.js';
 
@@ -88,7 +88,7 @@ export default (input) => {
 };
 `;
 
-describe.each(MODES)('hostile packs (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('hostile packs (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let admin: string;

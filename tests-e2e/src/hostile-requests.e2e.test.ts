@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@svc/testing';
 import { adminToken, createApiKey, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call, type Reply } from './support/client.js';
-import { MODES, startTestFleet, TEST_SECRETS, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, TEST_SECRETS, type TestFleet } from './support/fleet.js';
 
 const WEBHOOK_SECRET = 'whsec_e2e_hostile_billing';
 const REGISTRATION_SECRET = 'whsec_e2e_hostile_registration';
@@ -23,7 +23,7 @@ const sameness = (reply: Reply) => ({ status: reply.status, type: reply.body.err
  * SSH credential echoed back in an error, a payment webhook signed ahead of time, an access
  * token without expiry, two bearer tokens in one header, an API key driving the sandbox.
  */
-describe.each(MODES)('hostile requests, each refused (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('hostile requests, each refused (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let ada: TestUser;

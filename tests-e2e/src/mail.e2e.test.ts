@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpServer, type TestSmtpServer } from '@svc/testing';
 import { adminToken, createOrganization, signUp } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
-describe.each(MODES)('e-mail through an SMTP relay (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('e-mail through an SMTP relay (%s infrastructure)', (mode) => {
   let smtp: TestSmtpServer;
   let fleet: TestFleet;
   let call: Call;

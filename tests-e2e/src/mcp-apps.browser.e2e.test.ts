@@ -9,7 +9,7 @@ import { launchChromium, type TestBrowser } from './support/browser.js';
 import { client, type Call } from './support/client.js';
 import { bundleOf, createDashboard, uploadBundle } from './support/dashboards.js';
 import { installPack } from './support/execution.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { connectMcp } from './support/mcp.js';
 
 const APP_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -79,7 +79,7 @@ async function hostScript(): Promise<string> {
   return built.outputFiles[0]!.text;
 }
 
-describe.each(MODES)("a command's dashboard in an MCP Apps host (%s infrastructure)", (mode) => {
+describe.each(oneMode('embedded'))("a command's dashboard in an MCP Apps host (%s infrastructure)", (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let dev: TestUser;

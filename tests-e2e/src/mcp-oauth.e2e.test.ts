@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
-import { MODES, startTestFleet, TEST_SECRETS, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, TEST_SECRETS, type TestFleet } from './support/fleet.js';
 import { approveInBrowser, authorizeInBrowser, codeOf, selfSignedCertificate, serveClientDocument, TestOAuthClient } from './support/oauth.js';
 
 const REDIRECT = 'http://127.0.0.1:43117/callback';
@@ -20,7 +20,7 @@ const clientMetadata = {
 };
 const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
 
-describe.each(MODES)('OAuth 2.1 sign-in for MCP clients (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('OAuth 2.1 sign-in for MCP clients (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let dev: TestUser;

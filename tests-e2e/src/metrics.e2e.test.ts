@@ -9,7 +9,7 @@ import { freePort, makeDataDir } from '@svc/testing';
 import { adminToken, createOrganization, signUp } from './support/accounts.js';
 import { client } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
-import { ADMIN, MODES, type Mode } from './support/fleet.js';
+import { ADMIN, type Mode, oneMode } from './support/fleet.js';
 import { spawnReady } from './support/standalone.js';
 
 /** One sample of a scrape: `name{labels} value`, labels as written. */
@@ -35,7 +35,7 @@ function total(samples: Sample[], name: string, labels: Record<string, string> =
   return samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
 }
 
-describe.each(MODES)('Prometheus metrics of a running platform (%s infrastructure)', (mode: Mode) => {
+describe.each(oneMode('real'))('Prometheus metrics of a running platform (%s infrastructure)', (mode: Mode) => {
   const runId = randomBytes(4).toString('hex');
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
   let child: ChildProcess;

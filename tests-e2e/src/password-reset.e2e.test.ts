@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpServer, type TestSmtpServer } from '@svc/testing';
 import { adminToken, clientAddress, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { mailsTo as mailsOf, resetLink as resetLinkOf } from './support/reset-mail.js';
 
 const HOUR_MS = 3_600_000;
 
-describe.each(MODES)('forgotten passwords, by e-mail through an SMTP relay (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('forgotten passwords, by e-mail through an SMTP relay (%s infrastructure)', (mode) => {
   let smtp: TestSmtpServer;
   let fleet: TestFleet;
   let call: Call;

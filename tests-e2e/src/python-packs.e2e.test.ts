@@ -7,7 +7,7 @@ import { createPackWheel, parseManifest } from '@svc/pack-sdk';
 import { adminToken, createApiKey, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { pollTask } from './support/execution.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { connectMcp } from './support/mcp.js';
 import { uploadPackage } from './support/packs.js';
 
@@ -73,7 +73,7 @@ ${command('boom', 'snake.extra:boom')}${command('secret', 'snake.extra:secret')}
 
 const payloadOf = (result: unknown) => JSON.parse((result as { content: Array<{ text: string }> }).content[0]!.text);
 
-describe.each(MODES)('Python packs through the gateway (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('Python packs through the gateway (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let publisher: TestUser;

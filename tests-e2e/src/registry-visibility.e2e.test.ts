@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, createOrganization, joinOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { packageOf } from '@svc/pack-sdk/testing';
 import { uploadPackage } from './support/packs.js';
 
@@ -23,7 +23,7 @@ const EXPECTED = {
   stranger: { listed: ['vis-public'], reachable: ['vis-public', 'vis-unlisted'] },
 };
 
-describe.each(MODES)('command visibility matrix (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('command visibility matrix (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let namespace: string;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDataDir } from '@svc/testing';
 import { adminToken, signUp, type TestUser } from './support/accounts.js';
 import { client } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { firstCodeBlock, sdkTestPackage } from './support/sdk.js';
 
 const exec = promisify(execFile);
@@ -27,7 +27,7 @@ async function buildingPython(): Promise<string> {
   throw new Error('no python3 with setuptools and wheel (Debian: apt-get install python3-setuptools python3-wheel)');
 }
 
-describe.each(MODES)('svc-client for Python against the platform (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('svc-client for Python against the platform (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let ada: TestUser;
   let work: string;

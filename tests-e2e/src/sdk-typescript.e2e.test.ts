@@ -8,14 +8,14 @@ import { AuthenticationError, createClient, NotFoundError, TaskFailedError, veri
 import { startReceiver, type TestReceiver } from '@svc/notify/testing';
 import { adminToken, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { describedSdkFetch, firstCodeBlock, sdkTestPackage } from './support/sdk.js';
 
 const run = promisify(execFile);
 const SDK_DIR = fileURLToPath(new URL('../../sdk/typescript/', import.meta.url));
 const ACCESS_TTL_SECONDS = 8;
 
-describe.each(MODES)('@svc/client against the platform (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('@svc/client against the platform (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let ada: TestUser;

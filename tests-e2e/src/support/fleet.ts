@@ -24,6 +24,16 @@ const realUrls = {
 /** Every run covers the embedded adapters; with the three URLs set it covers the real services too. */
 export const MODES: Mode[] = realUrls.database && realUrls.cache && realUrls.bus ? ['embedded', 'real'] : ['embedded'];
 
+/**
+ * One mode, for a suite whose subject sits above the API (the console's pages, the CLI, the SDKs):
+ * what differs between the infrastructures lies behind the API, which the API suites try in both
+ * modes, and running these twice doubled the suite's slowest files. `preferred` when this run has
+ * it, embedded otherwise; the suites name different modes, so that both carry some of them.
+ */
+export function oneMode(preferred: Mode): Mode[] {
+  return MODES.includes(preferred) ? [preferred] : ['embedded'];
+}
+
 export const TEST_SECRETS = {
   jwtSecret: 'e2e-jwt-secret-0123456789abcdef0123456789',
   internalSecret: 'e2e-internal-secret-0123456789abcdef012345',

@@ -38,6 +38,8 @@ describe('resolved commands, and the installs and uninstalls that change them', 
   let subscriptions: Subscription[];
   let installed: string | null = '1.0.0';
   let asked = 0;
+  /** The registry's side failing as when its database is away. */
+  let failing = false;
 
   const event = (name: 'pack.installed' | 'pack.uninstalled' | 'pack.grant.changed', namespace: string) =>
     bus.publish(name, { pack_id: packId, tenant_id: caller.tenantId, namespace, name: 'tools', user_id: caller.userId, version: installed, version_id: `v-${installed}`, previous_version: null, visibility: 'public', commands: ['echo'], grantee_tenant_id: caller.tenantId, granted: installed !== null });
@@ -49,6 +51,7 @@ describe('resolved commands, and the installs and uninstalls that change them', 
     subscriptions = [
       await bus.respond(RESOLVE_COMMAND_RPC, async () => {
         asked += 1;
+        if (failing) throw new Error('the registry could not read its database');
         if (installed === null) throw new NotFoundError('No such command');
         return resolved(installed);
       }),
@@ -86,5 +89,15 @@ describe('resolved commands, and the installs and uninstalls that change them', 
     installed = '3.0.0';
     await event(givenEvent, 'acme');
     await expect.poll(versionNow, { timeout: 1000, interval: 20 }).toBe('3.0.0');
+  });
+
+  it('answers 503 with a retry_after when the registry cannot answer, as for a run that cannot be queued', async () => {
+    const stranger = personalIdentity({ userId: randomUUID(), tenantId: randomUUID(), slug: 'stranger' });
+    failing = true;
+    try {
+      await expect(catalog.resolve(stranger, { namespace: 'acme', name: 'echo' })).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', details: { retry_after: 2 } });
+    } finally {
+      failing = false;
+    }
   });
 });

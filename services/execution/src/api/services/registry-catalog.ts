@@ -1,8 +1,9 @@
 import type { Bus } from '@svc/bus';
 import { tenantIdsOf, type Identity } from '@svc/auth';
 import { RESOLVE_COMMAND_RPC, type ResolvedCommand } from '@svc/contracts';
-import { AppError } from '@svc/core';
+import { AppError, ServiceUnavailableError } from '@svc/core';
 import type { CommandCatalog } from '../../core/command-catalog.js';
+import { UNQUEUED_RETRY_AFTER_SECONDS } from './task.service.js';
 
 /** How long a resolved command is reused; visibility changes reach running calls within this. */
 export const RESOLVE_CACHE_MS = 2000;
@@ -32,7 +33,9 @@ export class RegistryCatalog implements CommandCatalog {
     try {
       command = await this.bus.request(RESOLVE_COMMAND_RPC, { ...path, tenant_ids: tenantIds, tenant_id: identity.tenantId }, { timeoutMs: RESOLVE_TIMEOUT_MS });
     } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'NOT_FOUND') throw err;
+      // The registry out of reach (the broker away, no answer in time) is the same answer as a run that cannot be queued: nothing ran, try again shortly.
+      if (!(err instanceof AppError) || err.status >= 500) throw new ServiceUnavailableError('The command could not be looked up; try again shortly', { retry_after: UNQUEUED_RETRY_AFTER_SECONDS }, { cause: err });
+      if (err.code !== 'NOT_FOUND') throw err;
       command = null;
     }
     if (this.recent.size > 10_000) this.recent.clear();
