@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '@svc/testing';
 import { adminToken, clientAddress, createOrganization, expectError, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
-import { ADMIN, MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { ADMIN, oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 /** The writes of the admin area, each with a body it would accept; `{id}` is a user. */
 const ADMIN_WRITES: Array<[string, unknown]> = [
@@ -35,7 +35,7 @@ async function until(check: () => Promise<boolean>, ms = 8000): Promise<void> {
 
 const WEBHOOK_SECRET = 'whsec_e2e_admin';
 
-describe.each(MODES)('usage, admin area and metrics through the gateway (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('usage, admin area and metrics through the gateway (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let stripe: FakeStripe;
   let call: Call;

@@ -5,13 +5,13 @@ import { TIER_LIMITS } from '@svc/rate-limit';
 import { startFakeStripe, type FakeStripe } from '@svc/testing';
 import { adminToken, clientAddress, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const WEBHOOK_SECRET = 'whsec_e2e_billing';
 const REGISTRATION_SECRET = 'whsec_e2e_registration';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-describe.each(MODES)('billing through the gateway (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('billing through the gateway (%s infrastructure)', (mode) => {
   let stripe: FakeStripe;
   let fleet: TestFleet;
   let call: Call;

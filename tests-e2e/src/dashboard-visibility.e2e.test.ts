@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, createOrganization, joinOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { bundleOf, createDashboard, getFile, MAIN_JS, uploadBundle } from './support/dashboards.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 /** One dashboard per visibility, owned by an organization; the organization one is granted to `granted`. */
 const BOARDS = { 'vis-public': 'public', 'vis-unlisted': 'unlisted', 'vis-organization': 'organization', 'vis-private': 'private' } as const;
@@ -17,7 +17,7 @@ const EXPECTED: Record<string, { listed: Board[] | 401; reachable: Board[] | 401
   anonymous: { listed: 401, reachable: 401 },
 };
 
-describe.each(MODES)('dashboard visibility matrix (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('dashboard visibility matrix (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   const users = {} as Record<'owner' | 'member' | 'granted' | 'stranger', TestUser>;

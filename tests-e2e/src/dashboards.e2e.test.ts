@@ -9,7 +9,7 @@ import { DashboardDeleted, type EventPayload } from '@svc/contracts';
 import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { bundleOf, createDashboard, getFile, getRawPath, MAIN_JS, uploadBundle } from './support/dashboards.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const CSS = 'body { color: rebeccapurple; }\n';
 
@@ -22,7 +22,7 @@ async function filesUnder(dir: string): Promise<string[]> {
   }
 }
 
-describe.each(MODES)('dashboards through the gateway (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('dashboards through the gateway (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let ada: TestUser;

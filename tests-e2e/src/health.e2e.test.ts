@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLEET_PING_RPC } from '@svc/contracts';
 import { client, type Call } from './support/client.js';
-import { MODES, startFleetThroughProxy, startTestFleet, type TestFleet } from './support/fleet.js';
+import { MODES, oneMode, startFleetThroughProxy, startTestFleet, type TestFleet } from './support/fleet.js';
 import type { TcpProxy } from '@svc/testing';
 
 async function pollHealth(call: Call, wanted: string, withinMs: number): Promise<{ elapsedMs: number; status: number; body: any }> {
@@ -47,7 +47,7 @@ describe.runIf(MODES.includes('real'))('health when Postgres goes away (real inf
   });
 });
 
-describe.each(MODES)('health reports its parts (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('health reports its parts (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   beforeAll(async () => {
     fleet = await startTestFleet(mode);

@@ -3,7 +3,7 @@ import { filesOf, packageOf, tarballByGnuTar, tarballByNpmPack, type TestPack } 
 import { MAX_MANIFEST_BYTES } from '@svc/pack-sdk';
 import { adminToken, createApiKey, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { connectMcp } from './support/mcp.js';
 import { rawTarGz, uploadPackage } from './support/packs.js';
 
@@ -13,7 +13,7 @@ const versioned = (spec: TestPack & { version: string }): TestPack => ({
   files: Object.fromEntries((spec.commands ?? []).map((c) => [`commands/${c.name}.js`, `export default async () => ({ version: '${spec.version}' });\n`])),
 });
 
-describe.each(MODES)('packs as a new user meets them (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('packs as a new user meets them (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let dev: TestUser;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack } from './support/execution.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 /** One command that does what `input.op` says with the caller's storage. */
 const NOTES = `export default async (input, ctx) => {
@@ -15,7 +15,7 @@ const NOTES = `export default async (input, ctx) => {
   }
 };`;
 
-describe.each(MODES)('pack storage through ctx.storage (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('pack storage through ctx.storage (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let publisher: TestUser;

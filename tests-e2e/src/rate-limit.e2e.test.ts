@@ -6,7 +6,7 @@ import { createGateway, fleetHealthChecks, type Gateway } from '@svc/gateway';
 import { closeServer, listen, openInfrastructure, type Infrastructure } from '@svc/platform';
 import { adminToken, clientAddress, createApiKey, signUp } from './support/accounts.js';
 import { client, type Call, type Reply } from './support/client.js';
-import { MODES, startFleetThroughProxy, startTestFleet, type TestFleet } from './support/fleet.js';
+import { MODES, oneMode, startFleetThroughProxy, startTestFleet, type TestFleet } from './support/fleet.js';
 import type { TcpProxy } from '@svc/testing';
 
 const header = (reply: Reply, name: string) => (reply.headers.has(name) ? Number(reply.headers.get(name)) : undefined);
@@ -23,7 +23,7 @@ function expectRefused(reply: Reply, limit: number) {
   return retryAfter;
 }
 
-describe.each(MODES)('rate limits through the gateway (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('rate limits through the gateway (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let admin: string;

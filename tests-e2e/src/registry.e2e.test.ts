@@ -4,11 +4,11 @@ import { PACKAGE_UPLOAD_BODY_LIMIT_BYTES, RESOLVE_COMMAND_RPC } from '@svc/contr
 import { MAX_PACKAGE_BYTES } from '@svc/pack-sdk';
 import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
 import { rawTarGz, uploadPackage } from './support/packs.js';
 
-describe.each(MODES)('pack registry (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('pack registry (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let dev: TestUser;

@@ -4,14 +4,14 @@ import { packageOf, type TestPack } from '@svc/pack-sdk/testing';
 import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { pollTask } from './support/execution.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 import { uploadPackage } from './support/packs.js';
 
 const QUOTAS = { executions_per_month: 1000, concurrent_sessions: 1, storage_bytes: 100 * 1024 * 1024 };
 const SYNC = { method: 'PUT', path: '/api/v1/sandbox/packs' };
 const GREET = "export default async (input, ctx) => ({ greeting: `Hello, ${input.text}!`, secrets: Object.keys(ctx.secrets ?? {}) });\n";
 
-describe.each(MODES)('the development sandbox (%s infrastructure)', (mode) => {
+describe.each(oneMode('embedded'))('the development sandbox (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let ada: TestUser;

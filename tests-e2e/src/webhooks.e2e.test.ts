@@ -4,7 +4,7 @@ import { startSmtpServer, startTcpProxy, type TcpProxy, type TestSmtpServer } fr
 import { adminToken, createOrganization, expectError, signUp, type TestUser } from './support/accounts.js';
 import { client, type Call } from './support/client.js';
 import { installPack, pollTask } from './support/execution.js';
-import { MODES, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
 
 const ALL_EVENTS = ['command.executed', 'task.completed', 'task.failed', 'pack.installed', 'pack.uninstalled', 'dashboard_deleted'];
 
@@ -18,7 +18,7 @@ async function until<T>(probe: () => T | Promise<T>, what: string, withinMs = 20
   }
 }
 
-describe.each(MODES)('outbound webhooks and e-mail (%s infrastructure)', (mode) => {
+describe.each(oneMode('real'))('outbound webhooks and e-mail (%s infrastructure)', (mode) => {
   let fleet: TestFleet;
   let call: Call;
   let smtp: TestSmtpServer;
