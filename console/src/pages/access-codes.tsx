@@ -9,7 +9,6 @@ import { Table } from '../ui/table.js';
 import { useAction } from '../ui/use-action.js';
 import { useLoad } from '../ui/use-load.js';
 
-
 /** The list names a code by its first group only: the literal is shown once, when minted. */
 const masked = (code: string | null) => (code ? `${code.split('-').slice(0, 2).join('-')}-…` : 'comp code');
 
