@@ -20,4 +20,10 @@ describe.each(testDatabaseKinds())('firstDeliveriesOf on $name', (kind) => {
     const batch = [message(a, 1), message(seen, 2), message(b, 3), message(a, 4)];
     expect(await firstDeliveriesOf(db.database.db, inbox, batch)).toEqual([message(a, 1), message(b, 3)]);
   });
+
+  it('takes ids and names whatever characters they hold (they travel as array parameters)', async () => {
+    const odd = [`${randomUUID()},"{x}"\\ 'y'`, `${randomUUID()} NULL`, 'NULL', ''].map((messageId, n) => ({ messageId, name: 'thing.made, "odd"', n }));
+    expect(await firstDeliveriesOf(db.database.db, inbox, odd)).toEqual(odd);
+    expect(await firstDeliveriesOf(db.database.db, inbox, odd)).toEqual([]);
+  });
 });

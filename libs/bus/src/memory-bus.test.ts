@@ -29,6 +29,25 @@ describe('memory bus', () => {
     await bus.close();
   });
 
+  it('routes an event to queues bound after it was first published, and no longer to an ephemeral queue that went', async () => {
+    const bus = createMemoryBus({ logger });
+    const heard: string[] = [];
+    await bus.subscribe('early', ['thing.*'], async () => void heard.push('early'));
+    await bus.publish('thing.happened', {});
+    await waitFor(() => heard.length === 1, 'the first delivery');
+
+    await bus.subscribe('late', ['thing.happened'], async () => void heard.push('late'));
+    const passing = await bus.subscribe('~passing', ['#'], async () => void heard.push('passing'), { ephemeral: true });
+    await bus.publish('thing.happened', {});
+    await waitFor(() => heard.length === 4, 'three deliveries');
+    await passing.cancel();
+    await bus.publish('thing.happened', {});
+    await waitFor(() => heard.length === 6, 'two deliveries');
+
+    expect(heard.sort()).toEqual(['early', 'early', 'early', 'late', 'late', 'passing']);
+    await bus.close();
+  });
+
   it('drops, rather than loops, a message whose handler fails on a dead-letter queue', async () => {
     const bus = createMemoryBus({ logger });
     let attempts = 0;

@@ -48,6 +48,16 @@ export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
   const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
   const queues = new Map<string, MemoryQueue>();
   const bindings = new Map<string, Set<string>>();
+  /** The queues bound to each event name, worked out on its first publish and forgotten when a binding changes: every run publishes a few events. */
+  const routes = new Map<string, string[]>();
+  const routeOf = (event: string): string[] => {
+    let queuesOf = routes.get(event);
+    if (!queuesOf) {
+      queuesOf = [...bindings].filter(([, patterns]) => [...patterns].some((pattern) => topicMatches(pattern, event))).map(([queue]) => queue);
+      routes.set(event, queuesOf);
+    }
+    return queuesOf;
+  };
   const consumers = new Set<MemoryConsumer>();
   const requests = new PendingRequests();
   /** Messages sent with a delay, not yet on their queue; dropped when the bus closes, as all else is. */
@@ -83,6 +93,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
     if (queues.get(queue.name) !== queue) return;
     queues.delete(queue.name);
     bindings.delete(queue.name);
+    routes.clear();
   };
 
   /** Where a message to `name` goes: a work queue is declared if need be, an ephemeral one must still exist. */
@@ -139,11 +150,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
       checkEventName(event);
       ensureOpen();
       const message = prepareMessage(event, payload, send);
-      for (const [queue, patterns] of bindings) {
-        if ([...patterns].some((pattern) => topicMatches(pattern, event))) {
-          destination(queue)?.enqueue({ ...message, redelivered: false });
-        }
-      }
+      for (const queue of routeOf(event)) destination(queue)?.enqueue({ ...message, redelivered: false });
     },
 
     async subscribe(queue: string, patterns: string[], handler: MessageHandler, consume?: ConsumeOptions) {
@@ -155,6 +162,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
       const bound = bindings.get(queue) ?? new Set<string>();
       for (const pattern of patterns) bound.add(pattern);
       bindings.set(queue, bound);
+      routes.clear();
       return startConsumer(declared, worker(queue, handler), prefetch);
     },
 
