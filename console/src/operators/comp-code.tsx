@@ -1,14 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { dataOf } from '@svc/client';
 import { svc } from '../app/svc.js';
+import { dayEnd } from '../ui/day-bounds.js';
 import { ErrorNote } from '../ui/error-note.js';
 import { Field } from '../ui/field.js';
 import { ShownOnce } from '../ui/shown-once.js';
 import { TierSelect, type Tier } from '../ui/tier-select.js';
 import { useAction } from '../ui/use-action.js';
-
-/** The end of the day `YYYY-MM-DD` (UTC): a code "until" a day works through it. */
-const dayEnd = (day: string) => (day ? `${day}T23:59:59.999Z` : undefined);
 
 /** Mints one comp code on a user's behalf (to pass on); its literal is shown this once. */
 export function CompCode({ userId }: { userId: string }) {

@@ -4,7 +4,7 @@ import { dataOf } from '@svc/client';
 import { svc } from '../app/svc.js';
 import { CONSOLE_PATHS } from '../paths.js';
 import { BarChart } from '../ui/bar-chart.js';
-import { dayStart } from '../ui/day-start.js';
+import { dayStart } from '../ui/day-bounds.js';
 import { dollars } from '../ui/dollars.js';
 import { ErrorNote } from '../ui/error-note.js';
 import { Field } from '../ui/field.js';

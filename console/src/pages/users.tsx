@@ -8,7 +8,7 @@ import { Field } from '../ui/field.js';
 import { Table } from '../ui/table.js';
 import { TierSelect } from '../ui/tier-select.js';
 import { usePages } from '../ui/use-pages.js';
-import { dayStart } from '../ui/day-start.js';
+import { dayStart } from '../ui/day-bounds.js';
 import { when } from '../ui/when.js';
 
 /** Rows a page of the list can hold (the API allows 1 to 200). */
