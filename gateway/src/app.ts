@@ -110,6 +110,16 @@ function preflight(rule: RouteRule): RequestHandler {
   return handler;
 }
 
+/**
+ * `router` for requests outside `prefix`, where all its routes are: the API's requests, nearly all
+ * of them, skip the pages' routers rather than match their path against each page's (BENCHMARKS.md,
+ * twelfth round). Its routes stay listed (`stack`), as a router's are, for the route check.
+ */
+function outside(prefix: string, router: express.Router): RequestHandler & Pick<express.Router, 'stack'> {
+  const handler: RequestHandler = (req, res, next) => (req.path.startsWith(prefix) ? next() : router(req, res, next));
+  return Object.assign(handler, { stack: router.stack });
+}
+
 /** An express app of the gateway's: no `X-Powered-By`, trusted hops as configured, a correlation id on every answer. */
 function gatewayApp(trustProxy: TrustProxy): express.Express {
   const app = express();
@@ -128,13 +138,15 @@ export function createGateway({ cache, bus, log, health, config, inProcess = {} 
   // The root of every trace: a client's traceparent is not taken up (httpTracing, continueTrace).
   app.use(httpTracing({ routeOf, continueTrace: false }));
   app.use(apiSecurityHeaders());
-  app.use(healthRoutes(health, config.version));
   const document = buildOpenApiDocument();
-  app.use(docsRoutes(document));
-  app.use(cliLoginRoutes());
-  app.use(cliPackageRoutes(config.cliPackageFile ?? builtCliPackage(), config.version));
   const consoleDir = config.consoleDir ?? builtConsole();
-  app.use(consoleRoutes(consoleDir, { dashboardOrigin: config.dashboardOrigin }));
+  const pages = express.Router();
+  pages.use(healthRoutes(health, config.version));
+  pages.use(docsRoutes(document));
+  pages.use(cliLoginRoutes());
+  pages.use(cliPackageRoutes(config.cliPackageFile ?? builtCliPackage(), config.version));
+  pages.use(consoleRoutes(consoleDir, { dashboardOrigin: config.dashboardOrigin }));
+  app.use(outside('/api/', pages));
   const allowedMethods = documentedMethods(document);
 
   const route: RequestHandler = (req, res, next) => {
