@@ -93,6 +93,10 @@ describe.each(oneMode('embedded'))('the console: API keys and the operators’ a
     await expect.poll(() => page.getByTestId('account-mode').textContent()).toBe('developer');
     await page.getByText(`(@${slug}, owner)`).waitFor();
     await shot('developer-mode');
+    // The home page knows it without a reload.
+    await page.getByRole('link', { name: 'svc', exact: true }).click();
+    await expect.poll(() => page.getByTestId('home-developer-mode').textContent()).toBe('on');
+    await page.getByRole('link', { name: 'Account' }).click();
 
     await page.getByLabel('Current password').fill(person.password);
     await page.getByLabel('New password').fill('a-brand-new-password');

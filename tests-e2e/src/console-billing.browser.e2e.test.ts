@@ -72,7 +72,10 @@ describe.each(oneMode('embedded'))('the console: billing, revenue and the free t
     await paidForPro(user, session!.id as string);
     await page.getByText('You are on Pro.').waitFor();
     await shot('upgraded');
-    await page.getByRole('link', { name: 'Billing' }).last().click();
+    // The rest of the console knows it too, without a reload.
+    await page.getByRole('link', { name: 'svc', exact: true }).click();
+    await expect.poll(() => page.getByTestId('home-tier').textContent()).toBe('pro');
+    await page.getByRole('link', { name: 'Billing' }).click();
     await expect.poll(() => page.getByTestId('billing-tier').textContent()).toBe('pro');
     await page.getByTestId('billing-state').getByText(/^Active/).waitFor();
     expect(await page.getByRole('button', { name: 'Upgrade to Pro' }).count()).toBe(0);

@@ -20,6 +20,12 @@ interface SessionState {
   forget(notice: string): void;
   /** Why the person was signed out, shown on the sign-in page. */
   notice: string | undefined;
+  /**
+   * Takes in what a page learned of the signed-in person from an answer (the tier billing's
+   * status gave, developer mode turned on), so that every page shows it without asking the
+   * platform again: a free account's requests are few.
+   */
+  learned(changes: Partial<CurrentUser>): void;
 }
 
 const SessionContext = createContext<SessionState | undefined>(undefined);
@@ -65,7 +71,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setUser(null);
   }, []);
 
-  const value = useMemo(() => ({ user, signIn, register, signOut, forget, notice }), [user, signIn, register, signOut, forget, notice]);
+  const learned = useCallback((changes: Partial<CurrentUser>) => {
+    setUser((known) => known && { ...known, ...changes });
+  }, []);
+
+  const value = useMemo(() => ({ user, signIn, register, signOut, forget, notice, learned }), [user, signIn, register, signOut, forget, notice, learned]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -9,7 +9,7 @@ import { useLoad } from '../ui/use-load.js';
 
 /** The signed-in person's account: developer mode and organizations, and a new password. */
 export function Account() {
-  const { user } = useSession();
+  const { user, learned } = useSession();
   const mode = useLoad(() => dataOf(svc.api.GET('/api/v1/account/mode', {})));
   const organizations = useLoad(() => dataOf(svc.api.GET('/api/v1/account/organizations', {})));
   if (!user) return null;
@@ -32,6 +32,7 @@ export function Account() {
           onDone={() => {
             mode.reload();
             organizations.reload();
+            learned({ developerMode: true });
           }}
         />
       )}

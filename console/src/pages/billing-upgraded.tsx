@@ -1,5 +1,7 @@
+import { useEffect } from 'react';
 import { dataOf } from '@svc/client';
 import { Link } from 'react-router';
+import { useSession } from '../app/session.js';
 import { svc } from '../app/svc.js';
 import { CONSOLE_PATHS } from '../paths.js';
 import { ErrorNote } from '../ui/error-note.js';
@@ -16,6 +18,11 @@ const PACE = { firstMs: 3000, maxMs: 30_000 };
 export function BillingUpgraded() {
   const { data, error } = usePoll(() => dataOf(svc.api.GET('/api/v1/billing/status', {})), (status) => status.subscription_tier === 'pro', PACE);
   const upgraded = data?.subscription_tier === 'pro';
+  const { learned } = useSession();
+  // The rest of the console shows the tier it read at sign-in: it learns of Pro here, not at the next load.
+  useEffect(() => {
+    if (upgraded) learned({ subscriptionTier: 'pro' });
+  }, [upgraded, learned]);
   return (
     <section>
       <h1>Upgrade</h1>

@@ -12,9 +12,9 @@ export function Home() {
         <dt>Account</dt>
         <dd>{user.tenantSlug}</dd>
         <dt>Tier</dt>
-        <dd>{user.subscriptionTier}</dd>
+        <dd data-testid="home-tier">{user.subscriptionTier}</dd>
         <dt>Developer mode</dt>
-        <dd>{user.developerMode ? 'on' : 'off'}</dd>
+        <dd data-testid="home-developer-mode">{user.developerMode ? 'on' : 'off'}</dd>
       </dl>
       <p>
         <Link to={CONSOLE_PATHS.commands}>Browse commands</Link>
