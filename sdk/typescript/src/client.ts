@@ -99,8 +99,12 @@ export class SvcClient {
     const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     const baseUrl = options.baseUrl.replace(/\/+$/, '');
     const cookies = options.cookies ?? typeof (globalThis as { document?: unknown }).document !== 'undefined';
-    this.session = new Session({ baseUrl, fetch: baseFetch, cookies, onTokens: options.onTokens, renewWith: options.renewWith });
-    const transport = createTransport(this.session, { maxRetries: options.maxRetries ?? 3, maxWaitMs: options.maxRetryWaitMs ?? 60_000, onRetry: options.onRetry }, baseFetch);
+    // The session's renewals go through the transport too: a renewal refused for a rate limit
+    // spent nothing (the refresh token is still good) and is waited out like any request, where
+    // it would otherwise end the session. The renewal paths carry no credentials of the session's.
+    let transport: (request: Request) => Promise<Response> = () => Promise.reject(new Error('the client is not built yet'));
+    this.session = new Session({ baseUrl, fetch: (input, init) => transport(new Request(input, init)), cookies, onTokens: options.onTokens, renewWith: options.renewWith });
+    transport = createTransport(this.session, { maxRetries: options.maxRetries ?? 3, maxWaitMs: options.maxRetryWaitMs ?? 60_000, onRetry: options.onRetry }, baseFetch);
     this.api = createFetchClient<paths>({ baseUrl, fetch: transport, credentials: cookies ? 'include' : 'same-origin' });
     this.#transport = transport;
     this.#baseUrl = baseUrl;

@@ -86,6 +86,18 @@ describe('the transport of @svc/client', () => {
     expect(svc.session.tokens).toMatchObject({ accessToken: 'new-access', refreshToken: 'new-refresh' });
   });
 
+  it('waits out a renewal refused for a rate limit, telling onRetry, rather than ending the session', async () => {
+    const limited = { status: 429, headers: { 'retry-after': '1' }, body: { success: false, error: { code: 'RATE_LIMITED', message: 'Rate limit reached: 20 requests a minute per address; retry in 1 s' } } };
+    script = [limited, { status: 200, body: { data: { accessToken: 'fresh', refreshToken: 'r2', expiresAt: Date.now() + 900_000 } } }];
+    const retries: RetryInfo[] = [];
+    const svc = createClient({ baseUrl, refreshToken: 'r1', onRetry: (r) => void retries.push(r) });
+    expect(await svc.session.refresh()).toBe(true);
+    expect(seen.map((s) => `${s.method} ${s.url} ${s.authorization ?? ''}`)).toEqual(['POST /api/v1/auth/refresh ', 'POST /api/v1/auth/refresh ']);
+    expect(seen.map((s) => JSON.parse(s.body))).toEqual([{ refreshToken: 'r1' }, { refreshToken: 'r1' }]);
+    expect(retries).toMatchObject([{ status: 429, waitMs: 1000, method: 'POST' }]);
+    expect(svc.session.tokens).toMatchObject({ accessToken: 'fresh', refreshToken: 'r2' });
+  });
+
   it('refreshes once for requests that find the token expired together', async () => {
     script = [{ status: 200, body: { data: { accessToken: 'fresh', refreshToken: 'r2', expiresAt: Date.now() + 900_000 } } }];
     const svc = createClient({ baseUrl, refreshToken: 'r1' });
