@@ -4,6 +4,7 @@ import { backoffDelayMs, type Logger } from '@svc/core';
 import type { Db } from './database.js';
 import type { InboxTable, OutboxRow, OutboxTable } from './outbox-tables.js';
 import { statementBatcher } from './statement-batcher.js';
+import { unnestRows } from './unnest-rows.js';
 
 /** Something to send, as a transaction writes it. */
 export interface OutboxEntry {
@@ -325,19 +326,12 @@ export async function firstDelivery(tx: Db, inbox: InboxTable, eventId: string, 
   return (await firstDeliveries(tx, inbox, [{ eventId, name }])).has(eventId);
 }
 
-/**
- * `firstDelivery` for a batch of events in one statement: the ids of those not handled before.
- * The ids and names go as two array parameters, not two per event: a consumer of every run's
- * events records hundreds a batch, and building and binding a parameter per value cost more
- * than the insert (BENCHMARKS.md, twelfth round).
- */
+/** `firstDelivery` for a batch of events in one statement: the ids of those not handled before. */
 export async function firstDeliveries(tx: Db, inbox: InboxTable, events: { eventId: string; name: string }[]): Promise<Set<string>> {
   if (events.length === 0) return new Set();
-  const ids = sql.param(events.map((e) => e.eventId));
-  const names = sql.param(events.map((e) => e.name));
   const inserted = await tx
     .insert(inbox)
-    .select(sql`select event_id, name, now() from unnest(${ids}::text[], ${names}::text[]) as delivered(event_id, name)`)
+    .select(unnestRows(inbox, ['eventId', 'name'], (key) => sql.param(events.map((event) => event[key]))))
     .onConflictDoNothing()
     .returning({ eventId: inbox.eventId });
   return new Set(inserted.map((row) => row.eventId));

@@ -1,8 +1,11 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '@svc/db';
+import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import { columnValue, unnestRows, type Db } from '@svc/db';
 import { activity, adminUsers, funnelDays } from '../db/schema.js';
 
 export type ActivityRow = typeof activity.$inferSelect;
+
+/** Every column of the log: a batch goes in as one array each (`unnestRows`). */
+const ACTIVITY_COLUMNS = Object.keys(getTableColumns(activity)) as (keyof ActivityRow)[];
 
 /** Which milestone of a user an event type marks, the first time it happens. */
 const MILESTONES: Record<string, 'developerAt' | 'firstPackAt' | 'firstCommandAt'> = {
@@ -36,7 +39,7 @@ export class ActivityRepository {
    */
   async recordAll(rows: ActivityRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.insertLog(rows);
+    await this.db.insert(activity).select(unnestRows(activity, ACTIVITY_COLUMNS, (key) => sql.param(rows.map((row) => (key === 'eventData' ? JSON.stringify(row.eventData) : columnValue(row[key])))))).onConflictDoNothing();
     const funnel = new Map<string, { counter: FunnelCounter; at: Date; n: number }>();
     const countIn = (counter: FunnelCounter, at: Date, n = 1) => {
       const key = `${counter} ${dayOf(at)}`;
@@ -72,20 +75,6 @@ export class ActivityRepository {
       if (milestone === 'firstCommandAt' && reached.length > 0) countIn('firstCommand', at);
     }
     for (const { counter, at, n } of funnel.values()) await this.countFunnel(counter, at, n);
-  }
-
-  /**
-   * The rows as one array parameter per column, not seven parameters per row: every run adds
-   * one, and building and binding each value cost more than the insert (BENCHMARKS.md, twelfth
-   * round).
-   */
-  private async insertLog(rows: ActivityRow[]): Promise<void> {
-    const column = <T>(value: (row: ActivityRow) => T) => sql.param(rows.map(value));
-    const given = sql`unnest(
-      ${column((r) => r.id)}::text[], ${column((r) => r.tenantId)}::text[], ${column((r) => r.userId)}::text[], ${column((r) => r.eventType)}::text[],
-      ${column((r) => JSON.stringify(r.eventData))}::jsonb[], ${column((r) => r.durationMs)}::integer[], ${column((r) => r.createdAt.toISOString())}::timestamptz[]
-    )`;
-    await this.db.insert(activity).select(sql`select * from ${given}`).onConflictDoNothing();
   }
 
   private async countFunnel(counter: FunnelCounter, at: Date, n: number): Promise<void> {

@@ -1,5 +1,5 @@
-import { and, eq, getTableColumns, is, SQL, sql, type Column } from 'drizzle-orm';
-import { statementBatcher, type Db } from '@svc/db';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { columnValue, statementBatcher, unnestRows, type Db } from '@svc/db';
 import { NEW_TASK_COLUMNS, SCHEDULED_TASK_COLUMNS, tasks } from '../../db/schema.js';
 import type { endingColumns, TaskRow, UnstoredTask } from './task.repository.js';
 
@@ -55,25 +55,6 @@ export interface TaskStatements {
 /** The columns a batch of new tasks is given, one array each: the id is made here, to match rows to callers. */
 const BATCH_COLUMNS = ['id', ...NEW_TASK_COLUMNS, ...SCHEDULED_TASK_COLUMNS] as const;
 
-/** A column's default as SQL (cast: a select list's bare parameter or null would be text). */
-function defaultOf(column: Column): SQL {
-  const type = sql.raw(column.getSQLType());
-  if (column.default === undefined) return sql`null::${type}`;
-  return is(column.default, SQL) ? column.default : sql`${column.default}::${type}`;
-}
-
-/**
- * New tasks as rows of `new_task`, from one array per given column, with every other column at
- * its default: drizzle's insert-select takes all the table's columns, in its order.
- */
-function newTaskRows(): SQL {
-  const given = new Set<string>(BATCH_COLUMNS);
-  const arrays = BATCH_COLUMNS.map((key) => sql`${sql.placeholder(key)}::${sql.raw(tasks[key].getSQLType())}[]`);
-  const names = BATCH_COLUMNS.map((key) => sql.identifier(tasks[key].name));
-  const selected = Object.entries(getTableColumns(tasks)).map(([key, column]) => (given.has(key) ? sql`new_task.${sql.identifier(column.name)}` : defaultOf(column)));
-  return sql`select ${sql.join(selected, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as new_task(${sql.join(names, sql`, `)})`;
-}
-
 /**
  * The statements every run executes, built once per database (drizzle builds a query's SQL anew
  * on each call, which costs more CPU than Postgres spends on these). Each takes arrays, the rows
@@ -82,7 +63,7 @@ function newTaskRows(): SQL {
 function prepareStatements(db: Db) {
   return {
     // A schedule's tick has one run (`tasks_schedule_tick_idx`): a second is not made, and the others of its batch are.
-    insert: db.insert(tasks).select(newTaskRows()).onConflictDoNothing().returning().prepare('execution_task_insert'),
+    insert: db.insert(tasks).select(unnestRows(tasks, BATCH_COLUMNS, (key) => sql.placeholder(key))).onConflictDoNothing().returning().prepare('execution_task_insert'),
     find: db
       .select()
       .from(tasks)
@@ -122,9 +103,6 @@ function rowsOf(ids: string[], rows: TaskRow[]): (TaskRow | undefined)[] {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id));
 }
-
-/** A value of a column array: dates as ISO text (each driver reads them in an array), absent as null. */
-const columnValue = (value: unknown) => (value instanceof Date ? value.toISOString() : (value ?? null));
 
 /** JSON bound as text and cast in SQL: a prepared statement's parameters skip the column mappers. */
 export const jsonText = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
