@@ -1,6 +1,7 @@
 import { HandBack, type Bus, type EventOutbox } from '@svc/bus';
 import { TaskProgress, type ExecJob, type RunOutcome, type TaskError } from '@svc/contracts';
 import type { Queue } from '@svc/pack-sdk';
+import type { Tier } from '@svc/auth';
 import { AppError, backoffDelayMs, parseInput, type Logger } from '@svc/core';
 import { isConnectionFailure, type Db } from '@svc/db';
 import { tasksFinished } from '@svc/metrics';
@@ -19,7 +20,7 @@ import { PackSecrets } from './pack-secrets.js';
 import { OUTPUT_SCHEMA_ERROR_TYPE, OutputSchemas } from './output-schemas.js';
 import { isSandboxPack } from '../../core/sandbox-packs.js';
 import { endsRowless, unstoredRow, unstoredRun } from './rowless-sync-run.js';
-import type { TenantShares } from './tenant-shares.js';
+import type { TenantCaps, TenantShares } from './tenant-shares.js';
 import { TaskLeases } from './task-leases.js';
 
 export interface WorkerSettings {
@@ -134,19 +135,17 @@ export class TaskWorker {
     if (tenant !== undefined && !this.shares.admits(tenant, tier, queue)) return this.refuse(job, queue, new RunnersBusyError('tenant_calls', caps.calls));
     const taken = await this.take(job, queue, redelivered);
     if (!taken) return;
-    if (!taken.stored) return this.runTaken(job, queue, taken);
+    if (!taken.stored) return this.runTaken(job, queue, taken, tier, caps);
     this.leases.hold(taken.task.id);
     try {
-      await this.runTaken(job, queue, taken);
+      await this.runTaken(job, queue, taken, tier, caps);
     } finally {
       this.leases.release(taken.task.id);
     }
   }
 
   /** Runs a task taken for this job, and records, answers and announces its end. */
-  private async runTaken(job: ExecJob, queue: Queue, { task, stored }: { task: TaskRow; stored: boolean }): Promise<void> {
-    const tier = job.tier ?? 'free';
-    const caps = this.shares.caps(tier, queue);
+  private async runTaken(job: ExecJob, queue: Queue, { task, stored }: { task: TaskRow; stored: boolean }, tier: Tier, caps: TenantCaps): Promise<void> {
     annotate(runAttributes(task));
     let leave: () => void;
     try {
