@@ -40,6 +40,9 @@ const deliveryView = (row: DeliveryRow, attempts: DeliveryAttemptRow[]) => ({
   attempt_log: attempts.map((a) => ({ attempt: a.attempt, at: a.at.toISOString(), response_code: a.responseCode, latency_ms: a.latencyMs, error: a.error })),
 });
 
+/** Whether an active endpoint hears `event`: it is its tenant's and asked for its type. */
+const hears = (hook: WebhookRow, event: TenantEvent) => hook.tenantId === event.tenantId && hook.events.includes(event.type);
+
 const notFound = (id: string) => new NotFoundError('No webhook endpoint with this id', { id });
 
 /** Webhook endpoints are the tenant's: its owners and admins manage them (an organization's members do not). */
@@ -120,14 +123,16 @@ export class WebhookService {
   async wanted<E extends { event: TenantEvent }>(events: E[]): Promise<E[]> {
     if (events.length === 0) return [];
     const hooks = await new WebhookRepository(this.db).activeOf([...new Set(events.map(({ event }) => event.tenantId))]);
-    return events.filter(({ event }) => hooks.some((hook) => hook.tenantId === event.tenantId && hook.events.includes(event.type)));
+    return events.filter(({ event }) => hooks.some((hook) => hears(hook, event)));
   }
 
   /**
    * Queues each event for every active endpoint of its tenant that asked for its type, in the
    * transaction `tx` that records the bus events as handled, in the order given (one statement
-   * for the endpoints, one for the deliveries). An event id is the bus event's, the same for
-   * every endpoint and every retry. Answers how many deliveries it queued.
+   * for the endpoints, one for the deliveries). The endpoints are read again here, though
+   * `wanted` read them: this read is the transaction's, so that an endpoint disabled or deleted
+   * since is not queued to. An event id is the bus event's, the same for every endpoint and every
+   * retry. Answers how many deliveries it queued.
    */
   async enqueue(tx: Db, events: { eventId: string; event: TenantEvent }[]): Promise<number> {
     const hooks = await new WebhookRepository(tx).activeOf([...new Set(events.map(({ event }) => event.tenantId))]);
@@ -136,7 +141,7 @@ export class WebhookService {
       const body: WebhookEvent = { id: eventId, type: event.type, timestamp: new Date().toISOString(), data: event.data };
       const text = JSON.stringify(body);
       return hooks
-        .filter((hook) => hook.tenantId === event.tenantId && hook.events.includes(event.type))
+        .filter((hook) => hears(hook, event))
         .map((hook) => ({ webhookId: hook.id, tenantId: event.tenantId, eventId, eventType: event.type, body: text }));
     });
     return (await new DeliveryRepository(tx).enqueue(rows)).length;
