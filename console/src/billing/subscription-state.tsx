@@ -1,11 +1,12 @@
 import type { components } from '@svc/client';
+import { when } from '../ui/when.js';
 
 type BillingStatus = components['schemas']['BillingStatus'];
 
 /** An instant from the API, readable and machine-readable. */
 const At = ({ iso, testId }: { iso: string; testId?: string }) => (
   <time dateTime={iso} data-testid={testId}>
-    {new Date(iso).toLocaleString()}
+    {when(iso)}
   </time>
 );
 
