@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cpuProfileFlags, PROCESS_NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { cpuProfileFlags, PROCESS_ENV, PROCESS_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { realInfra, type RealInfra } from './infra.js';
 import { freePort, makeDataDir } from '@svc/testing';
 import { launch, waitForHealthy, type Launched } from './processes.js';
@@ -23,9 +23,10 @@ export interface RunningFleet {
   stop(options?: { keepData?: boolean }): Promise<string[]>;
 }
 
-/** The environment every launch shares: operator, secrets, limits off, and only what Node needs. */
+/** The environment every launch shares: operator, secrets, limits off, and only what Node needs (with what `npm start` and `npm run fleet` give every process). */
 function baseEnv(dataDir: string, internalSecret: string): Record<string, string | undefined> {
   return {
+    ...PROCESS_ENV,
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     SVC_DATA_DIR: dataDir,

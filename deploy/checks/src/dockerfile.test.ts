@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyPaths, execForm, ignoredBy, parseDockerfile, type Stage } from './dockerfile.js';
 import { builds, exists, fleetProcesses, isDirectory, packageOf, read, sourceOf } from './repo.js';
+import { PROCESS_ENV } from '../../../scripts/node-flags.mjs';
 
 const DOCKERFILE = 'deploy/docker/Dockerfile';
 const dockerfile = parseDockerfile(read(DOCKERFILE));
@@ -55,6 +56,18 @@ describe('deploy/docker/Dockerfile', () => {
     for (const install of installs) expect(install).toMatch(/node scripts\/pnpm\.mjs install --frozen-lockfile/);
     expect(runCommands).toContain('npm run build');
     expect(installs.some((install) => install.includes('--prod'))).toBe(true);
+  });
+
+  it('gives every process the environment npm start and npm run fleet give theirs', () => {
+    // `ENV A=1 B=2`, one instruction or several.
+    const env = Object.fromEntries(
+      runtime.instructions
+        .filter((i) => i.keyword === 'ENV')
+        .flatMap((i) => i.args.split(' '))
+        .map((pair) => pair.split('=') as [string, string]),
+    );
+    expect(Object.keys(PROCESS_ENV).length).toBeGreaterThan(0);
+    for (const [name, value] of Object.entries(PROCESS_ENV)) expect(env[name], name).toBe(value);
   });
 
   it('runs as a numeric non-root user', () => {

@@ -8,14 +8,13 @@ import type { RunnerSandbox } from './runner-sandbox.js';
 
 /**
  * The only environment a runner gets: no platform credentials, no PATH, no NODE_OPTIONS.
- * Fixed values keep packs from behaving differently from one host to the next.
+ * Fixed values keep packs from behaving differently from one host to the next. Two malloc
+ * arenas: each thread's own arena (Node's V8 helpers and libuv pool; a Python pack's threads)
+ * would hold memory that RLIMIT_DATA counts and an idle runner keeps.
  */
-export const RUNNER_ENV: Readonly<Record<string, string>> = Object.freeze({ NODE_ENV: 'production', TZ: 'UTC' });
+export const RUNNER_ENV: Readonly<Record<string, string>> = Object.freeze({ NODE_ENV: 'production', TZ: 'UTC', MALLOC_ARENA_MAX: '2' });
 
-/**
- * A Python runner's environment (Python itself ignores `PYTHON*` variables: it runs isolated).
- * Two malloc arenas: each thread's own arena would reserve memory that RLIMIT_DATA counts.
- */
+/** A Python runner's environment (Python itself ignores `PYTHON*` variables: it runs isolated). */
 export const PYTHON_RUNNER_ENV: Readonly<Record<string, string>> = Object.freeze({ TZ: 'UTC', LANG: 'C.UTF-8', MALLOC_ARENA_MAX: '2' });
 
 /** The Python runner, beside `runner.mjs`. */

@@ -127,7 +127,7 @@ describe('pack runner sandbox', () => {
 
   it('gives the pack none of the platform environment', async () => {
     const { value } = await pool.run(request('env'));
-    expect(value).toEqual({ NODE_ENV: 'production', TZ: 'UTC' });
+    expect(value).toEqual({ NODE_ENV: 'production', TZ: 'UTC', MALLOC_ARENA_MAX: '2' });
   });
 
   it('logs the pack output with the correlation id and keeps it out of the result', async () => {
