@@ -3,6 +3,7 @@ export * from './scratch.js';
 export * from './unique-violation.js';
 export * from './connection-failure.js';
 export * from './statement-batcher.js';
+export * from './per-database.js';
 export * from './unnest-rows.js';
 export * from './outbox-tables.js';
 export * from './outbox.js';

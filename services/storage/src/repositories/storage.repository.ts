@@ -29,11 +29,6 @@ export class StorageRepository {
     return row;
   }
 
-  async findLive(tenantId: string, key: string, now: Date): Promise<EntryRow | undefined> {
-    const [row] = await this.db.select().from(entries).where(and(ofKey(tenantId, key), live(now)));
-    return row;
-  }
-
   async write(entry: NewEntry): Promise<EntryRow> {
     const { tenantId: _tenant, key: _key, ...changes } = entry;
     const [row] = await this.db.insert(entries).values(entry).onConflictDoUpdate({ target: [entries.tenantId, entries.key], set: changes }).returning();

@@ -124,6 +124,26 @@ describe.each(testDatabaseKinds())('storage service on $name', (kind) => {
     expect(await storage().list(two, { prefix: '', limit: 10 })).toEqual({ keys: [], total: 0 });
   });
 
+  it('answers reads made at once, which share one statement, each with the entry of its own tenant', async () => {
+    const [one, two, none, expiring] = [tenant(), tenant(), tenant(), tenant()];
+    await storage().put(one, 'same name', { owner: 'one' });
+    await storage().put(two, 'same name', { owner: 'two' });
+    await storage().put(one, `odd ,"{}\\' NULL key`, { odd: true });
+    await storage().put(expiring, 'same name', { owner: 'expiring' }, 60);
+    later(61);
+    const reads = await Promise.all([
+      storage().get(one, 'same name'),
+      storage().get(two, 'same name'),
+      storage().get(none, 'same name'),
+      storage().get(expiring, 'same name'),
+      storage().get(one, `odd ,"{}\\' NULL key`),
+      storage().get(two, 'same name'),
+      storage().get(one, 'Same name'),
+    ]);
+    expect(reads.map((entry) => entry?.value ?? null)).toEqual([{ owner: 'one' }, { owner: 'two' }, null, null, { odd: true }, { owner: 'two' }, null]);
+    expect(reads[0]).toMatchObject({ key: 'same name', expires_at: null });
+  });
+
   it('publishes the tenant usage after every change, with a growing version', async () => {
     const t = tenant();
     await storage().put(t, 'one', { a: 'x' });

@@ -1,6 +1,7 @@
 import type { EventOutbox, OutboxWriter } from '@svc/bus';
 import { storageValueBytes, type StorageEntry, type StorageListResult, type StorageWriteResult } from '@svc/contracts';
 import type { Db } from '@svc/db';
+import { entryReadsFor } from '../repositories/entry.statements.js';
 import { StorageRepository, type EntryRow, type UsageRow } from '../repositories/storage.repository.js';
 
 /** Most tenants one sweep pass visits, and most passes of one sweep; the next sweep goes on. */
@@ -31,8 +32,8 @@ export class StorageService {
   ) {}
 
   async get(tenantId: string, key: string): Promise<StorageEntry | null> {
-    const row = await new StorageRepository(this.db).findLive(tenantId, key, this.clock());
-    return row ? entryView(row) : null;
+    const row = await entryReadsFor(this.db).find({ tenantId, key });
+    return row && isLive(row, this.clock()) ? entryView(row) : null;
   }
 
   /** Creates or replaces the entry; a replaced live entry keeps its `created_at`. */

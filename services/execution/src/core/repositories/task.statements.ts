@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { columnValue, statementBatcher, unnestRows, type Db } from '@svc/db';
+import { columnValue, perDatabase, statementBatcher, unnestRows, type Db } from '@svc/db';
 import { NEW_TASK_COLUMNS, SCHEDULED_TASK_COLUMNS, tasks } from '../../db/schema.js';
 import type { endingColumns, TaskRow, UnstoredTask } from './task.repository.js';
 
@@ -160,14 +160,5 @@ function statementsOn(db: Db): TaskStatements {
   };
 }
 
-const statementsByDb = new WeakMap<Db, TaskStatements>();
-
-export function taskStatementsFor(db: Db): TaskStatements {
-  let statements = statementsByDb.get(db);
-  if (!statements) {
-    statements = statementsOn(db);
-    statementsByDb.set(db, statements);
-  }
-  return statements;
-}
+export const taskStatementsFor = perDatabase(statementsOn);
 
