@@ -1,36 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { adminToken, signUp, type TestUser } from './support/accounts.js';
-import { client, type Call } from './support/client.js';
-import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
-import { ADMIN, oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
-
-const SHOTS = screenshotFolder('access');
+import { signUp, type TestUser } from './support/accounts.js';
+import { signInThroughPage } from './support/console-browser.js';
+import { consoleSuite } from './support/console-suite.js';
+import { ADMIN, oneMode } from './support/fleet.js';
 
 describe.each(oneMode('embedded'))('the console: API keys and the operators’ access codes and users (%s infrastructure)', (mode) => {
-  let fleet: TestFleet;
-  let call: Call;
-  let browser: ConsoleBrowser;
+  const suite = consoleSuite(mode, 'access', { clipboard: true });
   let user: TestUser;
-  let admin: string;
 
   beforeAll(async () => {
-    fleet = await startTestFleet(mode);
-    call = client(fleet.url);
-    admin = await adminToken(call);
-    user = await signUp(call, admin);
-    browser = await ConsoleBrowser.launch(fleet.url, SHOTS);
-    await browser.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: browser.origin });
-  });
-  afterEach(() => browser.closeTabs());
-  afterAll(async () => {
-    await browser?.close();
-    await fleet?.stop();
+    user = await signUp(suite.call, suite.admin);
   });
 
   it('creates an API key shown once with a copy button, which runs as the user until it is revoked', async () => {
-    const { page, shot } = await browser.open('/api-keys');
+    const { page, shot } = await suite.browser.open('/api-keys');
     await signInThroughPage(page, user);
     await page.getByLabel('Key name').fill('ci');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -40,7 +25,7 @@ describe.each(oneMode('embedded'))('the console: API keys and the operators’ a
     await page.getByRole('button', { name: 'Copied' }).waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
     await shot('key-created');
-    expect((await call('/api/v1/tasks', { token: key })).status).toBe(200);
+    expect((await suite.call('/api/v1/tasks', { token: key })).status).toBe(200);
 
     // Listed by its prefix; the key itself is gone from the page once it is left.
     await page.reload();
@@ -51,11 +36,11 @@ describe.each(oneMode('embedded'))('the console: API keys and the operators’ a
     await page.getByRole('button', { name: 'Revoke ci' }).click();
     await page.getByText(/^revoked /).waitFor();
     await shot('key-revoked');
-    await expect.poll(async () => (await call('/api/v1/tasks', { token: key })).status).toBe(401);
+    await expect.poll(async () => (await suite.call('/api/v1/tasks', { token: key })).status).toBe(401);
   });
 
   it('lets an operator mint an access code shown once, deactivate it, and list users; others do not see the area', async () => {
-    const { page, shot } = await browser.open('/operators');
+    const { page, shot } = await suite.browser.open('/operators');
     expect(await page.getByRole('link', { name: 'Operators' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await signInThroughPage(page, { email: ADMIN.email, password: ADMIN.password });
@@ -68,11 +53,11 @@ describe.each(oneMode('embedded'))('the console: API keys and the operators’ a
     expect(code).toMatch(/^SVC-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
     await page.getByRole('button', { name: /Deactivate .* \(console-partners\)/ }).waitFor();
     await shot('code-minted');
-    expect((await call('/api/v1/access-codes/validate', { body: { code } })).body.data).toMatchObject({ valid: true, tier: 'pro' });
+    expect((await suite.call('/api/v1/access-codes/validate', { body: { code } })).body.data).toMatchObject({ valid: true, tier: 'pro' });
 
     await page.getByRole('button', { name: /Deactivate .* \(console-partners\)/ }).click();
     await page.getByRole('table', { name: 'Access codes' }).getByText('deactivated').first().waitFor();
-    expect((await call('/api/v1/access-codes/validate', { body: { code } })).status).not.toBe(200);
+    expect((await suite.call('/api/v1/access-codes/validate', { body: { code } })).status).not.toBe(200);
 
     await page.getByRole('table', { name: 'Users' }).getByText(user.email).waitFor();
     await page.getByLabel('Tier').nth(1).selectOption('enterprise');
@@ -81,9 +66,9 @@ describe.each(oneMode('embedded'))('the console: API keys and the operators’ a
   });
 
   it('turns developer mode on with an organization, and a new password signs out everywhere', async () => {
-    const person = await signUp(call, admin);
-    await browser.browser.context.clearCookies();
-    const { page, shot } = await browser.open('/account');
+    const person = await signUp(suite.call, suite.admin);
+    await suite.browser.browser.context.clearCookies();
+    const { page, shot } = await suite.browser.open('/account');
     await signInThroughPage(page, person);
     await expect.poll(() => page.getByTestId('account-mode').textContent()).toBe('consumer');
     const slug = `org-${randomBytes(4).toString('hex')}`;
@@ -103,17 +88,17 @@ describe.each(oneMode('embedded'))('the console: API keys and the operators’ a
     await page.getByRole('button', { name: 'Change password and sign out everywhere' }).click();
     await page.getByText('every session ended').waitFor();
     // The other session (the API client's) ended too.
-    expect((await call('/api/v1/auth/me', { token: person.token })).status).toBe(401);
+    expect((await suite.call('/api/v1/auth/me', { token: person.token })).status).toBe(401);
     await signInThroughPage(page, { email: person.email, password: 'a-brand-new-password' });
   });
 
   it('shows an operator the onboarding funnel and revenue, downloads the events as CSV, and reads the audit log', async () => {
-    await browser.browser.context.clearCookies();
-    const { page, shot } = await browser.open('/operators');
+    await suite.browser.browser.context.clearCookies();
+    const { page, shot } = await suite.browser.open('/operators');
     await signInThroughPage(page, { email: ADMIN.email, password: ADMIN.password });
     await page.getByRole('link', { name: 'Metrics' }).click();
     await page.getByRole('heading', { name: 'Metrics' }).waitFor();
-    const funnel = (await call('/api/v1/metrics/onboarding', { token: admin })).body.data.funnel as { step: string; count: number }[];
+    const funnel = (await suite.call('/api/v1/metrics/onboarding', { token: suite.admin })).body.data.funnel as { step: string; count: number }[];
     const signups = funnel.find((step) => step.step === 'signup')!.count;
     expect(signups).toBeGreaterThan(0);
     await page.getByRole('table', { name: 'Onboarding funnel' }).getByRole('row', { name: new RegExp(`^signup ${signups} `) }).waitFor();

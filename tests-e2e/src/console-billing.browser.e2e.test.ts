@@ -1,27 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { startFakeStripe, type FakeStripe } from '@svc/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
-import { adminToken, signUp, type TestUser } from './support/accounts.js';
-import { client, type Call } from './support/client.js';
-import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, oneMode } from './support/fleet.js';
+import { signUp, type TestUser } from './support/accounts.js';
+import { signInThroughPage } from './support/console-browser.js';
+import { consoleSuite } from './support/console-suite.js';
 
-const SHOTS = screenshotFolder('billing');
 const WEBHOOK_SECRET = 'whsec_console_billing';
 
 describe.each(oneMode('embedded'))('the console: billing, revenue and the free tier’s limit (%s infrastructure)', (mode) => {
   let stripe: FakeStripe;
-  let fleet: TestFleet;
-  let call: Call;
-  let browser: ConsoleBrowser;
-  let admin: string;
+  beforeAll(async () => {
+    stripe = await startFakeStripe();
+  });
+  afterAll(() => stripe?.close());
+  const suite = consoleSuite(mode, 'billing', {
+    fleet: () => ({
+      billing: { stripeSecretKey: 'sk_test_console', stripeApiBase: stripe.url, stripePricePro: 'price_pro', stripePriceRegistration: 'price_registration', webhookSecret: WEBHOOK_SECRET, registrationWebhookSecret: 'whsec_console_registration' },
+    }),
+  });
 
   /** A billing event as the processor sends it, signed with the SDK's own test signer. */
   async function deliver(type: string, object: object) {
     const payload = JSON.stringify({ id: `evt_${randomBytes(8).toString('hex')}`, object: 'event', type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object } });
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    const reply = await call('/api/v1/billing/webhook', { raw: payload, method: 'POST', headers: { 'content-type': 'application/json', 'payment-signature': signature } });
+    const reply = await suite.call('/api/v1/billing/webhook', { raw: payload, method: 'POST', headers: { 'content-type': 'application/json', 'payment-signature': signature } });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   }
 
@@ -32,28 +36,12 @@ describe.each(oneMode('embedded'))('the console: billing, revenue and the free t
     return customer;
   }
 
-  const statusOf = async (user: TestUser) => (await call('/api/v1/billing/status', { token: user.token })).body.data;
-
-  beforeAll(async () => {
-    stripe = await startFakeStripe();
-    fleet = await startTestFleet(mode, {
-      billing: { stripeSecretKey: 'sk_test_console', stripeApiBase: stripe.url, stripePricePro: 'price_pro', stripePriceRegistration: 'price_registration', webhookSecret: WEBHOOK_SECRET, registrationWebhookSecret: 'whsec_console_registration' },
-    });
-    call = client(fleet.url);
-    admin = await adminToken(call);
-    browser = await ConsoleBrowser.launch(fleet.url, SHOTS);
-  });
-  afterEach(() => browser.closeTabs());
-  afterAll(async () => {
-    await browser?.close();
-    await fleet?.stop();
-    await stripe?.close();
-  });
+  const statusOf = async (user: TestUser) => (await suite.call('/api/v1/billing/status', { token: user.token })).body.data;
 
   it('upgrades a free account through the processor’s checkout, waits for the payment, shows Pro, and opens the portal', async () => {
-    const user = await signUp(call, admin, { tier: 'free' });
-    await browser.browser.context.clearCookies();
-    const { page, shot } = await browser.open('/billing');
+    const user = await signUp(suite.call, suite.admin, { tier: 'free' });
+    await suite.browser.browser.context.clearCookies();
+    const { page, shot } = await suite.browser.open('/billing');
     await signInThroughPage(page, user);
     await expect.poll(() => page.getByTestId('billing-tier').textContent()).toBe('free');
     await page.getByTestId('billing-state').getByText('No subscription').waitFor();
@@ -63,7 +51,7 @@ describe.each(oneMode('embedded'))('the console: billing, revenue and the free t
     await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
     await page.waitForURL((url) => url.href.startsWith(`${stripe.url}/pay/`));
     const [session] = [...stripe.checkoutSessions.values()].filter((s) => s.client_reference_id === user.id);
-    expect(session).toMatchObject({ mode: 'subscription', success_url: `${browser.origin}/billing/upgraded`, cancel_url: `${browser.origin}/billing?checkout=canceled` });
+    expect(session).toMatchObject({ mode: 'subscription', success_url: `${suite.browser.origin}/billing/upgraded`, cancel_url: `${suite.browser.origin}/billing?checkout=canceled` });
 
     // Back from the processor before its webhook: the page waits, then shows the upgrade.
     await page.goto(session!.success_url as string);
@@ -80,22 +68,22 @@ describe.each(oneMode('embedded'))('the console: billing, revenue and the free t
     await page.getByTestId('billing-state').getByText(/^Active/).waitFor();
     expect(await page.getByRole('button', { name: 'Upgrade to Pro' }).count()).toBe(0);
     // The tier the platform applies follows: Pro's rate limit on the user's next request.
-    await expect.poll(async () => (await call('/api/v1/auth/me', { token: user.token })).headers.get('x-ratelimit-limit'), { timeout: 15_000, interval: 250 }).toBe('300');
+    await expect.poll(async () => (await suite.call('/api/v1/auth/me', { token: user.token })).headers.get('x-ratelimit-limit'), { timeout: 15_000, interval: 250 }).toBe('300');
 
     await page.getByRole('button', { name: 'Manage payment and invoices' }).click();
     await page.waitForURL((url) => url.href.startsWith(`${stripe.url}/portal/`));
-    expect(stripe.requests.filter((r) => r.path === '/v1/billing_portal/sessions').at(-1)!.params).toMatchObject({ return_url: `${browser.origin}/billing` });
+    expect(stripe.requests.filter((r) => r.path === '/v1/billing_portal/sessions').at(-1)!.params).toMatchObject({ return_url: `${suite.browser.origin}/billing` });
   });
 
   it('tells a past_due subscriber of the 7-day grace and when it ends, at phone width and from the keyboard', async () => {
-    const user = await signUp(call, admin, { tier: 'free' });
+    const user = await signUp(suite.call, suite.admin, { tier: 'free' });
     const customer = await paidForPro(user);
     await deliver('invoice.payment_failed', { id: `in_${randomBytes(6).toString('hex')}`, object: 'invoice', customer, amount_due: 5000 });
     await expect.poll(async () => (await statusOf(user)).status, { timeout: 10_000 }).toBe('past_due');
     const { grace_ends_at: graceEnds } = await statusOf(user);
 
-    await browser.browser.context.clearCookies();
-    const { page, shot } = await browser.open('/billing');
+    await suite.browser.browser.context.clearCookies();
+    const { page, shot } = await suite.browser.open('/billing');
     await page.setViewportSize({ width: 390, height: 844 });
     await signInThroughPage(page, user);
     await page.getByTestId('billing-state').getByText(/Payment failed\. Pro stays on during a 7-day grace period/).waitFor();
@@ -120,14 +108,14 @@ describe.each(oneMode('embedded'))('the console: billing, revenue and the free t
   });
 
   it('tells a canceled subscriber Pro lasts until the period ends, and an ended subscription that it has expired', async () => {
-    const user = await signUp(call, admin, { tier: 'free' });
+    const user = await signUp(suite.call, suite.admin, { tier: 'free' });
     const customer = await paidForPro(user);
     const periodEnd = Math.floor(Date.now() / 1000) + 20 * 86_400;
     const subscription = { id: `sub_${randomBytes(6).toString('hex')}`, object: 'subscription', customer, status: 'active', cancel_at_period_end: true, metadata: {}, items: { data: [{ current_period_end: periodEnd }] } };
     await deliver('customer.subscription.updated', subscription);
 
-    await browser.browser.context.clearCookies();
-    const { page, shot } = await browser.open('/billing');
+    await suite.browser.browser.context.clearCookies();
+    const { page, shot } = await suite.browser.open('/billing');
     await signInThroughPage(page, user);
     await page.getByTestId('billing-state').getByText(/^Canceled: Pro until/).waitFor();
     expect(await page.getByTestId('access-ends').getAttribute('datetime')).toBe(new Date(periodEnd * 1000).toISOString());
@@ -144,17 +132,17 @@ describe.each(oneMode('embedded'))('the console: billing, revenue and the free t
   });
 
   it('shows an operator revenue from real payments: recurring revenue, Pro subscribers and the payments chart', async () => {
-    const payer = await signUp(call, admin, { tier: 'free' });
+    const payer = await signUp(suite.call, suite.admin, { tier: 'free' });
     const customer = await paidForPro(payer);
     const invoice = `in_${randomBytes(6).toString('hex')}`;
     await deliver('invoice.paid', { id: invoice, object: 'invoice', customer, amount_paid: 5000 });
-    const revenueNow = async () => (await call('/api/v1/metrics/revenue', { token: admin })).body.data as { mrr_cents: number; active_pro_subscribers: number; recent_events: { type: string; data: { id: string; amount_cents: number | null } }[] };
+    const revenueNow = async () => (await suite.call('/api/v1/metrics/revenue', { token: suite.admin })).body.data as { mrr_cents: number; active_pro_subscribers: number; recent_events: { type: string; data: { id: string; amount_cents: number | null } }[] };
     // The admin area's read models follow the events: the payment, and the subscription that makes recurring revenue.
     await expect.poll(async () => { const now = await revenueNow(); return now.mrr_cents >= 5000 && now.recent_events.some((e) => e.data.id === `invoice.paid:${invoice}`); }, { timeout: 15_000, interval: 250 }).toBe(true);
     const revenue = await revenueNow();
 
-    await browser.browser.context.clearCookies();
-    const { page, shot } = await browser.open('/operators/metrics');
+    await suite.browser.browser.context.clearCookies();
+    const { page, shot } = await suite.browser.open('/operators/metrics');
     await signInThroughPage(page, { email: ADMIN.email, password: ADMIN.password });
     const dollars = (cents: number) => page.evaluate((c) => (c / 100).toLocaleString(undefined, { style: 'currency', currency: 'USD' }), cents);
     await page.getByTestId('mrr').getByText(await dollars(revenue.mrr_cents), { exact: true }).waitFor();
@@ -172,9 +160,9 @@ describe.each(oneMode('embedded'))('the console: billing, revenue and the free t
   });
 
   it('tells a free account which limit it reached, its tier and when the console tries again, then carries on; renewing the session costs none of it', async () => {
-    const user = await signUp(call, admin, { tier: 'free' });
-    await browser.browser.context.clearCookies();
-    const { page, shot } = await browser.open('/billing');
+    const user = await signUp(suite.call, suite.admin, { tier: 'free' });
+    await suite.browser.browser.context.clearCookies();
+    const { page, shot } = await suite.browser.open('/billing');
     await signInThroughPage(page, user);
     await page.getByTestId('billing-tier').waitFor();
 
@@ -194,7 +182,7 @@ describe.each(oneMode('embedded'))('the console: billing, revenue and the free t
     expect(spent.sort()).toEqual(['/api/v1/auth/me', '/api/v1/billing/status']);
 
     // The rest of the minute's ten spent elsewhere (the same user over the API).
-    await expect.poll(async () => (await call('/api/v1/auth/me', { token: user.token })).status, { timeout: 10_000, interval: 0 }).toBe(429);
+    await expect.poll(async () => (await suite.call('/api/v1/auth/me', { token: user.token })).status, { timeout: 10_000, interval: 0 }).toBe(429);
     await page.reload();
     const note = page.getByTestId('rate-limit');
     await note.getByText('The free tier allows 10 requests a minute.').waitFor();

@@ -1,11 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
-import { client, type Call } from './support/client.js';
-import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createOrganization, signUp, type TestUser } from './support/accounts.js';
+import { signInThroughPage } from './support/console-browser.js';
+import { consoleSuite } from './support/console-suite.js';
 import { installPack } from './support/execution.js';
-import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode } from './support/fleet.js';
 
-const SHOTS = screenshotFolder('commands');
 /** Each test walks several pages and waits for tasks on two shared cores. */
 const STEPS_MS = 90_000;
 
@@ -25,24 +24,18 @@ const CODE = {
 };
 
 describe.each(oneMode('embedded'))('the console: commands, tasks and packs (%s infrastructure)', (mode) => {
-  let fleet: TestFleet;
-  let call: Call;
-  let browser: ConsoleBrowser;
-  let origin: string;
+  const suite = consoleSuite(mode, 'commands');
   let dev: TestUser;
   let viewer: TestUser;
   let ns: string;
-  const open = (path = '/') => browser.open(path);
+  const open = (path = '/') => suite.browser.open(path);
 
   beforeAll(async () => {
-    fleet = await startTestFleet(mode);
-    call = client(fleet.url);
-    const admin = await adminToken(call);
-    [dev, viewer] = [await signUp(call, admin), await signUp(call, admin)];
-    await createOrganization(call, dev);
+    [dev, viewer] = [await signUp(suite.call, suite.admin), await signUp(suite.call, suite.admin)];
+    await createOrganization(suite.call, dev);
     ns = dev.slug;
     // Published over REST and released by its developer; the viewer installs it from the console.
-    await installPack(fleet.url, call, dev, {
+    await installPack(suite.fleet.url, suite.call, dev, {
       namespace: ns,
       name: 'tools',
       commands: [
@@ -52,13 +45,6 @@ describe.each(oneMode('embedded'))('the console: commands, tasks and packs (%s i
       ] as never,
       files: CODE,
     });
-    browser = await ConsoleBrowser.launch(fleet.url, SHOTS);
-    origin = browser.origin;
-  });
-  afterEach(() => browser.closeTabs());
-  afterAll(async () => {
-    await browser?.close();
-    await fleet?.stop();
   });
 
   it('installs a pack, finds its command by search and namespace, and runs it from the generated form', async () => {
@@ -109,7 +95,7 @@ describe.each(oneMode('embedded'))('the console: commands, tasks and packs (%s i
     expect(await page.getByRole('button', { name: 'Cancel task' }).count()).toBe(0);
     await shot('task-succeeded');
 
-    await page.goto(`${origin}/commands/${ns}/nap`);
+    await page.goto(`${suite.browser.origin}/commands/${ns}/nap`);
     await page.getByLabel('Milliseconds').fill('60000');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.waitForURL(/\/tasks\/[0-9a-f-]{36}$/);
@@ -140,13 +126,13 @@ describe.each(oneMode('embedded'))('the console: commands, tasks and packs (%s i
     await page.getByRole('button', { name: `Uninstall @${ns}/tools` }).click();
     await page.getByText('No packs installed.').waitFor();
     await shot('pack-uninstalled');
-    const listed = await call('/api/v1/packs', { token: viewer.token });
+    const listed = await suite.call('/api/v1/packs', { token: viewer.token });
     expect(listed.body.data.packs).toEqual([]);
   }, STEPS_MS);
 
   it('browses the tenant’s storage by prefix, shows an entry and deletes one', async () => {
     for (const [key, n] of [['notes:a', 1], ['notes:b', 2], ['other', 3]] as const) {
-      expect((await call(`/api/v1/storage/${key}`, { method: 'PUT', token: viewer.token, body: { data: { n }, ttl: 3600 } })).status).toBe(201);
+      expect((await suite.call(`/api/v1/storage/${key}`, { method: 'PUT', token: viewer.token, body: { data: { n }, ttl: 3600 } })).status).toBe(201);
     }
     const { page, shot } = await open('/storage');
     await page.getByLabel('Key prefix').fill('notes:');
@@ -157,7 +143,7 @@ describe.each(oneMode('embedded'))('the console: commands, tasks and packs (%s i
     await shot('storage-entry');
     await page.getByRole('button', { name: 'Delete notes:b' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe('1 key');
-    expect((await call('/api/v1/storage/notes:b', { token: viewer.token })).status).toBe(404);
+    expect((await suite.call('/api/v1/storage/notes:b', { token: viewer.token })).status).toBe(404);
     await page.reload();
     expect(await page.getByLabel('Key prefix').inputValue()).toBe('notes:');
   }, STEPS_MS);
@@ -166,7 +152,7 @@ describe.each(oneMode('embedded'))('the console: commands, tasks and packs (%s i
     // Usage is counted from events: the runs of the tests above arrive within moments. Waited for
     // over REST, so that the page is loaded once (each load renews the session, whose endpoint
     // is limited per address: a reload a second would meet that limit).
-    await expect.poll(async () => (await call('/api/v1/usage', { token: viewer.token })).body.data?.usage?.commands_executed ?? 0, { timeout: 45_000, interval: 1000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await suite.call('/api/v1/usage', { token: viewer.token })).body.data?.usage?.commands_executed ?? 0, { timeout: 45_000, interval: 1000 }).toBeGreaterThan(0);
     const { page, shot } = await open('/usage');
     const executed = await page.getByTestId('commands-executed').textContent();
     expect(Number((executed ?? '').split(' ')[0])).toBeGreaterThan(0);

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
-import { client, type Call } from './support/client.js';
-import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createOrganization, signUp, type TestUser } from './support/accounts.js';
+import { signInThroughPage } from './support/console-browser.js';
+import { consoleSuite } from './support/console-suite.js';
 import { bundleOf, createDashboard, uploadBundle } from './support/dashboards.js';
 import { installPack } from './support/execution.js';
-import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
+import { oneMode } from './support/fleet.js';
 
-const SHOTS = screenshotFolder('dashboards');
 const STEPS_MS = 90_000;
 const SECRET = `viewer-diary-${randomBytes(6).toString('hex')}`;
 
@@ -59,9 +58,7 @@ export function unmount() {}
 }
 
 describe.each(oneMode('embedded'))('the console: dashboards mounted in an isolated frame (%s infrastructure)', (mode) => {
-  let fleet: TestFleet;
-  let call: Call;
-  let browser: ConsoleBrowser;
+  const suite = consoleSuite(mode, 'dashboards', { fleet: () => ({ dashboardOrigin: true }) });
   let dev: TestUser;
   let viewer: TestUser;
   let ns: string;
@@ -69,45 +66,35 @@ describe.each(oneMode('embedded'))('the console: dashboards mounted in an isolat
   let hostile: { slug: string };
 
   beforeAll(async () => {
-    fleet = await startTestFleet(mode, { dashboardOrigin: true });
-    call = client(fleet.url);
-    const admin = await adminToken(call);
-    [dev, viewer] = [await signUp(call, admin), await signUp(call, admin)];
-    const org = await createOrganization(call, dev);
+    [dev, viewer] = [await signUp(suite.call, suite.admin), await signUp(suite.call, suite.admin)];
+    const org = await createOrganization(suite.call, dev);
     ns = dev.slug;
-    await installPack(fleet.url, call, dev, { namespace: ns, name: 'tools', commands: [{ name: 'greet', input_schema: { type: 'object', properties: { name: { type: 'string' } } } }] as never, files: { 'commands/greet.js': 'export default async (input) => ({ greeting: `hello ${input.name}` });\n' } });
-    await installPack(fleet.url, call, dev, { namespace: ns, name: 'vault', commands: [{ name: 'secret' }] as never, files: { 'commands/secret.js': 'export default async () => ({ secret: "vault contents" });\n' } });
-    for (const pack of ['tools', 'vault']) expect((await call('/api/v1/packs/install', { token: viewer.token, body: { name: `@${ns}/${pack}`, version: 'latest' } })).status).toBe(200);
-    expect((await call('/api/v1/storage/diary', { method: 'PUT', token: viewer.token, body: { data: { secret: SECRET }, ttl: 3600 } })).status).toBe(201);
+    await installPack(suite.fleet.url, suite.call, dev, { namespace: ns, name: 'tools', commands: [{ name: 'greet', input_schema: { type: 'object', properties: { name: { type: 'string' } } } }] as never, files: { 'commands/greet.js': 'export default async (input) => ({ greeting: `hello ${input.name}` });\n' } });
+    await installPack(suite.fleet.url, suite.call, dev, { namespace: ns, name: 'vault', commands: [{ name: 'secret' }] as never, files: { 'commands/secret.js': 'export default async () => ({ secret: "vault contents" });\n' } });
+    for (const pack of ['tools', 'vault']) expect((await suite.call('/api/v1/packs/install', { token: viewer.token, body: { name: `@${ns}/${pack}`, version: 'latest' } })).status).toBe(200);
+    expect((await suite.call('/api/v1/storage/diary', { method: 'PUT', token: viewer.token, body: { data: { secret: SECRET }, ttl: 3600 } })).status).toBe(201);
 
     const deps = JSON.stringify([{ scope: ns, name: 'tools', version: '^1.0.0' }]);
-    const board = await createDashboard(call, dev.token, org.scope, `sample-${randomBytes(3).toString('hex')}`, 'public');
+    const board = await createDashboard(suite.call, dev.token, org.scope, `sample-${randomBytes(3).toString('hex')}`, 'public');
     const files = [
       { name: 'main.js', content: sampleMain(ns) },
       { name: 'unmounted.txt', content: 'bye\n' },
     ];
-    expect((await uploadBundle(fleet.url, dev.token, board.id, await bundleOf(files), { version: '1.0.0', pack_dependencies: deps })).status).toBe(201);
+    expect((await uploadBundle(suite.fleet.url, dev.token, board.id, await bundleOf(files), { version: '1.0.0', pack_dependencies: deps })).status).toBe(201);
     sample = board;
-    const apiOrigin = `http://localhost:${new URL(fleet.url).port}`;
-    const evil = await createDashboard(call, dev.token, org.scope, `evil-${randomBytes(3).toString('hex')}`, 'public');
-    expect((await uploadBundle(fleet.url, dev.token, evil.id, await bundleOf([{ name: 'main.js', content: hostileMain(ns, apiOrigin) }]), { version: '1.0.0', pack_dependencies: deps })).status).toBe(201);
+    const evil = await createDashboard(suite.call, dev.token, org.scope, `evil-${randomBytes(3).toString('hex')}`, 'public');
+    expect((await uploadBundle(suite.fleet.url, dev.token, evil.id, await bundleOf([{ name: 'main.js', content: hostileMain(ns, suite.browser.origin) }]), { version: '1.0.0', pack_dependencies: deps })).status).toBe(201);
     hostile = evil;
-    browser = await ConsoleBrowser.launch(fleet.url, SHOTS);
-  });
-  afterEach(() => browser.closeTabs());
-  afterAll(async () => {
-    await browser?.close();
-    await fleet?.stop();
   });
 
   it('lists dashboards, mounts one by slug on the dashboard origin, runs its pack’s command through the console, and unmounts it on leave', async () => {
-    const { page, shot } = await browser.open('/dashboards');
+    const { page, shot } = await suite.browser.open('/dashboards');
     await signInThroughPage(page, viewer);
     await page.getByRole('link', { name: sample.slug }).click();
     await page.getByText('Dashboard loaded.').waitFor();
     const frame = page.frameLocator('iframe');
     await frame.getByRole('heading', { name: `Sample for ${sample.slug}` }).waitFor();
-    expect(new URL((await page.locator('iframe').getAttribute('src'))!).origin).toBe(fleet.dashboard!.origin);
+    expect(new URL((await page.locator('iframe').getAttribute('src'))!).origin).toBe(suite.fleet.dashboard!.origin);
     expect(await page.locator('iframe').getAttribute('sandbox')).not.toContain('allow-same-origin');
     await frame.getByRole('button', { name: 'Greet' }).click();
     // The first run of a pack starts its runner: seconds on shared cores.
@@ -121,7 +108,7 @@ describe.each(oneMode('embedded'))('the console: dashboards mounted in an isolat
   }, STEPS_MS);
 
   it('keeps a hostile dashboard from the console’s token, the viewer’s cookie and anything beyond its packs', async () => {
-    const tab = await browser.open(`/dashboards/${hostile.slug}`);
+    const tab = await suite.browser.open(`/dashboards/${hostile.slug}`);
     const frame = tab.page.frameLocator('iframe');
     const report = JSON.parse((await frame.locator('#report').textContent({ timeout: 30_000 }))!) as Record<string, string>;
     await tab.shot('hostile-dashboard');
@@ -140,20 +127,20 @@ describe.each(oneMode('embedded'))('the console: dashboards mounted in an isolat
     const refused = tab.problems.splice(0);
     expect(refused.length).toBeGreaterThan(0);
     for (const line of refused) expect(line).toMatch(/Refused to connect|Failed to fetch|violates the following Content Security Policy/);
-    expect((await call('/api/v1/account/api-keys', { token: viewer.token })).body.data).toEqual([]);
+    expect((await suite.call('/api/v1/account/api-keys', { token: viewer.token })).body.data).toEqual([]);
   }, STEPS_MS);
 
   it('lets its owner make a share link that opens signed out: the dashboard shows, its commands need an account', async () => {
-    const { page } = await browser.open(`/dashboards/${sample.slug}`);
+    const { page } = await suite.browser.open(`/dashboards/${sample.slug}`);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await signInThroughPage(page, dev);
     await page.getByRole('button', { name: 'Create a share link' }).click();
     const link = (await page.getByRole('link', { name: /\/shared\/dsh_/ }).getAttribute('href'))!;
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await browser.browser.context.clearCookies();
+    await suite.browser.browser.context.clearCookies();
 
-    const shared = await browser.open(new URL(link).pathname);
+    const shared = await suite.browser.open(new URL(link).pathname);
     const frame = shared.page.frameLocator('iframe');
     await frame.getByRole('heading', { name: `Sample for ${sample.slug}` }).waitFor();
     expect(await shared.page.getByRole('button', { name: 'Sign out', exact: true }).count()).toBe(0);

@@ -4,18 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPair, LOOPBACK_CIDRS, OpenSshServer, SSHD } from '@svc/ssh/testing';
 import { startReceiver, verifySignature, type TestReceiver } from '@svc/notify/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, createOrganization, signUp, type TestUser } from './support/accounts.js';
-import { client, type Call } from './support/client.js';
-import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
-import { oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
-
-const SHOTS = screenshotFolder('developer');
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganization, signUp, type TestUser } from './support/accounts.js';
+import { signInThroughPage } from './support/console-browser.js';
+import { consoleSuite } from './support/console-suite.js';
+import { oneMode } from './support/fleet.js';
 
 describe.each(oneMode('embedded'))('the console: developers’ webhooks, pack secrets and SSH targets (%s infrastructure)', (mode) => {
-  let fleet: TestFleet;
-  let call: Call;
-  let browser: ConsoleBrowser;
   let receiver: TestReceiver;
   let dev: TestUser;
   let sshd: OpenSshServer | undefined;
@@ -25,29 +20,26 @@ describe.each(oneMode('embedded'))('the console: developers’ webhooks, pack se
     receiver = await startReceiver();
     dir = await mkdtemp(join(tmpdir(), 'svc-console-ssh-'));
     if (existsSync(SSHD)) sshd = await OpenSshServer.start();
-    // The test's OpenSSH server listens on loopback, which targets may not use by default.
-    fleet = await startTestFleet(mode, { sshAllowedCidrs: LOOPBACK_CIDRS });
-    call = client(fleet.url);
-    dev = await signUp(call, await adminToken(call));
-    await createOrganization(call, dev);
-    browser = await ConsoleBrowser.launch(fleet.url, SHOTS);
   });
-  afterEach(() => browser.closeTabs());
-
-  /** A tab at `path` signed in as the developer afresh (no session left from another test). */
-  async function openAsDev(path: string) {
-    await browser.browser.context.clearCookies();
-    const tab = await browser.open(path);
-    await signInThroughPage(tab.page, dev);
-    return tab;
-  }
   afterAll(async () => {
-    await browser?.close();
-    await fleet?.stop();
     await receiver?.close();
     await sshd?.dispose();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
+  // The test's OpenSSH server listens on loopback, which targets may not use by default.
+  const suite = consoleSuite(mode, 'developer', { fleet: () => ({ sshAllowedCidrs: LOOPBACK_CIDRS }) });
+  beforeAll(async () => {
+    dev = await signUp(suite.call, suite.admin);
+    await createOrganization(suite.call, dev);
+  });
+
+  /** A tab at `path` signed in as the developer afresh (no session left from another test). */
+  async function openAsDev(path: string) {
+    await suite.browser.browser.context.clearCookies();
+    const tab = await suite.browser.open(path);
+    await signInThroughPage(tab.page, dev);
+    return tab;
+  }
 
   it('registers an endpoint with its secret shown once, pings it, redelivers the ping, and removes it', async () => {
     const { page, shot } = await openAsDev('/webhooks');
@@ -88,7 +80,7 @@ describe.each(oneMode('embedded'))('the console: developers’ webhooks, pack se
     await page.getByRole('link', { name: 'All endpoints' }).click();
     await page.getByRole('button', { name: `Remove ${receiver.url}` }).click();
     await page.getByText('No endpoints.').waitFor();
-    expect((await call('/api/v1/webhooks', { token: dev.token })).body.data).toEqual([]);
+    expect((await suite.call('/api/v1/webhooks', { token: dev.token })).body.data).toEqual([]);
   });
 
   it('sets a pack’s secret by name, never shows a value, keeps the pack across a reload, and removes it', async () => {
@@ -103,7 +95,7 @@ describe.each(oneMode('embedded'))('the console: developers’ webhooks, pack se
     await page.getByLabel('Value').fill('tok-very-secret-1');
     await page.getByRole('button', { name: 'Set secret' }).click();
     await page.getByRole('table', { name: 'Secrets' }).getByText('WEATHER_TOKEN').waitFor();
-    const listed = await call('/api/v1/secrets/acme/weather', { token: dev.token });
+    const listed = await suite.call('/api/v1/secrets/acme/weather', { token: dev.token });
     expect(listed.body.data.secrets.map((s: { name: string }) => s.name)).toEqual(['WEATHER_TOKEN']);
 
     await page.reload();
@@ -118,7 +110,7 @@ describe.each(oneMode('embedded'))('the console: developers’ webhooks, pack se
 
     await page.getByRole('button', { name: 'Remove WEATHER_TOKEN' }).click();
     await page.getByText('No secrets.').waitFor();
-    expect((await call('/api/v1/secrets/acme/weather', { token: dev.token })).body.data.secrets).toEqual([]);
+    expect((await suite.call('/api/v1/secrets/acme/weather', { token: dev.token })).body.data.secrets).toEqual([]);
   });
 
   it.skipIf(!existsSync(SSHD))('registers an SSH target, verifies it showing the fingerprint, and trusts only a key line with that fingerprint', async () => {
@@ -152,7 +144,7 @@ describe.each(oneMode('embedded'))('the console: developers’ webhooks, pack se
     await page.getByRole('button', { name: 'Trust this key' }).click();
     await row.getByText('trusted', { exact: true }).waitFor();
     await shot('ssh-trusted');
-    const targets = (await call('/api/v1/ssh/targets', { token: dev.token })).body as { name: string; known_hosts: string | null }[];
+    const targets = (await suite.call('/api/v1/ssh/targets', { token: dev.token })).body as { name: string; known_hosts: string | null }[];
     expect(targets).toEqual([expect.objectContaining({ name: 'build-box', known_hosts: server.knownHostsLine })]);
 
     await page.getByRole('button', { name: 'Remove build-box' }).click();

@@ -1,41 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, clientAddress, signUp, type TestUser } from './support/accounts.js';
-import { client, type Call } from './support/client.js';
-import { ConsoleBrowser, screenshotFolder, signInThroughPage } from './support/console-browser.js';
-import { ADMIN, oneMode, startTestFleet, type TestFleet } from './support/fleet.js';
-
-const SHOTS = screenshotFolder('operators');
+import { describe, expect, it } from 'vitest';
+import { clientAddress, signUp, type TestUser } from './support/accounts.js';
+import { signInThroughPage } from './support/console-browser.js';
+import { consoleSuite } from './support/console-suite.js';
+import { ADMIN, oneMode } from './support/fleet.js';
 
 describe.each(oneMode('embedded'))('the console: the operators’ users and a user’s page; billing without payments (%s infrastructure)', (mode) => {
-  let fleet: TestFleet;
-  let call: Call;
-  let browser: ConsoleBrowser;
-  let admin: string;
+  const suite = consoleSuite(mode, 'operators', { clipboard: true });
 
   /** A user registered with a code of `cohort` (the list's referral), with a refresh token of their own. */
   async function referred(cohort: string): Promise<TestUser & { refreshToken: string }> {
-    const minted = await call('/api/v1/access-codes', { token: admin, body: { tier: 'free', cohort } });
+    const minted = await suite.call('/api/v1/access-codes', { token: suite.admin, body: { tier: 'free', cohort } });
     const slug = `r-${randomBytes(5).toString('hex')}`;
     const body = { email: `${slug}@example.test`, password: 'e2e-password-1', slug, access_code: minted.body.data.codes[0] };
-    const reply = await call('/api/v1/auth/register', { body, headers: clientAddress() });
+    const reply = await suite.call('/api/v1/auth/register', { body, headers: clientAddress() });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     const { accessToken, refreshToken } = reply.body.data.tokens;
     return { id: reply.body.data.user.id, email: body.email, password: body.password, slug, token: accessToken, tenantId: '', refreshToken };
   }
-
-  beforeAll(async () => {
-    fleet = await startTestFleet(mode);
-    call = client(fleet.url);
-    admin = await adminToken(call);
-    browser = await ConsoleBrowser.launch(fleet.url, SHOTS);
-    await browser.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: browser.origin });
-  });
-  afterEach(() => browser.closeTabs());
-  afterAll(async () => {
-    await browser?.close();
-    await fleet?.stop();
-  });
 
   it('filters users by referral and joining day, a page at a time, keeping the filters in the address', async () => {
     const cohort = `console-${randomBytes(3).toString('hex')}`;
@@ -43,10 +25,10 @@ describe.each(oneMode('embedded'))('the console: the operators’ users and a us
     for (let i = 0; i < 11; i += 1) people.push(await referred(cohort));
     const target = people.at(-1)!;
     // Admin's read model of users follows the registrations.
-    await expect.poll(async () => (await call(`/api/v1/admin/users?referral=${cohort}`, { token: admin })).body.data.users.length, { timeout: 15_000, interval: 250 }).toBe(11);
+    await expect.poll(async () => (await suite.call(`/api/v1/admin/users?referral=${cohort}`, { token: suite.admin })).body.data.users.length, { timeout: 15_000, interval: 250 }).toBe(11);
 
-    await browser.browser.context.clearCookies();
-    const { page, shot } = await browser.open('/operators');
+    await suite.browser.browser.context.clearCookies();
+    const { page, shot } = await suite.browser.open('/operators');
     await signInThroughPage(page, { email: ADMIN.email, password: ADMIN.password });
     const users = page.getByRole('table', { name: 'Users' });
     await page.getByLabel('Referral').fill(cohort);
@@ -79,9 +61,9 @@ describe.each(oneMode('embedded'))('the console: the operators’ users and a us
   it('on a user’s page changes the tier with a reason, revokes the sessions after a confirmation and mints a comp code', async () => {
     const cohort = `console-${randomBytes(3).toString('hex')}`;
     const target = await referred(cohort);
-    await expect.poll(async () => (await call(`/api/v1/admin/users?referral=${cohort}`, { token: admin })).body.data.users.length, { timeout: 15_000, interval: 250 }).toBe(1);
-    await browser.browser.context.clearCookies();
-    const { page, shot } = await browser.open(`/operators?referral=${cohort}`);
+    await expect.poll(async () => (await suite.call(`/api/v1/admin/users?referral=${cohort}`, { token: suite.admin })).body.data.users.length, { timeout: 15_000, interval: 250 }).toBe(1);
+    await suite.browser.browser.context.clearCookies();
+    const { page, shot } = await suite.browser.open(`/operators?referral=${cohort}`);
     await signInThroughPage(page, { email: ADMIN.email, password: ADMIN.password });
     await page.getByRole('table', { name: 'Users' }).getByRole('link', { name: target.email }).click();
     await page.getByRole('heading', { level: 1, name: target.email }).waitFor();
@@ -95,7 +77,7 @@ describe.each(oneMode('embedded'))('the console: the operators’ users and a us
     await page.getByLabel('Reason').fill('Conference speaker');
     await page.getByRole('button', { name: 'Change tier' }).click();
     await page.getByText('Tier changed from free to pro').waitFor();
-    await expect.poll(async () => (await call('/api/v1/auth/me', { token: target.token })).body.data.subscriptionTier, { timeout: 15_000, interval: 250 }).toBe('pro');
+    await expect.poll(async () => (await suite.call('/api/v1/auth/me', { token: target.token })).body.data.subscriptionTier, { timeout: 15_000, interval: 250 }).toBe('pro');
     await shot('tier-changed');
 
     // Revoking asks first; cancelling ends nothing, confirming ends every session.
@@ -103,13 +85,13 @@ describe.each(oneMode('embedded'))('the console: the operators’ users and a us
     await page.getByRole('group', { name: 'Confirm revoking sessions' }).waitFor();
     expect(await page.evaluate('document.activeElement.textContent')).toBe('Revoke all sessions');
     await page.getByRole('button', { name: 'Cancel' }).click();
-    expect((await call('/api/v1/auth/me', { token: target.token })).status).toBe(200);
+    expect((await suite.call('/api/v1/auth/me', { token: target.token })).status).toBe(200);
     await page.getByRole('button', { name: 'Revoke sessions…' }).click();
     await page.keyboard.press('Enter');
     await page.getByText(/^\d+ sessions? ended\.$/).waitFor();
-    const refreshed = await call('/api/v1/auth/refresh', { body: { refreshToken: target.refreshToken }, headers: clientAddress() });
+    const refreshed = await suite.call('/api/v1/auth/refresh', { body: { refreshToken: target.refreshToken }, headers: clientAddress() });
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(401);
-    expect((await call('/api/v1/auth/me', { token: target.token })).status).toBe(401);
+    expect((await suite.call('/api/v1/auth/me', { token: target.token })).status).toBe(401);
 
     // A comp code, shown once with a copy button, that registers a new account.
     await page.getByLabel('Code tier').selectOption('pro');
@@ -121,9 +103,9 @@ describe.each(oneMode('embedded'))('the console: the operators’ users and a us
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(code);
     await shot('comp-code');
     const slug = `comp-${randomBytes(4).toString('hex')}`;
-    const registered = await call('/api/v1/auth/register', { body: { email: `${slug}@example.test`, password: 'e2e-password-1', slug, access_code: code }, headers: clientAddress() });
+    const registered = await suite.call('/api/v1/auth/register', { body: { email: `${slug}@example.test`, password: 'e2e-password-1', slug, access_code: code }, headers: clientAddress() });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-    expect((await call('/api/v1/auth/me', { token: registered.body.data.tokens.accessToken })).body.data.subscriptionTier).toBe('pro');
+    expect((await suite.call('/api/v1/auth/me', { token: registered.body.data.tokens.accessToken })).body.data.subscriptionTier).toBe('pro');
     await page.reload();
     await page.getByRole('heading', { level: 1, name: target.email }).waitFor();
     expect(await page.content()).not.toContain(code);
@@ -134,9 +116,9 @@ describe.each(oneMode('embedded'))('the console: the operators’ users and a us
   }, 60_000);
 
   it('says plainly that payments are not set up when billing is not configured, while the plans and status still show', async () => {
-    const user = await signUp(call, admin, { tier: 'free' });
-    await browser.browser.context.clearCookies();
-    const tab = await browser.open('/billing');
+    const user = await signUp(suite.call, suite.admin, { tier: 'free' });
+    await suite.browser.browser.context.clearCookies();
+    const tab = await suite.browser.open('/billing');
     const { page, shot } = tab;
     await signInThroughPage(page, user);
     await expect.poll(() => page.getByTestId('billing-tier').textContent()).toBe('free');
