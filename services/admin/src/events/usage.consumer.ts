@@ -32,8 +32,10 @@ export interface UsageConsumerOptions {
  * Feeds the usage read model (and, for runs, the metrics' activity) from `command.executed`
  * and `storage.changed`, LLM tokens from `llm.usage.reported`, and jobs running at once from
  * `command.started` with the run's `command.executed` or `task.revoked`. Each event counts
- * once, by its id in the inbox, in the same transaction as the counters it moves: a second
- * delivery of the same run never counts it twice. The month is the one the event is handled in.
+ * once, by its id, in the same transaction as the counters it moves: a second delivery of the
+ * same run never counts it twice. A run's end, every run's event and the most frequent, is known
+ * by its row in the activity log (whose id is the event's); the others by the inbox, so that a
+ * run's end costs no inbox row on top of its activity row. The month is the one the event is handled in.
  * A quota the counters go past is noticed in that transaction too (`warnOfOverage`), and held
  * to when the tenant has hard limits (`HardLimits`).
  *
@@ -46,20 +48,53 @@ export function consumeUsageEvents(bus: Bus, db: Db, events: EventOutbox, option
     [...USAGE_EVENTS],
     inBatches<EventMessage<UsageEvent>>(
       (messages) =>
-        events.transaction(async (tx, out) => count(tx, out, await firstDeliveriesOf(tx, inbox, messages), options)),
+        events.transaction(async (tx, out) => {
+          const at = options.now();
+          return count(tx, out, await firstDeliveriesIn(tx, messages, at), at, options);
+        }),
       { maxBatch: BATCH, gatherMs: GATHER_MS },
     ),
     { prefetch: 2 * BATCH },
   );
 }
 
-async function count(tx: Db, out: OutboxWriter, messages: EventMessage<UsageEvent>[], { now, limitsEnabled, hardLimits }: UsageConsumerOptions): Promise<void> {
+type RunEnd = EventMessage<'command.executed'>;
+const isRunEnd = (message: EventMessage<UsageEvent>): message is RunEnd => message.name === 'command.executed';
+
+/** A run's line in the metrics' activity log: its id is the event's. */
+function activityOf({ messageId, payload: run }: RunEnd, at: Date): ActivityRow {
+  return {
+    id: messageId,
+    tenantId: run.tenant_id,
+    userId: run.user_id,
+    eventType: 'command.executed',
+    eventData: { command: run.command, status: run.status },
+    durationMs: Math.round(run.duration_ms),
+    createdAt: at,
+  };
+}
+
+/** The first deliveries of a batch, in its order, with the activity rows logged for them now. */
+interface FirstDeliveries {
+  messages: EventMessage<UsageEvent>[];
+  activity: ActivityRow[];
+}
+
+/** Runs' ends by the activity rows they add to the log, the other events by the inbox. */
+async function firstDeliveriesIn(tx: Db, messages: EventMessage<UsageEvent>[], at: Date): Promise<FirstDeliveries> {
+  const rows = new Map(messages.filter(isRunEnd).map((message) => [message.messageId, activityOf(message, at)]));
+  const logged = await new ActivityRepository(tx).logNew([...rows.values()]);
+  const others = new Set(await firstDeliveriesOf(tx, inbox, messages.filter((message) => !isRunEnd(message))));
+  // A run's end delivered twice in one batch: only its first delivery takes the new row.
+  const first = messages.filter((message) => (isRunEnd(message) ? logged.delete(message.messageId) : others.has(message)));
+  return { messages: first, activity: first.filter(isRunEnd).map((message) => rows.get(message.messageId)!) };
+}
+
+async function count(tx: Db, out: OutboxWriter, { messages, activity }: FirstDeliveries, at: Date, { limitsEnabled, hardLimits }: UsageConsumerOptions): Promise<void> {
   const usage = new UsageRepository(tx);
-  const at = now();
   const period = periodOf(at);
   const runChanges: RunChange[] = [];
   const runs: CommandRun[] = [];
-  const activity: ActivityRow[] = [];
   const reports: LlmReport[] = [];
   const moved = new Map<string, { tenantId: string; userId: string | null; metric: QuotaMetric }>();
   const move = (tenantId: string, userId: string | null, metric: QuotaMetric) => {
@@ -75,15 +110,6 @@ async function count(tx: Db, out: OutboxWriter, messages: EventMessage<UsageEven
       const run = message.payload;
       runChanges.push({ change: 'ended', tenantId: run.tenant_id, taskId: run.task_id });
       runs.push({ period, tenantId: run.tenant_id, userId: run.user_id, ...packOf(run), succeeded: run.status === 'success', durationMs: run.duration_ms });
-      activity.push({
-        id: message.messageId,
-        tenantId: run.tenant_id,
-        userId: run.user_id,
-        eventType: 'command.executed',
-        eventData: { command: run.command, status: run.status },
-        durationMs: Math.round(run.duration_ms),
-        createdAt: at,
-      });
       move(run.tenant_id, run.user_id, 'commands_per_month');
     } else if (message.name === 'llm.usage.reported') {
       const report = message.payload;
@@ -100,7 +126,7 @@ async function count(tx: Db, out: OutboxWriter, messages: EventMessage<UsageEven
 
   await new ConcurrencyRepository(tx).apply(period, at, runChanges);
   await usage.addCommandRuns(runs);
-  await new ActivityRepository(tx).recordAll(activity);
+  await new ActivityRepository(tx).countMoves(activity);
   await usage.addLlmReports(reports);
   if (!limitsEnabled) return;
   for (const { tenantId, userId, metric } of moved.values()) {

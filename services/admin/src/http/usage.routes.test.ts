@@ -13,7 +13,7 @@ import { createLogger } from '@svc/core';
 import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { closeServer, createServiceApp, listen } from '@svc/platform';
 import { createAdminService, type AdminServiceHandle } from '../app.js';
-import { adminUsers } from '../db/schema.js';
+import { activity, adminUsers, inbox } from '../db/schema.js';
 
 const log = createLogger({ service: 'test', silent: true });
 const SECRET = 'admin-usage-test-secret-0123456789abcdef';
@@ -110,6 +110,23 @@ describe.each(testDatabaseKinds())('usage on $name', (kind) => {
         { pack: 'tools', versions: {}, commands_executed: 1, commands_succeeded: 0, commands_failed: 1, execution_time_seconds: 1, ...none },
       ],
     });
+  });
+
+  it('knows a run counted before by its activity row: the same end delivered in a later batch counts nothing, and no inbox row is written for it', async () => {
+    const kim = caller();
+    await bus.publish('user.registered', { user_id: kim.userId, tenant_id: kim.tenantId, email: 'kim@example.test', tier: 'free', access_code_id: randomUUID(), cohort: 'comp' });
+    await vi.waitFor(async () => expect(await db.database.db.select().from(adminUsers).where(eq(adminUsers.userId, kim.userId))).toHaveLength(1), { timeout: 5000 });
+    const once = randomUUID();
+    await ran(kim, 'acme.hello', 'success', 1000, once);
+    await counted(kim, 1);
+    await ran(kim, 'acme.hello', 'success', 1000, once);
+    await ran(kim, 'acme.hello', 'failure', 1000);
+    await counted(kim, 2);
+    expect((await get('/usage/by-pack', kim)).body.data.packs).toMatchObject([{ pack: 'acme', commands_executed: 2, commands_succeeded: 1, commands_failed: 1 }]);
+    expect(await db.database.db.select({ id: activity.id }).from(activity).where(eq(activity.id, once))).toEqual([{ id: once }]);
+    expect(await db.database.db.select().from(inbox).where(eq(inbox.eventId, once))).toEqual([]);
+    // The user's count of events moves once per run too (and once for the sign-up).
+    expect(await db.database.db.select({ events: adminUsers.eventsCount }).from(adminUsers).where(eq(adminUsers.userId, kim.userId))).toEqual([{ events: 3 }]);
   });
 
   it('counts runs and LLM calls per pack and version, two packs of one namespace apart', async () => {

@@ -33,13 +33,29 @@ export class ActivityRepository {
     await this.recordAll([row]);
   }
 
-  /**
-   * Events of one batch: the log in one statement, and what they move summed per user (events,
-   * last activity, milestones) and per day of the funnel, one statement each.
-   */
+  /** Events of one batch: logged (`logNew`), and what those new to the log move (`countMoves`). */
   async recordAll(rows: ActivityRow[]): Promise<void> {
+    const logged = await this.logNew(rows);
+    await this.countMoves(rows.filter((row) => logged.delete(row.id)));
+  }
+
+  /**
+   * Adds the rows to the log in one statement and answers the ids it did not hold yet: a row's id
+   * is its event's, so the log also says which deliveries of an event are its first.
+   */
+  async logNew(rows: ActivityRow[]): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const logged = await this.db
+      .insert(activity)
+      .select(unnestRows(activity, ACTIVITY_COLUMNS, (key) => sql.param(rows.map((row) => (key === 'eventData' ? JSON.stringify(row.eventData) : columnValue(row[key]))))))
+      .onConflictDoNothing()
+      .returning({ id: activity.id });
+    return new Set(logged.map((row) => row.id));
+  }
+
+  /** What logged events move, summed per user (events, last activity, milestones) and per day of the funnel, one statement each. */
+  async countMoves(rows: ActivityRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.db.insert(activity).select(unnestRows(activity, ACTIVITY_COLUMNS, (key) => sql.param(rows.map((row) => (key === 'eventData' ? JSON.stringify(row.eventData) : columnValue(row[key])))))).onConflictDoNothing();
     const funnel = new Map<string, { counter: FunnelCounter; at: Date; n: number }>();
     const countIn = (counter: FunnelCounter, at: Date, n = 1) => {
       const key = `${counter} ${dayOf(at)}`;
