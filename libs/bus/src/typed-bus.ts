@@ -82,14 +82,18 @@ function checked(schema: z.ZodType, message: BusMessage, what: string): void {
   message.payload = parseInput(schema, message.payload, what);
 }
 
-/** Runs `work` and counts it on `counter` under `labels`, with its outcome (ok or failed). */
+/**
+ * Runs `work` and counts it on `counter` under `labels`, with its outcome (ok or failed). The
+ * labels are assigned onto the outcome, not spread before it: Node 20 copies `{ ...labels,
+ * outcome }` some five times slower, twice for every message (BENCHMARKS.md, thirteenth round).
+ */
 async function tally<T>(counter: { inc(labels: Record<string, string>): void }, labels: Record<string, string>, work: () => Promise<T>): Promise<T> {
   try {
     const result = await work();
-    counter.inc({ ...labels, outcome: 'ok' });
+    counter.inc(Object.assign({ outcome: 'ok' }, labels));
     return result;
   } catch (err) {
-    counter.inc({ ...labels, outcome: 'failed' });
+    counter.inc(Object.assign({ outcome: 'failed' }, labels));
     throw err;
   }
 }

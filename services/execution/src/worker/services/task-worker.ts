@@ -205,11 +205,12 @@ export class TaskWorker {
     if (ending.status !== 'success' && ending.retryable && task.attempts <= task.maxRetries) {
       return this.retry(job, task, stored);
     }
-    const ended: TaskEnding = { ...ending, durationMs, retentionMs: this.settings.retentionMs, logs: log.lines() };
+    // Assigned, not spread before the other fields, which Node 20 copies some five times slower (rowless-sync-run.ts).
+    const ended: TaskEnding = Object.assign({ durationMs, retentionMs: this.settings.retentionMs, logs: log.lines() }, ending);
     // Fast path (rowless-sync-run.ts): a synchronous run that succeeded in time needs no row; it
     // is written only if its answer cannot be delivered.
     const rowless = endsRowless(job, ended);
-    const finished = rowless ? { ...task, ...endingColumns(ended) } : await this.whileDatabaseAway(() => this.end(job, task, ended));
+    const finished = rowless ? Object.assign({}, task, endingColumns(ended)) : await this.whileDatabaseAway(() => this.end(job, task, ended));
     if (!finished) return this.reply(job, await new TaskRepository(this.db).find(task.id));
     tasksFinished.inc({ mode: job.sync ? 'sync' : 'task', status: finished.status });
     annotate({ 'svc.task.status': finished.status });
