@@ -3,7 +3,7 @@ import { ServiceUnavailableError, createLogger, withCorrelationId } from '@svc/c
 import type { Logger } from '@svc/core';
 import type { RawBus, BusMessage, ConsumeOptions, MessageHandler, RequestHandler, RequestOptions, RetryPolicy, SendOptions, Subscription } from './bus.js';
 import { prepareMessage } from './message.js';
-import { MemoryQueue, firstDelivery, type Deliver, type Envelope, type MemoryConsumer } from './memory-queue.js';
+import { MemoryQueue, envelopeOf, type Deliver, type Envelope, type MemoryConsumer } from './memory-queue.js';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -77,7 +77,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
     if (existing) return existing;
     const deadLetters = kind === 'work' && hasDeadLetterQueue(name) ? declare(deadLetterQueueOf(name), 'work') : undefined;
     const reject = (envelope: Envelope) => {
-      if (deadLetters) return deadLetters.enqueue(firstDelivery(envelope));
+      if (deadLetters) return deadLetters.enqueue(envelopeOf(envelope));
       log.error('bus message rejected on a queue without dead-letter queue; dropped', {
         queue: name,
         message_id: envelope.messageId,
@@ -150,7 +150,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
       checkEventName(event);
       ensureOpen();
       const message = prepareMessage(event, payload, send);
-      for (const queue of routeOf(event)) destination(queue)?.enqueue(firstDelivery(message));
+      for (const queue of routeOf(event)) destination(queue)?.enqueue(envelopeOf(message));
     },
 
     async subscribe(queue: string, patterns: string[], handler: MessageHandler, consume?: ConsumeOptions) {
@@ -169,7 +169,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
     async send(queue: string, payload: unknown, send?: SendOptions) {
       checkQueueName(queue);
       ensureOpen();
-      const envelope = firstDelivery(prepareMessage(queue, payload, send));
+      const envelope = envelopeOf(prepareMessage(queue, payload, send));
       checkDelay(queue, send);
       if (send?.delayMs) {
         const timer = setTimeout(() => {
@@ -198,7 +198,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): RawBus {
       const id = randomUUID();
       const answer = requests.wait(id, queue, timeoutMs);
       // Like AMQP's default exchange: a question to a queue nobody declared is dropped (and times out).
-      const question = firstDelivery(message);
+      const question = envelopeOf(message);
       question.replyTo = id;
       question.expiresAt = Date.now() + timeoutMs;
       queues.get(queue)?.enqueue(question);

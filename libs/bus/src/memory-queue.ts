@@ -17,7 +17,7 @@ export interface Envelope extends OutgoingMessage {
  * Node 20 copies `{ ...message, redelivered: false }` some five times slower, and every message
  * of the embedded platform passes here (BENCHMARKS.md, thirteenth round).
  */
-export function firstDelivery(message: OutgoingMessage): Envelope {
+export function envelopeOf(message: OutgoingMessage): Envelope {
   return { name: message.name, body: message.body, correlationId: message.correlationId, messageId: message.messageId, headers: message.headers, redelivered: false };
 }
 
