@@ -9,8 +9,11 @@ export interface EntryKey {
   key: string;
 }
 
-/** A tenant id is a UUID, without a space: `tenant key` names one entry. */
-const nameOf = ({ tenantId, key }: EntryKey) => `${tenantId} ${key}`;
+/**
+ * A tenant id is a UUID, without a space: `tenant key` names one entry. Postgres reads a UUID
+ * back in lower case whatever case it was asked in, so the name takes that case too.
+ */
+const nameOf = ({ tenantId, key }: EntryKey) => `${tenantId.toLowerCase()} ${key}`;
 
 /**
  * The read of one entry, the storage's most frequent statement (every `GET /storage/{key}` and a

@@ -139,8 +139,10 @@ describe.each(testDatabaseKinds())('storage service on $name', (kind) => {
       storage().get(one, `odd ,"{}\\' NULL key`),
       storage().get(two, 'same name'),
       storage().get(one, 'Same name'),
+      // A UUID is the same UUID in either case, as Postgres compares it.
+      storage().get(one.toUpperCase(), 'same name'),
     ]);
-    expect(reads.map((entry) => entry?.value ?? null)).toEqual([{ owner: 'one' }, { owner: 'two' }, null, null, { odd: true }, { owner: 'two' }, null]);
+    expect(reads.map((entry) => entry?.value ?? null)).toEqual([{ owner: 'one' }, { owner: 'two' }, null, null, { odd: true }, { owner: 'two' }, null, { owner: 'one' }]);
     expect(reads[0]).toMatchObject({ key: 'same name', expires_at: null });
   });
 
