@@ -2,7 +2,7 @@
 // the way a deployment runs them, each started again when it dies. Build first (`npm run build`).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { cpuProfileFlags, PROCESS_ENV, PROCESS_NODE_FLAGS } from './node-flags.mjs';
+import { cpuProfileFlags, platformEnv, PROCESS_NODE_FLAGS } from './node-flags.mjs';
 
 const missing = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'SVC_SSH_ENCRYPTION_KEY'].filter((n) => !process.env[n]);
 if (missing.length > 0) {
@@ -60,7 +60,7 @@ const running = new Map();
 function start(proc) {
   const { name, entry, env } = proc;
   const startedAt = Date.now();
-  const child = spawn(process.execPath, [...PROCESS_NODE_FLAGS, ...profiling(name), entry], { stdio: 'inherit', env: { ...PROCESS_ENV, ...process.env, ...env } });
+  const child = spawn(process.execPath, [...PROCESS_NODE_FLAGS, ...profiling(name), entry], { stdio: 'inherit', env: platformEnv({ ...process.env, ...env }) });
   running.set(name, child);
   child.on('exit', (code, signal) => {
     running.delete(name);

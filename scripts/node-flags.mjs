@@ -21,5 +21,23 @@ export const PROCESS_NODE_FLAGS = ['--enable-source-maps'];
  */
 export const PROCESS_ENV = { MALLOC_ARENA_MAX: '2' };
 
+/**
+ * Further environment of a process that opens the embedded database (PGlite: no `DATABASE_URL`):
+ * glibc serves allocations of 32 KB and more with their own mappings, given back when freed.
+ * Compiling PGlite's WebAssembly at start takes 55-105 MB of V8's compiler zones, in 32 KB
+ * pieces that otherwise stayed in malloc's heap for the process's life, scattered among what
+ * lives on: the idle standalone 261 → 192 MB, with no CPU per run B2 could tell apart. Not for
+ * every process: the gateway then paid a mapping per 64 KB socket read relaying dashboard files
+ * (B8's gateway 0.37 → 0.47 ms per request) for 21 MB off the whole idle fleet (BENCHMARKS.md,
+ * fourteenth round).
+ */
+export const EMBEDDED_DATABASE_ENV = { MALLOC_MMAP_THRESHOLD_: '32768' };
+
+/**
+ * The environment a platform process is started with: `PROCESS_ENV`, `EMBEDDED_DATABASE_ENV` when
+ * it opens the embedded database, then `env` itself, so that what the operator set wins.
+ */
+export const platformEnv = (env) => ({ ...PROCESS_ENV, ...(env.DATABASE_URL ? {} : EMBEDDED_DATABASE_ENV), ...env });
+
 /** The flags that make a process write a V8 CPU profile into `dir` when it exits. */
 export const cpuProfileFlags = (dir) => ['--cpu-prof', `--cpu-prof-dir=${dir}`];

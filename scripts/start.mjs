@@ -1,7 +1,7 @@
 // `npm start`: install with the lockfile, build, and run the whole platform in one process on
 // embedded infrastructure (or on real Postgres/Redis/RabbitMQ when their URLs are set).
 import { spawn } from 'node:child_process';
-import { PROCESS_ENV, PROCESS_NODE_FLAGS } from './node-flags.mjs';
+import { platformEnv, PROCESS_NODE_FLAGS } from './node-flags.mjs';
 import { pnpm } from './pnpm.mjs';
 
 // Operators set NODE_ENV=production. It is for the platform at run time; given to the install
@@ -17,6 +17,6 @@ const step = (args) => {
 step(['install', '--frozen-lockfile']);
 step(['run', 'build']);
 
-const child = spawn(process.execPath, [...PROCESS_NODE_FLAGS, 'deploy/standalone/dist/main.js'], { stdio: 'inherit', env: { ...PROCESS_ENV, ...process.env } });
+const child = spawn(process.execPath, [...PROCESS_NODE_FLAGS, 'deploy/standalone/dist/main.js'], { stdio: 'inherit', env: platformEnv(process.env) });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

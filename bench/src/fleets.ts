@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cpuProfileFlags, PROCESS_ENV, PROCESS_NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { cpuProfileFlags, platformEnv, PROCESS_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { realInfra, type RealInfra } from './infra.js';
 import { freePort, makeDataDir } from '@svc/testing';
 import { launch, waitForHealthy, type Launched } from './processes.js';
@@ -23,10 +23,9 @@ export interface RunningFleet {
   stop(options?: { keepData?: boolean }): Promise<string[]>;
 }
 
-/** The environment every launch shares: operator, secrets, limits off, and only what Node needs (with what `npm start` and `npm run fleet` give every process). */
+/** The environment every launch shares: operator, secrets, limits off, and only what Node needs. */
 function baseEnv(dataDir: string, internalSecret: string): Record<string, string | undefined> {
   return {
-    ...PROCESS_ENV,
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     SVC_DATA_DIR: dataDir,
@@ -53,7 +52,9 @@ async function started(kind: string, args: string[], extraEnv: (dataDir: string)
   const infra: RealInfra | undefined = real ? await realInfra(kind) : undefined;
   const port = await freePort();
   const extra = await extraEnv(dataDir);
-  const launched = launch(args, { ...baseEnv(dataDir, internalSecret), ...infra?.env, PORT: String(port), ...extra }, join(dataDir, `${kind}.log`));
+  // With what `npm start` and `npm run fleet` give every process.
+  const env = platformEnv({ ...baseEnv(dataDir, internalSecret), ...infra?.env, PORT: String(port), ...extra });
+  const launched = launch(args, env, join(dataDir, `${kind}.log`));
   const url = `http://127.0.0.1:${port}`;
   const release = async () => {
     await launched.stop();
