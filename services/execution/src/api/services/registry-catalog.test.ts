@@ -40,6 +40,8 @@ describe('resolved commands, and the installs and uninstalls that change them', 
   let asked = 0;
   /** The registry's side failing as when its database is away. */
   let failing = false;
+  /** While set, the registry's side answers only once it settles, with what was installed when it was asked. */
+  let held: Promise<void> | null = null;
 
   const event = (name: 'pack.installed' | 'pack.uninstalled' | 'pack.grant.changed', namespace: string) =>
     bus.publish(name, { pack_id: packId, tenant_id: caller.tenantId, namespace, name: 'tools', user_id: caller.userId, version: installed, version_id: `v-${installed}`, previous_version: null, visibility: 'public', commands: ['echo'], grantee_tenant_id: caller.tenantId, granted: installed !== null });
@@ -51,9 +53,11 @@ describe('resolved commands, and the installs and uninstalls that change them', 
     subscriptions = [
       await bus.respond(RESOLVE_COMMAND_RPC, async () => {
         asked += 1;
+        const version = installed;
+        if (held) await held;
         if (failing) throw new Error('the registry could not read its database');
-        if (installed === null) throw new NotFoundError('No such command');
-        return resolved(installed);
+        if (version === null) throw new NotFoundError('No such command');
+        return resolved(version);
       }),
       await consumePackChanges(bus, { catalog, validator: new InputValidator() }),
     ];
@@ -89,6 +93,38 @@ describe('resolved commands, and the installs and uninstalls that change them', 
     installed = '3.0.0';
     await event(givenEvent, 'acme');
     await expect.poll(versionNow, { timeout: 1000, interval: 20 }).toBe('3.0.0');
+  });
+
+  it('asks the registry once for calls that find no answer while it is being asked for', async () => {
+    const newcomer = personalIdentity({ userId: randomUUID(), tenantId: randomUUID(), slug: 'newcomer' });
+    installed = '3.1.0';
+    const before = asked;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => catalog.resolve(newcomer, { namespace: 'acme', name: 'echo' })));
+    expect(answers.map((answer) => answer?.pack.version)).toEqual(Array(20).fill('3.1.0'));
+    expect(asked - before).toBe(1);
+  });
+
+  it('does not keep an answer asked for before an install was heard of', async () => {
+    const newcomer = personalIdentity({ userId: randomUUID(), tenantId: randomUUID(), slug: 'newcomer' });
+    const resolveNow = async () => (await catalog.resolve(newcomer, { namespace: 'acme', name: 'echo' }))?.pack.version ?? null;
+    installed = '4.0.0';
+    let release!: () => void;
+    held = new Promise((resolve) => (release = resolve));
+    const before = asked;
+    try {
+      const early = resolveNow();
+      await expect.poll(() => asked - before, { timeout: 1000, interval: 5 }).toBe(1);
+      installed = '5.0.0';
+      catalog.forgetNamespace('acme');
+      release();
+      // The call that asked gets its answer; the next one asks again and runs the new version.
+      expect(await early).toBe('4.0.0');
+    } finally {
+      held = null;
+      release();
+    }
+    expect(await resolveNow()).toBe('5.0.0');
+    expect(asked - before).toBe(2);
   });
 
   it('answers 503 with a retry_after when the registry cannot answer, as for a run that cannot be queued', async () => {
