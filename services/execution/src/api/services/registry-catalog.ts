@@ -27,12 +27,12 @@ export class RegistryCatalog implements CommandCatalog {
 
   constructor(private readonly bus: Bus) {}
 
-  resolve(identity: Identity, path: { namespace: string; name: string; pack?: string }): Promise<ResolvedCommand | null> {
+  async resolve(identity: Identity, path: { namespace: string; name: string; pack?: string }): Promise<ResolvedCommand | null> {
     const tenantIds = tenantIdsOf(identity);
     // The caller's own tenant is among its tenants: its pinned versions are part of the answer.
     const key = `${path.namespace}/${path.pack ?? ''}/${path.name}|${tenantIds.join(',')}`;
     const hit = this.recent.get(key);
-    if (hit && hit.until > Date.now()) return Promise.resolve(hit.command);
+    if (hit && hit.until > Date.now()) return hit.command;
     const asked = this.asking.get(key);
     if (asked) return asked;
     const forgetsBefore = this.forgets;
