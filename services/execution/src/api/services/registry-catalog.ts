@@ -21,9 +21,8 @@ const RESOLVE_TIMEOUT_MS = 3000;
  */
 export class RegistryCatalog implements CommandCatalog {
   private readonly recent = new Map<string, { command: ResolvedCommand | null; until: number }>();
+  /** Questions in flight; `forgetNamespace` drops those of its namespace, so that their answers are not kept. */
   private readonly asking = new Map<string, Promise<ResolvedCommand | null>>();
-  /** Counts `forgetNamespace` calls: an answer is kept only if none came while it was asked for. */
-  private forgets = 0;
 
   constructor(private readonly bus: Bus) {}
 
@@ -35,24 +34,23 @@ export class RegistryCatalog implements CommandCatalog {
     if (hit && hit.until > Date.now()) return hit.command;
     const asked = this.asking.get(key);
     if (asked) return asked;
-    const forgetsBefore = this.forgets;
-    const answer = this.ask(identity, path, tenantIds).then((command) => {
-      if (this.forgets === forgetsBefore) {
-        if (this.recent.size > 10_000) this.recent.clear();
-        this.recent.set(key, { command, until: Date.now() + RESOLVE_CACHE_MS });
-      }
-      return command;
-    });
+    const answer: Promise<ResolvedCommand | null> = this.ask(identity, path, tenantIds)
+      .then((command) => {
+        // Still the question in flight: no change of its namespace was heard of while it was asked.
+        if (this.asking.get(key) === answer) {
+          if (this.recent.size > 10_000) this.recent.clear();
+          this.recent.set(key, { command, until: Date.now() + RESOLVE_CACHE_MS });
+        }
+        return command;
+      })
+      .finally(() => {
+        if (this.asking.get(key) === answer) this.asking.delete(key);
+      });
     this.asking.set(key, answer);
-    const done = () => {
-      if (this.asking.get(key) === answer) this.asking.delete(key);
-    };
-    answer.then(done, done);
     return answer;
   }
 
   forgetNamespace(namespace: string): void {
-    this.forgets += 1;
     const prefix = `${namespace}/`;
     for (const key of this.recent.keys()) if (key.startsWith(prefix)) this.recent.delete(key);
     for (const key of this.asking.keys()) if (key.startsWith(prefix)) this.asking.delete(key);
