@@ -100,7 +100,7 @@ export class EventOutbox {
     this.outbox.start();
   }
 
-  sendDue(): Promise<void> {
+  sendDue(): Promise<number> {
     return this.outbox.sendDue();
   }
 

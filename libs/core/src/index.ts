@@ -9,3 +9,4 @@ export * from './http.js';
 export * from './json-depth.js';
 export * from './timeout.js';
 export * from './backoff.js';
+export * from './poller.js';

@@ -117,6 +117,30 @@ describe.each(testDatabaseKinds())('the outbox on $name', (kind) => {
     expect(events.received.map((r) => r.name)).toEqual(['thing.made']);
   });
 
+  it('an idle relay backs off, and a row its own process failed to send wakes it when the row is due', async () => {
+    const events = destination({ retryDelayMs: () => 300 });
+    const box = make({ event: events.delivery }, { intervalMs: 50, idleIntervalMs: 60_000 });
+    box.start();
+    // Passes at 50, 100, 200, 400, 800 and 1,600 ms found nothing: the next is 3.2 s away.
+    await new Promise((resolve) => setTimeout(resolve, 1700));
+    events.state.refusing = 'broker away';
+    await box.transaction(async (_tx, add) => add({ kind: 'event', name: 'thing.made', payload: {} }));
+    events.state.refusing = undefined;
+    const sentBy = Date.now() + 2000;
+    while (events.received.length === 0 && Date.now() < sentBy) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events.received.map((r) => r.name)).toEqual(['thing.made']);
+  });
+
+  it('a started relay still sends the rows of a writer that died, within its idle interval after their lease', async () => {
+    const events = destination();
+    const writer = make({ event: { deliver: () => new Promise<void>(() => {}) } }, { leaseMs: 200 });
+    void writer.transaction(async (_tx, add) => add({ kind: 'event', name: 'thing.made', payload: {} }));
+    const relay = make({ event: events.delivery }, { leaseMs: 200, intervalMs: 20, idleIntervalMs: 300 });
+    relay.start();
+    await new Promise((resolve) => setTimeout(resolve, 200 + 300 + 400));
+    expect(events.received.map((r) => r.name)).toEqual(['thing.made']);
+  });
+
   it('gives a row up after maxAttempts, keeping its last error', async () => {
     const mail = destination({ maxAttempts: 2, afterCommit: 'never' });
     const box = make({ email: mail.delivery });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
-import { backoffDelayMs, type Logger } from '@svc/core';
+import { backoffDelayMs, Poller, type Logger } from '@svc/core';
 import type { Db } from './database.js';
 import type { InboxTable, OutboxRow, OutboxTable } from './outbox-tables.js';
 import { statementBatcher } from './statement-batcher.js';
@@ -38,8 +38,14 @@ export interface OutboxOptions {
   /** By kind; rows of a kind without one stay in the table (identity's e-mails without SMTP). */
   deliveries: Record<string, OutboxDelivery>;
   log: Logger;
-  /** How often the relay looks for rows due (default 5 s). */
+  /** How often the relay looks for rows due while it finds some (default 5 s). */
   intervalMs?: number;
+  /**
+   * The longest pause of a relay that finds nothing: its passes back off from `intervalMs` to
+   * this (default six intervals, 30 s at the default: the lease, which the rows of a writer that
+   * died wait out anyway). Rows this process fails to send wake its relay when they are due.
+   */
+  idleIntervalMs?: number;
   /**
    * A row taken by a relay, or just committed by a process that sends it itself, is nobody
    * else's for this long (default 30 s); a row whose sender died is sent by a relay after it.
@@ -83,8 +89,8 @@ export class Outbox {
   private readonly batchSize: number;
   private readonly retentionMs: number;
   private readonly markSent: (id: string) => Promise<void>;
-  private timer: NodeJS.Timeout | undefined;
-  private pass: Promise<void> | undefined;
+  private readonly relay: Poller;
+  private pass: Promise<number> | undefined;
   private lastPurge = 0;
   private readonly sending = new Set<Promise<void>>();
 
@@ -94,6 +100,12 @@ export class Outbox {
     this.batchSize = options.batchSize ?? 50;
     this.retentionMs = options.retentionMs ?? 7 * 24 * 3_600_000;
     const { db, table } = options;
+    this.relay = new Poller({
+      look: async () => ((await this.sendDue()) > 0 ? this.intervalMs : undefined),
+      busyMs: this.intervalMs,
+      idleMs: Math.max(this.intervalMs, options.idleIntervalMs ?? 6 * this.intervalMs),
+      onError: (err) => this.options.log.error('outbox not read', { error: err.message }),
+    });
     // Rows sent in one turn (concurrent requests) are marked by one statement.
     this.markSent = statementBatcher(
       async (ids: string[]) => {
@@ -117,6 +129,8 @@ export class Outbox {
       written = await this.write(tx, entries);
       return value;
     });
+    // Rows their writer does not send are the relay's from now.
+    if (written.some((row) => !this.sentByWriter(row.kind))) this.relay.wake();
     await this.sendCommitted(written);
     return result;
   }
@@ -143,7 +157,9 @@ export class Outbox {
       }),
     );
     const unsent = outcomes.filter((entry) => entry !== undefined);
-    if (unsent.length > 0) await this.write(this.options.db, unsent, 0);
+    if (unsent.length === 0) return;
+    await this.write(this.options.db, unsent, 0);
+    this.relay.wake(this.intervalMs);
   }
 
   /**
@@ -163,18 +179,20 @@ export class Outbox {
         }),
       )
       .onConflictDoNothing();
+    this.relay.wake(this.intervalMs);
   }
 
-  /** Starts the relay: a pass every `intervalMs` (the first after one interval, so that consumers of this process subscribe first). */
+  /**
+   * Starts the relay: the first pass after one interval (so that consumers of this process
+   * subscribe first), then one every `intervalMs` while passes find rows, backing off to
+   * `idleIntervalMs` while they find none.
+   */
   start(): void {
-    this.timer ??= setInterval(() => {
-      this.sendDue().catch((err: Error) => this.options.log.error('outbox not read', { error: err.message }));
-    }, this.intervalMs);
-    this.timer.unref();
+    this.relay.start();
   }
 
-  /** Sends every row due now; a pass already under way is joined, not doubled. */
-  sendDue(): Promise<void> {
+  /** Sends every row due now; a pass already under way is joined, not doubled. Resolves to the rows it took. */
+  sendDue(): Promise<number> {
     this.pass ??= this.relayPass().finally(() => {
       this.pass = undefined;
     });
@@ -183,8 +201,7 @@ export class Outbox {
 
   /** Stops the relay and waits for sends and marks under way (a row left unsent is a relay's later). */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    await this.relay.stop();
     await this.pass?.catch(() => undefined);
     await Promise.allSettled([...this.sending]);
   }
@@ -230,6 +247,7 @@ export class Outbox {
       const givenUp = attempts >= (delivery.maxAttempts ?? Infinity);
       const retryInMs = givenUp ? undefined : (delivery.retryDelayMs ?? DEFAULT_RETRY)(attempts);
       await this.markFailed(row.id, attempts, error, retryInMs);
+      if (retryInMs !== undefined) this.relay.wake(retryInMs);
       this.options.log.warn('outbox row not sent', { id: row.id, kind: row.kind, name: row.name, attempts, error, given_up: givenUp });
       return;
     }
@@ -241,9 +259,11 @@ export class Outbox {
     void marking.finally(() => this.sending.delete(marking));
   }
 
-  private async relayPass(): Promise<void> {
+  private async relayPass(): Promise<number> {
+    let taken = 0;
     for (;;) {
       const batch = await this.leaseDue();
+      taken += batch.length;
       for (const row of batch) await this.deliver(row);
       if (batch.length < this.batchSize) break;
     }
@@ -251,6 +271,7 @@ export class Outbox {
       this.lastPurge = Date.now();
       await this.purge();
     }
+    return taken;
   }
 
   /**

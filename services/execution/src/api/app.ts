@@ -37,7 +37,7 @@ export function createExecutionService(deps: ExecutionDeps): { routes: Router[];
   // Sandbox runs travel as installed ones do; only where their commands are found differs.
   const sandboxTasks = new TaskService({ ...shared, catalog: new SandboxCatalog(database.db) });
   const clock = config.schedules?.clock ?? (() => new Date());
-  const schedules = new ScheduleService({ db: database.db, bus, tasks, clock, log: deps.log });
+  const schedules = new ScheduleService({ db: database.db, bus, tasks, clock, log: deps.log, onNextTick: (at) => scheduler.lookAt(at) });
   const scheduler = new ScheduleClaimer({ db: database.db, schedules, clock, log: deps.log, pollMs: config.schedules?.pollMs });
   const subscriptions: Subscription[] = [];
   return {

@@ -1,4 +1,4 @@
-import { backoffDelayMs, type BackoffSettings, type Logger } from '@svc/core';
+import { backoffDelayMs, Poller, type BackoffSettings, type Logger } from '@svc/core';
 import type { Db, Outbox } from '@svc/db';
 import type { DeliveryRow } from '../db/schema.js';
 import { webhookDisabledEmail } from '../mail/templates.js';
@@ -13,8 +13,14 @@ export interface DispatchSettings extends SenderSettings {
   retry: BackoffSettings;
   /** An endpoint failing without a success for this long is disabled and its owner told. */
   disableAfterMs: number;
-  /** How often due deliveries are looked for. */
+  /** How often due deliveries are looked for while there are some. */
   intervalMs: number;
+  /**
+   * The longest pause between looks that find nothing (default thirty intervals: 30 s at 1 s).
+   * New deliveries and retries this process schedules are sent when due whatever the pause; only
+   * a delivery whose sender died in its lease waits for a look.
+   */
+  idleIntervalMs?: number;
   /** Endpoints served at once (each sends its oldest pending delivery). */
   batchSize: number;
 }
@@ -26,8 +32,8 @@ export interface DispatchSettings extends SenderSettings {
  * goes on while there was something to send.
  */
 export class WebhookDispatcher {
-  private timer: NodeJS.Timeout | undefined;
-  private pass: Promise<void> | undefined;
+  private readonly poller: Poller;
+  private pass: Promise<number> | undefined;
   private again = false;
 
   constructor(
@@ -36,44 +42,58 @@ export class WebhookDispatcher {
     private readonly outbox: Outbox,
     private readonly settings: DispatchSettings,
     private readonly log: Logger,
-  ) {}
+  ) {
+    const { intervalMs } = settings;
+    this.poller = new Poller({
+      look: async () => ((await this.sendDue()) > 0 ? intervalMs : undefined),
+      busyMs: intervalMs,
+      idleMs: Math.max(intervalMs, settings.idleIntervalMs ?? 30 * intervalMs),
+      onError: (err) => this.log.error('webhook deliveries not read', { error: err.message }),
+    });
+  }
 
   start(): void {
-    this.timer ??= setInterval(() => this.kick(), this.settings.intervalMs);
-    this.timer.unref();
+    this.poller.start();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.pass;
+    await this.poller.stop();
+    await this.pass?.catch(() => undefined);
   }
 
-  /** Sends what is due now (new deliveries need not wait for the next interval); a pass under way runs once more. */
+  /** Sends what is due now (new deliveries need not wait for the next look); a pass under way runs once more. */
   kick(): Promise<void> {
+    this.poller.wake(this.settings.intervalMs);
+    return this.sendDue().then(
+      () => undefined,
+      (err: Error) => {
+        this.log.error('webhook deliveries not read', { error: err.message });
+      },
+    );
+  }
+
+  /** Sends every delivery due now; resolves to how many it took. */
+  private sendDue(): Promise<number> {
     if (this.pass) {
       this.again = true;
       return this.pass;
     }
-    const pass = this.drain()
-      .catch((err: Error) => {
-        this.log.error('webhook deliveries not read', { error: err.message });
-      })
-      .finally(() => {
-        this.pass = undefined;
-      });
-    this.pass = pass;
-    return pass;
+    this.pass = this.drain().finally(() => {
+      this.pass = undefined;
+    });
+    return this.pass;
   }
 
-  private async drain(): Promise<void> {
+  private async drain(): Promise<number> {
     // While the lease lasts, nobody else sends the row; it covers the request's timeout and its recording.
     const leaseMs = this.settings.timeoutMs + 30_000;
+    let taken = 0;
     for (;;) {
       this.again = false;
       const due = await new DeliveryRepository(this.db).leaseDue(this.settings.batchSize, leaseMs);
+      taken += due.length;
       await Promise.all(due.map((delivery) => this.deliver(delivery)));
-      if (due.length === 0 && !this.again) return;
+      if (due.length === 0 && !this.again) return taken;
     }
   }
 
@@ -91,7 +111,9 @@ export class WebhookDispatcher {
         await hooks.markHealthy(hook.id);
         return;
       }
-      await deliveries.record(delivery.id, attempt, { succeeded: false, retryInMs: givenUp ? undefined : backoffDelayMs(this.settings.retry, delivery.attempts) });
+      const retryInMs = givenUp ? undefined : backoffDelayMs(this.settings.retry, delivery.attempts);
+      await deliveries.record(delivery.id, attempt, { succeeded: false, retryInMs });
+      if (retryInMs !== undefined) this.poller.wake(retryInMs);
       const disabled = await hooks.markFailing(hook.id, this.settings.disableAfterMs);
       if (!disabled) return;
       await deliveries.failPendingOf(hook.id, 'endpoint disabled after failing for too long');

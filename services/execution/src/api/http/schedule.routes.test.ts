@@ -97,8 +97,8 @@ describe.each(testDatabaseKinds())('schedules on $name, two scheduler replicas',
     throw new Error('condition not reached');
   }
 
-  async function startReplica(): Promise<void> {
-    const service = createExecutionService({ database: db.database, cache: createCache({ prefix: `sched-${randomUUID()}:` }), bus, log, config: { ...CONFIG, schedules: { clock: () => now, pollMs: 20 } } });
+  async function startReplica(schedules: ExecutionConfig['schedules'] = { clock: () => now, pollMs: 20 }): Promise<void> {
+    const service = createExecutionService({ database: db.database, cache: createCache({ prefix: `sched-${randomUUID()}:` }), bus, log, config: { ...CONFIG, schedules } });
     await service.start();
     const server = await listen(createServiceApp({ service: 'execution', routes: service.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
@@ -391,5 +391,22 @@ describe.each(testDatabaseKinds())('schedules on $name, two scheduler replicas',
     const on = await call(`/schedules/${proposal.id}/resume`, me, { method: 'POST' });
     expect(on.body.data).toMatchObject({ enabled: true, paused_reason: null });
     expect(new Date(on.body.data.next_run_at).getTime()).toBeGreaterThan(now.getTime());
+  });
+
+  it('a scheduler with nothing due looks less and less often, and at the tick its own replica sets, not at its next look', async () => {
+    await stopReplicas();
+    await db.database.db.delete(scheduleTable);
+    // A wall clock 4.7 s before a minute: looks at 0, 1 and 3 s find nothing, so the next is due at 7 s.
+    const minute = Math.ceil((Date.now() + 60_000) / 60_000) * 60_000;
+    const offset = minute - 4_700 - Date.now();
+    await startReplica({ clock: () => new Date(Date.now() + offset), pollMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 3_200));
+    const me = person();
+    const created = await create(me, { overlap: 'queue' });
+    expect(new Date(created.body.data.next_run_at).getTime()).toBe(minute);
+    // The tick is due 1.5 s after it was set; the look after 3 s was planned for 4 s later.
+    const runs = await until(() => runsOf(me, created.body.data.id), (listed) => listed.length === 1);
+    expect(Date.now() + offset).toBeLessThan(minute + 1_500);
+    expect(runs[0]!.scheduled_for).toBe(new Date(minute).toISOString());
   });
 });

@@ -1,11 +1,17 @@
 import type { Db } from '@svc/db';
-import type { Logger } from '@svc/core';
+import { Poller, type Logger } from '@svc/core';
 import { ScheduleRepository, type ScheduleRow } from '../../core/repositories/schedule.repository.js';
 import { planDue } from './schedule-timetable.js';
 import type { Clock, ScheduleService } from './schedule.service.js';
 
-/** How often a scheduler looks for due ticks (ms), unless told otherwise. */
-export const SCHEDULE_POLL_MS = 1000;
+/**
+ * The longest a scheduler goes without looking for due ticks (ms), unless told otherwise. It
+ * looks when the earliest tick it knows of is due, and when this replica sets a tick; this bound
+ * covers ticks another replica set and could not fire (it stopped first).
+ */
+export const SCHEDULE_POLL_MS = 30_000;
+/** The first pause of a scheduler that knows of no schedule at all; the pauses then double to the bound. */
+const FIRST_IDLE_PAUSE_MS = 1000;
 /**
  * How long a claimed tick may stay without its run (scheduler's clock) before another scheduler
  * takes it over: the scheduler that claimed it died between its claim and the run.
@@ -19,6 +25,7 @@ export interface ScheduleClaimerOptions {
   schedules: ScheduleService;
   clock: Clock;
   log: Logger;
+  /** The longest pause between looks (default `SCHEDULE_POLL_MS`). */
   pollMs?: number;
 }
 
@@ -37,26 +44,32 @@ export class ScheduleClaimer {
   private readonly schedules: ScheduleService;
   private readonly clock: Clock;
   private readonly log: Logger;
-  private readonly pollMs: number;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
+  private readonly poller: Poller;
 
   constructor(options: ScheduleClaimerOptions) {
     ({ db: this.db, schedules: this.schedules, clock: this.clock, log: this.log } = options);
-    this.pollMs = options.pollMs ?? SCHEDULE_POLL_MS;
+    const pollMs = options.pollMs ?? SCHEDULE_POLL_MS;
+    this.poller = new Poller({
+      look: () => this.look(),
+      busyMs: Math.min(FIRST_IDLE_PAUSE_MS, pollMs),
+      idleMs: pollMs,
+      // The database away: look again later; the ticks wait in their rows.
+      onError: (err) => this.log.warn('schedule claim failed', { error: err.message }),
+    });
   }
 
   start(): void {
-    this.stopped = false;
-    this.lookIn(0);
+    this.poller.start(0);
   }
 
   /** Stops looking, after the look under way (and the runs it fires) ends. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.poller.stop();
+  }
+
+  /** A schedule's tick was set for `at` (by this replica): look then, if that is sooner than planned. */
+  lookAt(at: Date): void {
+    this.poller.wake(at.getTime() - this.clock().getTime());
   }
 
   /**
@@ -97,17 +110,10 @@ export class ScheduleClaimer {
     return fire ? [...firings, { schedule, tick: fire }] : firings;
   }
 
-  private lookIn(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.claimAndFire()
-        .then((claimed) => this.lookIn(claimed === CLAIM_BATCH ? 0 : this.pollMs))
-        .catch((err: unknown) => {
-          // The database away: look again later; the ticks wait in their rows.
-          this.log.warn('schedule claim failed', { error: (err as Error).message });
-          this.lookIn(this.pollMs);
-        });
-    }, delayMs);
-    this.timer.unref?.();
+  /** Claims and fires what is due; how long until the earliest tick left is due (or a pending one goes stale), as far as the rows say. */
+  private async look(): Promise<number | undefined> {
+    if ((await this.claimAndFire()) === CLAIM_BATCH) return 0;
+    const due = await new ScheduleRepository(this.db).nextDue(PENDING_STALE_MS);
+    return due ? Math.max(0, due.getTime() - this.clock().getTime()) : undefined;
   }
 }

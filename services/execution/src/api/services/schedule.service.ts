@@ -25,6 +25,8 @@ export interface ScheduleServiceOptions {
   tasks: TaskService;
   clock: Clock;
   log: Logger;
+  /** A schedule's next tick was set (created or moved, turned on): the scheduler looks when it is due. */
+  onNextTick?: (at: Date) => void;
 }
 
 /** `namespace.name` as the row keeps it. */
@@ -45,9 +47,11 @@ export class ScheduleService {
   private readonly tasks: TaskService;
   private readonly clock: Clock;
   private readonly log: Logger;
+  private readonly onNextTick: (at: Date) => void;
 
   constructor(options: ScheduleServiceOptions) {
     ({ db: this.db, bus: this.bus, tasks: this.tasks, clock: this.clock, log: this.log } = options);
+    this.onNextTick = options.onNextTick ?? (() => undefined);
   }
 
   async create(identity: Identity, body: CreateScheduleBody) {
@@ -71,6 +75,7 @@ export class ScheduleService {
       pausedReason: body.enabled ? null : 'paused',
       nextRunAt: body.enabled ? nextTick(body, this.clock()) : null,
     });
+    if (row.nextRunAt) this.onNextTick(row.nextRunAt);
     return scheduleView(row);
   }
 
@@ -117,6 +122,7 @@ export class ScheduleService {
     const pausing = !merged.enabled && current.enabled;
     if (pausing) Object.assign(change, { enabled: false, pausedReason: 'paused', nextRunAt: null });
     const row = await this.changed(identity, id, change);
+    if (change.nextRunAt && row.nextRunAt) this.onNextTick(row.nextRunAt);
     return scheduleView(pausing ? await this.afterFiring(row) : row);
   }
 

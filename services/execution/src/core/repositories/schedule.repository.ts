@@ -92,6 +92,16 @@ export class ScheduleRepository {
       .for('update', { skipLocked: true });
   }
 
+  /** When a scheduler has something to do next: the earliest tick of an enabled schedule, or when a pending tick goes stale; null when neither. */
+  async nextDue(staleMs: number): Promise<Date | null> {
+    const stale = sql`${schedules.pendingSince} + ${staleMs} * interval '1 millisecond'`;
+    const [row] = await this.db
+      .select({ at: sql`min(least(${schedules.nextRunAt}, case when ${schedules.pendingTick} is not null then ${stale} end))`.mapWith(schedules.nextRunAt) })
+      .from(schedules)
+      .where(eq(schedules.enabled, true));
+    return row?.at ?? null;
+  }
+
   /** Moves a claimed schedule on (in the claim's transaction); `pendingTick` is the tick it fires, until its run is made. */
   async advance(id: string, change: { nextRunAt: Date | null; lastRunAt?: Date; missed: number; skipped: number; pending?: { tick: Date; since: Date } }): Promise<void> {
     await this.db
