@@ -83,6 +83,14 @@ describe('Poller', () => {
     await poller.stop();
   });
 
+  it('never pauses less than busyMs while idle, whatever idleMs says', async () => {
+    const { poller, began } = recorded([undefined], { idleMs: 30 });
+    poller.start();
+    await vi.advanceTimersByTimeAsync(450);
+    expect(began).toEqual([100, 200, 300, 400]);
+    await poller.stop();
+  });
+
   it('reports a failed look and looks again after busyMs', async () => {
     const { poller, began, errors } = recorded([new Error('database away'), undefined]);
     poller.start();

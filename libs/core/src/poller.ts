@@ -9,7 +9,7 @@ export interface PollerOptions {
   look: () => Promise<number | undefined>;
   /** The first of the pauses after looks that found nothing (and the first look's, by default). */
   busyMs: number;
-  /** The longest pause: after each look that finds nothing the pause doubles, up to this; no look asks for more. */
+  /** The longest pause (never shorter than `busyMs`): after each look that finds nothing the pause doubles, up to this; no look asks for more. */
   idleMs: number;
   /** A look that failed (the database away); the next comes after `busyMs`. */
   onError: (err: Error) => void;
@@ -41,7 +41,7 @@ export class Poller {
   #started = false;
 
   constructor(options: PollerOptions) {
-    this.#options = options;
+    this.#options = { ...options, idleMs: Math.max(options.busyMs, options.idleMs) };
   }
 
   /** Starts looking: the first look after `firstInMs` (default `busyMs`). */

@@ -103,7 +103,7 @@ export class Outbox {
     this.relay = new Poller({
       look: async () => ((await this.sendDue()) > 0 ? this.intervalMs : undefined),
       busyMs: this.intervalMs,
-      idleMs: Math.max(this.intervalMs, options.idleIntervalMs ?? 6 * this.intervalMs),
+      idleMs: options.idleIntervalMs ?? 6 * this.intervalMs,
       onError: (err) => this.options.log.error('outbox not read', { error: err.message }),
     });
     // Rows sent in one turn (concurrent requests) are marked by one statement.

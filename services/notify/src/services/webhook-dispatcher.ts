@@ -47,7 +47,7 @@ export class WebhookDispatcher {
     this.poller = new Poller({
       look: async () => ((await this.sendDue()) > 0 ? intervalMs : undefined),
       busyMs: intervalMs,
-      idleMs: Math.max(intervalMs, settings.idleIntervalMs ?? 30 * intervalMs),
+      idleMs: settings.idleIntervalMs ?? 30 * intervalMs,
       onError: (err) => this.log.error('webhook deliveries not read', { error: err.message }),
     });
   }

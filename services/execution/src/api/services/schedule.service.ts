@@ -122,7 +122,7 @@ export class ScheduleService {
     const pausing = !merged.enabled && current.enabled;
     if (pausing) Object.assign(change, { enabled: false, pausedReason: 'paused', nextRunAt: null });
     const row = await this.changed(identity, id, change);
-    if (change.nextRunAt && row.nextRunAt) this.onNextTick(row.nextRunAt);
+    if (change.nextRunAt) this.onNextTick(change.nextRunAt);
     return scheduleView(pausing ? await this.afterFiring(row) : row);
   }
 
