@@ -170,7 +170,7 @@ async function onRealStandalone() {
   const fleet = await startStandalone(true);
   try {
     const developer = await prepareDeveloper(fleet.url);
-    const watch = { standalone: fleet.process.pid };
+    const watch = { standalone: fleet.process.pid, ...localInfrastructure() };
     const echo = `${fleet.url}/api/v1/commands/${developer.slug}/echo`;
     const b1 = await when(wanted('B1', 'B3'), () => measure('B1', echoCall(echo, developer.apiKey, watch)));
     const mcpRuns = (label: string, connections?: number) =>
@@ -305,6 +305,9 @@ async function bundleServing(url: string, developer: Developer, watch: Watch): P
   }
 }
 
+/** The local Postgres's and RabbitMQ's processes: their share of a run on the real infrastructure. */
+const localInfrastructure = (): Watch => ({ postgres: processesNamed('postgres'), rabbitmq: processesNamed('beam.smp') });
+
 /**
  * Every process of a fleet by a short name (`gateway`, `execution`, `execution-worker`,
  * `admin`, …, the runner as `runner`), with Postgres's and RabbitMQ's processes: B1f's CPU per
@@ -317,7 +320,7 @@ function everyProcess(rootPid: number): Watch {
     if (service) watch[service[2] === 'worker' ? `${service[1]}-worker` : service[1]!] = pid;
     else if (pid !== rootPid) watch.runner = [...[watch.runner ?? []].flat(), pid];
   }
-  return { ...watch, postgres: processesNamed('postgres'), rabbitmq: processesNamed('beam.smp') };
+  return { ...watch, ...localInfrastructure() };
 }
 
 async function onProcessFleet() {

@@ -146,6 +146,28 @@ describe.runIf(url)('amqp bus', () => {
     await question;
   });
 
+  it('publishes transient work kept in memory only, at once or after a delay', async () => {
+    const queue = `transient-${randomUUID().slice(0, 6)}`;
+    const bus = await open();
+    await bus.send(queue, { n: 1 }, { transient: true });
+    await bus.send(queue, { n: 2 }, { transient: true, delayMs: 50 });
+    await bus.send(queue, { n: 3 });
+
+    const modes = await withRawChannel(async (channel) => {
+      const got = new Map<number, number | undefined>();
+      await waitFor(async () => {
+        const message = await channel.get(prefix + queue, { noAck: true });
+        if (message) got.set((JSON.parse(message.content.toString()) as { n: number }).n, message.properties.deliveryMode as number | undefined);
+        return got.size === 3;
+      }, 'the three messages');
+      return got;
+    });
+
+    expect(modes.get(1)).not.toBe(2);
+    expect(modes.get(2)).not.toBe(2);
+    expect(modes.get(3)).toBe(2);
+  });
+
   it('comes back by itself after losing the connection, on the same bus object', async () => {
     await withProxiedBus(async (bus, proxy) => {
       const queue = `reconnect-${randomUUID().slice(0, 6)}`;

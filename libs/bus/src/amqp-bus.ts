@@ -153,11 +153,11 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
    * connection, before the manager had heard of the loss. Only the broker's own refusal (a nack)
    * is INTEGRATION_ERROR; not being able to publish now is SERVICE_UNAVAILABLE.
    */
-  const publishConfirmed = async (message: OutgoingMessage, exchange: string, routingKey: string): Promise<void> => {
+  const publishConfirmed = async (message: OutgoingMessage, exchange: string, routingKey: string, persistent = true): Promise<void> => {
     const deadline = Date.now() + waitMs;
     for (;;) {
       try {
-        await publisher.publish(exchange, routingKey, Buffer.from(message.body), { ...propertiesOf(message, { persistent: true }), timeout: Math.max(1, deadline - Date.now()) });
+        await publisher.publish(exchange, routingKey, Buffer.from(message.body), { ...propertiesOf(message, { persistent }), timeout: Math.max(1, deadline - Date.now()) });
         return;
       } catch (err) {
         if (closed) throw new ServiceUnavailableError('Message bus is closed');
@@ -219,9 +219,9 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
       if (delayMs > 0) {
         const delayQueue = topology.delayQueueOf(queue, delayMs);
         await ensureDeclared(on, delayQueue, (channel) => topology.declareDelayQueue(channel, queue, delayMs));
-        return publishConfirmed(message, '', topology.queue(delayQueue));
+        return publishConfirmed(message, '', topology.queue(delayQueue), !send?.transient);
       }
-      await publishConfirmed(message, '', topology.queue(queue));
+      await publishConfirmed(message, '', topology.queue(queue), !send?.transient);
     },
 
     async consume(queue: string, handler: MessageHandler, consume?: ConsumeOptions) {

@@ -58,6 +58,14 @@ export interface SendOptions {
    * use few distinct values; in process: a timer). Not for ephemeral queues.
    */
   delayMs?: number;
+  /**
+   * `send` only: the broker keeps the message in memory, not on disk (AMQP delivery mode 1), so a
+   * broker restart loses it; a connection lost and opened again does not. For a message whose
+   * sender makes its loss good by other means: writing it to disk costs the broker about as much
+   * as routing it. Quorum queues keep every message on disk whatever it says; in process, nothing
+   * outlives the process anyway.
+   */
+  transient?: boolean;
 }
 
 export interface ConsumeOptions {

@@ -52,6 +52,8 @@ export interface ExecutionConfig {
   tenantShares?: TenantShareFractions;
   /** The API's scheduler: how often it looks for due ticks (default 1 s), and its clock (tests run a faster one). */
   schedules?: { pollMs?: number; clock?: () => Date };
+  /** When a synchronous run handed to its caller as a task is queued again (default `DETACHED_JOB_DELAY_MS`); tests shorten it. */
+  detachedJobDelayMs?: number;
 }
 
 export interface RunnerSandboxConfig {

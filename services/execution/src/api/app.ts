@@ -32,7 +32,7 @@ export function createExecutionService(deps: ExecutionDeps): { routes: Router[];
   const validator = new InputValidator();
   const events = eventOutbox(deps);
   const limits = new UsageLimitGate(deps.cache, deps.log);
-  const shared = { db: database.db, bus, events, validator, waiters, limits, settings: { syncWaitMs: config.syncWaitMs, replyQueue, retentionMs: config.retentionMs } };
+  const shared = { db: database.db, bus, events, validator, waiters, limits, settings: { syncWaitMs: config.syncWaitMs, replyQueue, retentionMs: config.retentionMs, detachedJobDelayMs: config.detachedJobDelayMs }, log: deps.log };
   const tasks = new TaskService({ ...shared, catalog });
   // Sandbox runs travel as installed ones do; only where their commands are found differs.
   const sandboxTasks = new TaskService({ ...shared, catalog: new SandboxCatalog(database.db) });

@@ -14,6 +14,7 @@ import { testDatabaseKinds, type TestDatabase } from '@svc/db/testing';
 import { closeServer, createServiceApp, listen } from '@svc/platform';
 import { schedules as scheduleTable } from '../../db/schema.js';
 import type { ExecutionConfig } from '../../config.js';
+import { API_TEST_CONFIG } from '../api-test-config.js';
 import { createExecutionService } from '../app.js';
 
 const SECRET = 'schedule-routes-secret-0123456789abcdef';
@@ -22,19 +23,6 @@ const spans = await recordedSpans();
 
 type Reply = { status: number; body: any };
 
-const CONFIG: ExecutionConfig = {
-  version: 'test',
-  rateLimit: { enabled: false, storage: 'memory' },
-  syncWaitMs: 1000,
-  retentionMs: 3_600_000,
-  retryBaseMs: 50,
-  retryMaxMs: 100,
-  runnerMemoryMb: 64,
-  runnerIdleMs: 1000,
-  maxRunners: 1,
-  prefetch: { fast: 1, medium: 1, long: 1 },
-  dataDir: '/nonexistent',
-};
 
 /**
  * The execution API's schedules, two replicas on one database and bus, each with its scheduler,
@@ -98,7 +86,7 @@ describe.each(testDatabaseKinds())('schedules on $name, two scheduler replicas',
   }
 
   async function startReplica(schedules: ExecutionConfig['schedules'] = { clock: () => now, pollMs: 20 }): Promise<void> {
-    const service = createExecutionService({ database: db.database, cache: createCache({ prefix: `sched-${randomUUID()}:` }), bus, log, config: { ...CONFIG, schedules } });
+    const service = createExecutionService({ database: db.database, cache: createCache({ prefix: `sched-${randomUUID()}:` }), bus, log, config: { ...API_TEST_CONFIG, schedules } });
     await service.start();
     const server = await listen(createServiceApp({ service: 'execution', routes: service.routes, internalSecret: SECRET, log }), 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;

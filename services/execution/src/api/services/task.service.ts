@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus, EventOutbox } from '@svc/bus';
+import type { Bus, EventOutbox, SendOptions } from '@svc/bus';
 import type { ExecJob, QueueInput, ResolvedCommand, RunOutcome, TaskProgress } from '@svc/contracts';
-import type { Queue } from '@svc/pack-sdk';
 import type { Identity, Tier } from '@svc/auth';
-import { AppError, assertJsonShape, ConflictError, GoneError, MAX_JSON_DEPTH, NotFoundError, PermissionError, ServiceUnavailableError, currentCorrelationId } from '@svc/core';
-import { MAX_INPUT_ARRAY_ITEMS } from '@svc/pack-sdk';
+import { AppError, assertJsonShape, ConflictError, GoneError, MAX_JSON_DEPTH, NotFoundError, PermissionError, ServiceUnavailableError, currentCorrelationId, type Logger } from '@svc/core';
+import { MAX_INPUT_ARRAY_ITEMS, QUEUE_MAX_TIMEOUT_SECONDS, type Queue } from '@svc/pack-sdk';
 import type { Db } from '@svc/db';
 import { annotate, traced } from '@svc/tracing';
 import { IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '../../core/repositories/idempotency.repository.js';
@@ -27,6 +26,8 @@ export interface TaskSettings {
   replyQueue: ExecJob['reply_to'] & string;
   /** How long a revoked task's row keeps its state for readers. */
   retentionMs: number;
+  /** When a synchronous run handed to its caller as a task is queued again, durably (default `DETACHED_JOB_DELAY_MS`). */
+  detachedJobDelayMs?: number;
 }
 
 export interface TaskServiceOptions {
@@ -39,6 +40,7 @@ export interface TaskServiceOptions {
   waiters: ReplyWaiters;
   limits: UsageLimitGate;
   settings: TaskSettings;
+  log: Logger;
 }
 
 export interface RunRequest {
@@ -65,6 +67,16 @@ export type RunAnswer =
  * caller knows its id. Also covers clocks of API and worker hosts that disagree by less.
  */
 export const UNSTORED_MARGIN_MS = 5000;
+
+/**
+ * When the job of a synchronous run handed to its caller as a task goes on its queue again,
+ * durably. Its first job was transient (kept in the broker's memory only), so a broker restart
+ * may have lost it. By then every run of the first job has ended: a rowless run starts before
+ * `store_from`, which is before the caller is handed the task, and is stopped at its timeout (the
+ * fast queue's bound at most) and a second after; the second job finds that run's end recorded
+ * and runs nothing. It runs the task only when no worker ran the first.
+ */
+export const DETACHED_JOB_DELAY_MS = (QUEUE_MAX_TIMEOUT_SECONDS.fast + 30) * 1000;
 
 /** Seconds a caller whose run could not be queued is asked to wait (`Retry-After`): about what the bus takes to connect again after a short outage. */
 export const UNQUEUED_RETRY_AFTER_SECONDS = 2;
@@ -136,9 +148,10 @@ export class TaskService {
   private readonly waiters: ReplyWaiters;
   private readonly limits: UsageLimitGate;
   private readonly settings: TaskSettings;
+  private readonly log: Logger;
 
   constructor(options: TaskServiceOptions) {
-    ({ db: this.db, bus: this.bus, events: this.events, catalog: this.catalog, validator: this.validator, waiters: this.waiters, limits: this.limits, settings: this.settings } = options);
+    ({ db: this.db, bus: this.bus, events: this.events, catalog: this.catalog, validator: this.validator, waiters: this.waiters, limits: this.limits, settings: this.settings, log: this.log } = options);
   }
 
   /** Runs a command for the caller, in the span `execution.run`; the answer names the command as it was resolved. */
@@ -251,21 +264,39 @@ export class TaskService {
 
   /**
    * A synchronous run without a row: the job carries the task, and the worker stores it only
-   * when it fails or runs into the last `UNSTORED_MARGIN_MS` of the wait.
+   * when it fails or runs into the last `UNSTORED_MARGIN_MS` of the wait. The job is transient:
+   * its caller waits for it, and were it lost with a broker restart, the caller would be handed
+   * a task whose second job runs it (`DETACHED_JOB_DELAY_MS`).
    */
   private async runUnstored(task: UnstoredTask, tier: Tier, onProgress?: (progress: TaskProgress) => void): Promise<RunAnswer> {
     const storeFrom = Date.now() + this.settings.syncWaitMs - Math.min(UNSTORED_MARGIN_MS, this.settings.syncWaitMs / 2);
-    const outcome = await this.sendAndWait({ task_id: task.id, reply_to: this.settings.replyQueue, sync: { task, store_from: storeFrom, attempt: 1 }, tenant_id: task.tenantId, tier }, task.queue, onProgress);
+    const job = { task_id: task.id, reply_to: this.settings.replyQueue, sync: { task, store_from: storeFrom, attempt: 1 }, tenant_id: task.tenantId, tier };
+    const outcome = await this.sendAndWait(job, task.queue, onProgress, { transient: true });
     if (outcome) return { kind: 'outcome', outcome, replayed: false };
     // Past the wait the caller gets the task instead.
-    return { kind: 'task', task: await detachTask(this.events, task), replayed: false };
+    const detached = await detachTask(this.events, task);
+    if (!isTerminal(detached)) await this.queueAgain(detached, tier);
+    return { kind: 'task', task: detached, replayed: false };
+  }
+
+  /**
+   * The durable second job of a task its caller was handed past the wait. Failing to queue it
+   * does not fail the caller, who holds the task: the first job runs it unless the broker lost it.
+   */
+  private async queueAgain(task: TaskRow, tier: Tier): Promise<void> {
+    const delayMs = this.settings.detachedJobDelayMs ?? DETACHED_JOB_DELAY_MS;
+    try {
+      await this.bus.send(`exec.${task.queue}`, { task_id: task.id, tenant_id: task.tenantId, tier }, { delayMs });
+    } catch (err) {
+      this.log.warn('second job of a detached run not queued', { task_id: task.id, error: (err as Error).message });
+    }
   }
 
   /** The outcome of a job a caller waits for; null past the sync wait. A run the worker would not start is 503 with its `retry_after`. */
-  private async sendAndWait(job: QueueInput<`exec.${Queue}`>, queue: Queue, onProgress?: (progress: TaskProgress) => void): Promise<RunOutcome | null> {
+  private async sendAndWait(job: QueueInput<`exec.${Queue}`>, queue: Queue, onProgress?: (progress: TaskProgress) => void, send?: SendOptions): Promise<RunOutcome | null> {
     const waiting = this.waiters.wait(job.task_id, this.settings.syncWaitMs, onProgress);
     try {
-      await this.enqueue(queue, job);
+      await this.enqueue(queue, job, send);
     } catch (err) {
       this.waiters.cancel(job.task_id);
       throw err;
@@ -283,9 +314,9 @@ export class TaskService {
    * connection lost before the broker confirmed it, a queue declaration cut short) is one answer
    * to the caller: nothing was queued, try again shortly (503 with `Retry-After`).
    */
-  private async enqueue(queue: Queue, job: QueueInput<`exec.${Queue}`>): Promise<void> {
+  private async enqueue(queue: Queue, job: QueueInput<`exec.${Queue}`>, send?: SendOptions): Promise<void> {
     try {
-      await this.bus.send(`exec.${queue}`, job);
+      await this.bus.send(`exec.${queue}`, job, send);
     } catch (err) {
       throw new ServiceUnavailableError('The run could not be queued; try again shortly', { retry_after: UNQUEUED_RETRY_AFTER_SECONDS }, { cause: err });
     }
