@@ -48,7 +48,7 @@ describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
     call(`/api/v1/commands/${ns}/${name}${options.query ?? ''}`, { token: options.token ?? dev.token, body, headers: options.headers });
 
   beforeAll(async () => {
-    fleet = await startTestFleet(mode, { execution: { syncWaitMs: 2000 } });
+    fleet = await startTestFleet(mode, { execution: { syncWaitMs: 5000 } });
     call = client(fleet.url);
     const admin = await adminToken(call);
     [dev, stranger] = [await signUp(call, admin), await signUp(call, admin)];
@@ -179,7 +179,7 @@ describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
   });
 
   it('turns a fast command that outlives the sync wait into a task', async () => {
-    const reply = await run('nap', { ms: 3000 });
+    const reply = await run('nap', { ms: 7000 });
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
     expect((await pollTask(call, dev.token, reply.body.data.task_id)).body.data.status).toBe('success');
   });
@@ -221,7 +221,7 @@ describe.each(MODES)('running commands (%s infrastructure)', (mode) => {
     const after = await pollTask(call, dev.token, taskId);
     expect(after.body.data.status).toBe('revoked');
     // The runner's work stopped: a new call is served well within the 15 s it would have waited,
-    // inline or, on a loaded machine past the fleet's 2 s wait, as a task soon done.
+    // inline or, on a loaded machine past the fleet's 5 s wait, as a task soon done.
     const began = Date.now();
     const next = await run('echo', { text: 'next' });
     if (next.status === 202) expect((await pollTask(call, dev.token, next.body.data.task_id)).body.data).toMatchObject({ status: 'success', result: { echoed: { text: 'next' } } });

@@ -123,10 +123,11 @@ describe('RunnerPool', () => {
     const controller = new AbortController();
     const context = callContext({ correlationId: 'corr-cancel' });
     const running = pool.run(request('wait@1', 'wait', {}, { context, signal: controller.signal }));
-    await vi.waitFor(() => expect(entries.some((e) => e.message === 'waiting' && e.correlation_id === 'corr-cancel')).toBe(true));
+    // A runner's start on a loaded machine may take longer than vi.waitFor's default second.
+    await vi.waitFor(() => expect(entries.some((e) => e.message === 'waiting' && e.correlation_id === 'corr-cancel')).toBe(true), { timeout: 10_000 });
     controller.abort();
     await expect(running).rejects.toBeInstanceOf(CommandCancelledError);
-    await vi.waitFor(() => expect(entries.some((e) => e.message === 'aborted by AbortError' && e.correlation_id === 'corr-cancel')).toBe(true));
+    await vi.waitFor(() => expect(entries.some((e) => e.message === 'aborted by AbortError' && e.correlation_id === 'corr-cancel')).toBe(true), { timeout: 10_000 });
   });
 
   it('fails only the calls of a runner that runs out of heap, and keeps serving other packs', async () => {
