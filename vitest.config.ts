@@ -4,6 +4,10 @@ export default defineConfig({
   test: {
     include: ['{gateway,services/*,libs/*,deploy/*,cli,bench,sdk/typescript}/src/**/*.test.ts', 'tests-e2e/src/**/*.test.ts'],
     testTimeout: 30_000,
+    // In-memory databases load one fresh cluster made for the whole run instead of each running
+    // initdb (libs/db README, "Fresh clusters").
+    globalSetup: ['libs/db/src/testing/fresh-cluster.global-setup.ts'],
+    setupFiles: ['libs/db/src/testing/fresh-cluster.setup.ts'],
     // A file's platform start shares two cores with the rest of the suite: give it room.
     hookTimeout: 120_000,
     pool: 'forks',

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { withTimeout } from '@svc/core';
 import { dbPool } from '@svc/metrics';
 import { awaitMigrations } from './migration-wait.js';
+import { freshClusterDump } from './fresh-cluster.js';
 import { initPgliteDataDir, PGLITE_CONF } from './pglite-init.js';
 
 /** Drizzle over either driver; repositories are written against this one type. */
@@ -209,7 +210,8 @@ async function createPglite(options: DatabaseOptions): Promise<Database> {
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
-  const client = new PGlite(options.dataDir ?? 'memory://', { postgresqlconf: PGLITE_CONF });
+  const loadDataDir = options.dataDir ? undefined : await freshClusterDump();
+  const client = new PGlite(options.dataDir ?? 'memory://', { postgresqlconf: PGLITE_CONF, loadDataDir });
   await client.waitReady;
   const db = drizzlePglite(client) as unknown as Db;
   return {

@@ -35,8 +35,11 @@ function newPool(options: Partial<ConstructorParameters<typeof RunnerPool>[0]> =
   return created;
 }
 
+/** Time enough for a runner's start on a loaded two-core machine; the timeout tests set their own. */
+const CALL_TIMEOUT_MS = 20_000;
+
 function request(packKey: string, command: string, input: unknown = {}, extra: Partial<PoolRunRequest> = {}): PoolRunRequest {
-  return { packKey, packDir, command, entry: `commands/${command}.mjs`, input, context: callContext(), timeoutMs: 5_000, ...extra };
+  return { packKey, packDir, command, entry: `commands/${command}.mjs`, input, context: callContext(), timeoutMs: CALL_TIMEOUT_MS, ...extra };
 }
 
 beforeAll(async () => {

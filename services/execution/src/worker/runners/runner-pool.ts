@@ -43,7 +43,7 @@ export interface RunnerPoolOptions {
   idleTimeoutMs?: number;
   /** How long a cancelled or timed-out call may take to stop before its runner is killed. Default 1 s. */
   killGraceMs?: number;
-  /** A runner not ready after this long is killed and its calls fail. Default 10 s. */
+  /** A runner not ready after this long is killed and its calls fail. Default 30 s (execution README, "Life cycle"). */
   startTimeoutMs?: number;
   resultLimitBytes?: number;
   /** Path of `runner.mjs`; found beside the sources or the bundle by default. */
@@ -158,7 +158,7 @@ export class RunnerPool {
     this.#maxConcurrentCalls = options.maxConcurrentCalls ?? 64;
     this.#idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
     this.#killGraceMs = options.killGraceMs ?? 1_000;
-    this.#startTimeoutMs = options.startTimeoutMs ?? 10_000;
+    this.#startTimeoutMs = options.startTimeoutMs ?? 30_000;
     this.#settings = {
       resultLimitBytes: options.resultLimitBytes ?? RESULT_LIMIT_BYTES,
       rssLimitBytes: memoryCeilingBytes(this.#memoryLimitMb),

@@ -23,8 +23,11 @@ let unixPath: string;
 let abstractServer: Server;
 let unixConnections = 0;
 
+/** Time enough for a runner's start on a loaded two-core machine; the timeout tests set their own. */
+const CALL_TIMEOUT_MS = 20_000;
+
 function request(command: string, input: unknown = {}, extra: Partial<PoolRunRequest> = {}): PoolRunRequest {
-  return { packKey: 'sandbox@1', packDir, command, entry: `commands/${command}.mjs`, input, context: callContext(), timeoutMs: 5_000, ...extra };
+  return { packKey: 'sandbox@1', packDir, command, entry: `commands/${command}.mjs`, input, context: callContext(), timeoutMs: CALL_TIMEOUT_MS, ...extra };
 }
 
 async function failure(command: string, input: unknown = {}): Promise<CommandError> {

@@ -1,0 +1,4 @@
+import { inject } from 'vitest';
+import { startMemoryDatabasesFrom } from '../fresh-cluster.js';
+
+startMemoryDatabasesFrom(inject('freshClusterDump'));
