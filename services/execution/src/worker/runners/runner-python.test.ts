@@ -24,7 +24,7 @@ let unixPath: string;
 const stored = new Map<string, unknown>();
 
 function request(entry: string, input: unknown = {}, extra: Partial<PoolRunRequest> = {}): PoolRunRequest {
-  return { packKey: 'python@1', packDir, runtime: 'python', command: entry, entry, input, context: callContext(), timeoutMs: 10_000, ...extra };
+  return { packKey: 'python@1', packDir, runtime: 'python', command: entry, entry, input, context: callContext(), timeoutMs: 20_000, ...extra };
 }
 
 async function failure(entry: string, input: unknown = {}, extra: Partial<PoolRunRequest> = {}): Promise<CommandError> {
@@ -308,6 +308,8 @@ describe('python runner', () => {
 
   it('stops a `while True` at its timeout by killing the runner; the next call gets a fresh one', async () => {
     const started = pool.stats().starts;
+    // Started first, so that the second's timeout is spent spinning, not starting, on a loaded machine.
+    await pool.run(request('tools.basics:echo', {}, { packKey: 'python-spin@1' }));
     const error = await pool.run(request('tools.basics:spin', {}, { packKey: 'python-spin@1', timeoutMs: 1000 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CommandTimeoutError);
     await expect(pool.run(request('tools.basics:echo', {}, { packKey: 'python-spin@1' }))).resolves.toBeDefined();
