@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnerCrashedError, RunnersBusyError } from './runner-errors.js';
 import { RunnerPool, type PoolRunRequest } from './runner-pool.js';
 import type { Hooks } from './runner-process.js';
-import { callContext, capturingLogger, PackFolders } from './runner-test-helpers.js';
+import { CALL_TIMEOUT_MS, callContext, capturingLogger, PackFolders } from './runner-test-helpers.js';
 
 const folders = new PackFolders();
 const { logger, entries } = capturingLogger();
@@ -34,9 +34,6 @@ function newPool(options: Partial<ConstructorParameters<typeof RunnerPool>[0]> =
   pools.push(created);
   return created;
 }
-
-/** Time enough for a runner's start on a loaded two-core machine; the timeout tests set their own. */
-const CALL_TIMEOUT_MS = 20_000;
 
 function request(packKey: string, command: string, input: unknown = {}, extra: Partial<PoolRunRequest> = {}): PoolRunRequest {
   return { packKey, packDir, command, entry: `commands/${command}.mjs`, input, context: callContext(), timeoutMs: CALL_TIMEOUT_MS, ...extra };

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandError, CommandTimeoutError, PythonVersionError } from './runner-errors.js';
 import { RunnerPool, type PoolRunRequest } from './runner-pool.js';
-import { callContext, capturingLogger, PackFolders } from './runner-test-helpers.js';
+import { CALL_TIMEOUT_MS, callContext, capturingLogger, PackFolders } from './runner-test-helpers.js';
 
 /**
  * Python packs in the same runners' sandbox as Node packs: the same pool, frames, hooks and
@@ -24,7 +24,7 @@ let unixPath: string;
 const stored = new Map<string, unknown>();
 
 function request(entry: string, input: unknown = {}, extra: Partial<PoolRunRequest> = {}): PoolRunRequest {
-  return { packKey: 'python@1', packDir, runtime: 'python', command: entry, entry, input, context: callContext(), timeoutMs: 20_000, ...extra };
+  return { packKey: 'python@1', packDir, runtime: 'python', command: entry, entry, input, context: callContext(), timeoutMs: CALL_TIMEOUT_MS, ...extra };
 }
 
 async function failure(entry: string, input: unknown = {}, extra: Partial<PoolRunRequest> = {}): Promise<CommandError> {

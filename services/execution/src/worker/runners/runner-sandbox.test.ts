@@ -9,7 +9,7 @@ import { defaultRunnerScript } from './runner-launch.js';
 import { RunnerSandbox, type SandboxReport } from './runner-sandbox.js';
 import { CommandError, RunnerCrashedError } from './runner-errors.js';
 import { RunnerPool, type PoolRunRequest } from './runner-pool.js';
-import { callContext, capturingLogger, PackFolders, viewThrough, VIEW_LIMITS, type HostView } from './runner-test-helpers.js';
+import { CALL_TIMEOUT_MS, callContext, capturingLogger, PackFolders, viewThrough, VIEW_LIMITS, type HostView } from './runner-test-helpers.js';
 
 const folders = new PackFolders();
 const { logger, entries } = capturingLogger();
@@ -22,9 +22,6 @@ let unixServer: Server;
 let unixPath: string;
 let abstractServer: Server;
 let unixConnections = 0;
-
-/** Time enough for a runner's start on a loaded two-core machine; the timeout tests set their own. */
-const CALL_TIMEOUT_MS = 20_000;
 
 function request(command: string, input: unknown = {}, extra: Partial<PoolRunRequest> = {}): PoolRunRequest {
   return { packKey: 'sandbox@1', packDir, command, entry: `commands/${command}.mjs`, input, context: callContext(), timeoutMs: CALL_TIMEOUT_MS, ...extra };

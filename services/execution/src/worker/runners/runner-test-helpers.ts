@@ -30,6 +30,12 @@ export class PackFolders {
   }
 }
 
+/**
+ * A call's timeout in the runner tests: it counts the runner's start, which takes seconds on a
+ * loaded two-core machine. The tests of timeouts set their own.
+ */
+export const CALL_TIMEOUT_MS = 20_000;
+
 export function callContext(overrides: Partial<CallContext> = {}): CallContext {
   return { tenant: 'tenant-a', user: 'user-a', correlationId: 'corr-1', ...overrides };
 }
