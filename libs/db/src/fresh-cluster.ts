@@ -1,10 +1,5 @@
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
-import { PGLITE_CONF } from './pglite-init.js';
-
-const run = promisify(execFile);
+import { initdbInOwnProcess } from './pglite-init.js';
 
 let freshCluster: (() => Promise<Blob>) | undefined;
 
@@ -24,22 +19,11 @@ export function freshClusterDump(): Promise<Blob> | undefined {
   return freshCluster?.();
 }
 
-/**
- * Writes a fresh embedded cluster, as initdb leaves it, to `dumpFile` (a tar of its data
- * directory), from a short-lived Node process: initdb's WebAssembly memory is never given back.
- */
-export async function writeFreshClusterDump(dumpFile: string): Promise<void> {
-  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const script = `
-    const { writeFileSync } = require('node:fs');
-    const { PGlite } = require(${JSON.stringify(pglite)});
-    (async () => {
-      const db = new PGlite('memory://', { postgresqlconf: ${JSON.stringify(PGLITE_CONF)} });
-      await db.waitReady;
-      const dump = await db.dumpDataDir('none');
-      writeFileSync(${JSON.stringify(dumpFile)}, Buffer.from(await dump.arrayBuffer()));
-      await db.close();
-    })().catch((err) => { console.error(err); process.exit(1); });
-  `;
-  await run(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '' } });
+/** Writes a fresh embedded cluster, as initdb leaves it, to `dumpFile` (a tar of its data directory). */
+export function writeFreshClusterDump(dumpFile: string): Promise<void> {
+  return initdbInOwnProcess(
+    'memory://',
+    `const dump = await db.dumpDataDir('none');
+     require('node:fs').writeFileSync(${JSON.stringify(dumpFile)}, Buffer.from(await dump.arrayBuffer()));`,
+  );
 }

@@ -13,18 +13,29 @@ export const PGLITE_CONF = ['shared_buffers=16MB'];
 const run = promisify(execFile);
 
 /**
- * Creates an embedded database in `dataDir` when there is none yet, in a short-lived Node
- * process: PGlite's initdb grows its WebAssembly memory by about 550 MB, which a process never
- * gets back (WebAssembly memory does not shrink). Opening the created database afterwards costs
- * what any later start does.
+ * Runs initdb in a short-lived Node process: PGlite's initdb grows its WebAssembly memory by about
+ * 550 MB, which a process never gets back (WebAssembly memory does not shrink). `afterInit` is
+ * the body of an async function given the ready database as `db` (closed afterwards).
  */
-export async function initPgliteDataDir(dataDir: string): Promise<void> {
-  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+export async function initdbInOwnProcess(dataDir: string, afterInit = ''): Promise<void> {
   const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   const script = `
     const { PGlite } = require(${JSON.stringify(pglite)});
-    const db = new PGlite(${JSON.stringify(dataDir)}, { postgresqlconf: ${JSON.stringify(PGLITE_CONF)} });
-    db.waitReady.then(() => db.close()).catch((err) => { console.error(err); process.exit(1); });
+    (async () => {
+      const db = new PGlite(${JSON.stringify(dataDir)}, { postgresqlconf: ${JSON.stringify(PGLITE_CONF)} });
+      await db.waitReady;
+      ${afterInit}
+      await db.close();
+    })().catch((err) => { console.error(err); process.exit(1); });
   `;
   await run(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '' } });
+}
+
+/**
+ * Creates an embedded database in `dataDir` when there is none yet, in a process of its own
+ * (`initdbInOwnProcess`). Opening the created database afterwards costs what any later start does.
+ */
+export async function initPgliteDataDir(dataDir: string): Promise<void> {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  await initdbInOwnProcess(dataDir);
 }

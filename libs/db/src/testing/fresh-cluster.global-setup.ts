@@ -12,8 +12,8 @@ declare module 'vitest' {
 }
 
 /**
- * Runs initdb once for the whole suite: the suite opens well over a hundred in-memory databases,
- * and each ran initdb (3 s of CPU) where loading the dump costs 0.6 s.
+ * Runs initdb once for the whole suite: the suite opens some seventy in-memory databases, and
+ * each ran initdb (3 s of CPU) where loading the dump costs 0.6 s.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const folder = await mkdtemp(join(tmpdir(), 'svc-fresh-cluster-'));

@@ -1,3 +1,2 @@
 export { testDatabaseKinds, type TestDatabase, type TestDatabaseKind } from './databases.js';
 export { createOutboxTables } from './outbox-tables.js';
-export { startMemoryDatabasesFrom, writeFreshClusterDump } from '../fresh-cluster.js';
