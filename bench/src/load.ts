@@ -1,8 +1,9 @@
 import autocannon from 'autocannon';
 import { cpuMsOf } from './processes.js';
 
-/** Processes whose CPU a run reports: name → pid, or the pids of a group (Postgres's backends). */
-export type Watch = Record<string, number | number[]>;
+/** Processes whose CPU a run reports: name → pid (or a thread, `mainThreadOf`), or the pids of a group (Postgres's backends). */
+export type Watch = Record<string, ProcessRef | ProcessRef[]>;
+type ProcessRef = number | string;
 
 export interface LoadOptions {
   url: string;
@@ -35,7 +36,7 @@ export interface LoadResult {
  * counts (`answered` of the result).
  */
 export async function watchingCpu<T extends { answered: number }>(watch: Watch = {}, fn: () => Promise<T>): Promise<T & { serverCpuMs: Record<string, number> }> {
-  const cpuOf = (pids: number | number[]) => [pids].flat().reduce((sum, pid) => sum + cpuMsOf(pid), 0);
+  const cpuOf = (pids: ProcessRef | ProcessRef[]) => [pids].flat().reduce<number>((sum, pid) => sum + cpuMsOf(pid), 0);
   const before = Object.entries(watch).map(([name, pids]) => [name, pids, cpuOf(pids)] as const);
   const result = await fn();
   const serverCpuMs = Object.fromEntries(before.map(([name, pids, ms]) => [name, (cpuOf(pids) - ms) / Math.max(1, result.answered)]));

@@ -17,7 +17,7 @@ import { cpuTimes, machineFacts, stolenShare } from './machine.js';
 import { connectMcp, loadMcp } from './mcp.js';
 import { freePort } from '@svc/testing';
 import { selection } from './only.js';
-import { launch, processesNamed, processIds, ROOT, treeMemory, waitForHealthy, type ProcessMemory } from './processes.js';
+import { launch, mainThreadOf, processesNamed, processIds, ROOT, treeMemory, waitForHealthy, type ProcessMemory } from './processes.js';
 import { fmt, percentOrUnknown, resultsTable, writeReport, type Row } from './report.js';
 import { median, percentile, sleep } from './stats.js';
 import { runTasks, type TaskRunResult } from './tasks.js';
@@ -253,7 +253,8 @@ async function onEmbeddedStandalone() {
   let b7First: { process: number[]; tree: number[] } | undefined;
   try {
     developer = await prepareDeveloper(first.url);
-    const watch = { standalone: first.process.pid };
+    // The thread that answers requests, beside the process: the embedded database works in a thread of its own.
+    const watch = { standalone: first.process.pid, 'its main thread': mainThreadOf(first.process.pid) };
     const echo = `${first.url}/api/v1/commands/${developer.slug}/echo`;
     l1 = await when(wanted('L1'), () => oneCaller('L1', echo, developer.apiKey));
     b2 = await when(wanted('B2'), () => measure('B2', echoCall(echo, developer.apiKey, watch)));

@@ -79,8 +79,14 @@ function parentOf(pid: string): number | undefined {
 /** Linux's USER_HZ, the unit of CPU times in `/proc`: 100 a second on every mainstream architecture. */
 export const TICKS_PER_SECOND = 100;
 
-/** CPU time (ms, user and system, all its threads) the process has used so far; 0 once it is gone. */
-export function cpuMsOf(pid: number): number {
+/**
+ * One thread of a process, as `/proc` names it (`<pid>/task/<tid>`): `cpuMsOf` reads its CPU as it
+ * does a process's. A process's main thread has the process's id.
+ */
+export const mainThreadOf = (pid: number): string => `${pid}/task/${pid}`;
+
+/** CPU time (ms, user and system, all its threads) the process, or the thread, has used so far; 0 once it is gone. */
+export function cpuMsOf(pid: number | string): number {
   try {
     const fields = statFields(pid);
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;

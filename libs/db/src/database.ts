@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -8,6 +9,7 @@ import { dbPool } from '@svc/metrics';
 import { awaitMigrations } from './migration-wait.js';
 import { freshClusterDump } from './fresh-cluster.js';
 import { initPgliteDataDir, PGLITE_CONF } from './pglite-init.js';
+import { openPgliteThread } from './pglite-thread.js';
 
 /** Drizzle over either driver; repositories are written against this one type. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -205,20 +207,17 @@ async function createPostgres(options: DatabaseOptions & { url: string }): Promi
 async function createPglite(options: DatabaseOptions): Promise<Database> {
   if (options.dataDir) await initPgliteDataDir(options.dataDir);
   // Loaded only here: a process on a real Postgres carries none of the embedded database.
-  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('drizzle-orm/pglite'),
-    import('drizzle-orm/pglite/migrator'),
-  ]);
+  const [{ drizzle }, { migrate: migratePglite }] = await Promise.all([import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator')]);
   const loadDataDir = options.dataDir ? undefined : await freshClusterDump();
-  const client = new PGlite(options.dataDir ?? 'memory://', { postgresqlconf: PGLITE_CONF, loadDataDir });
-  await client.waitReady;
-  const db = drizzlePglite(client) as unknown as Db;
+  const client = await openPgliteThread({ dataDir: options.dataDir ?? 'memory://', conf: PGLITE_CONF, loadDataDir });
+  // drizzle's driver calls no more of a PGlite than the thread answers (query, exec, transaction).
+  const drizzlePglite = () => drizzle({ client: client as unknown as PGlite });
+  const db = drizzlePglite() as unknown as Db;
   return {
     kind: 'pglite',
     db,
     async migrate({ migrationsFolder, schema }) {
-      const local = drizzlePglite(client);
+      const local = drizzlePglite();
       await underMigrationLock(local, schema, () => migratePglite(local, { migrationsFolder, migrationsSchema: schema, migrationsTable: MIGRATIONS_TABLE }));
     },
     healthy: () => answers(() => client.query('select 1')),
