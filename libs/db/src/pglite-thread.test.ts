@@ -69,10 +69,11 @@ describe('the embedded database in a thread of its own', () => {
     expect(arrays.rows[0]).toEqual([1, 'text:2026-01-02 03:04:05+00']);
   });
 
-  it('refuses statements once closed, saying the thread ended', async () => {
+  it('refuses statements once closed, saying the thread ended, and closes again quietly', async () => {
     const other = await open();
     await other.close();
     await expect(other.query('select 1')).rejects.toThrow(/thread ended/);
+    await expect(other.close()).resolves.toBeUndefined();
   });
 });
 

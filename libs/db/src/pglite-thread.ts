@@ -117,6 +117,7 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
       return result;
     },
     async close() {
+      if (gone) return;
       await call({ op: 'close' });
       await worker.terminate();
     },
