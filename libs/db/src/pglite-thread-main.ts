@@ -11,10 +11,8 @@ export function pgliteThreadMain(require: NodeJS.Require): void {
   const port = parentPort!;
 
   type Target = Pick<import('@electric-sql/pglite').Transaction, 'query' | 'exec'>;
-  /** Open transactions, by id: their statements' target and how to end them. */
-  const open = new Map<number, { tx: Target; end(commit: boolean): void }>();
-  /** The same transactions' ends: settled once PGlite committed or rolled back. */
-  const ended = new Map<number, Promise<void>>();
+  /** Open transactions, by id: their statements' target, and how to end one (settled once PGlite committed or rolled back). */
+  const open = new Map<number, { tx: Target; end(commit: boolean): Promise<void> }>();
   let nextTx = 1;
   const ROLLBACK = Symbol('rollback');
 
@@ -38,7 +36,14 @@ export function pgliteThreadMain(require: NodeJS.Require): void {
         .transaction(
           (tx) =>
             new Promise<void>((commit, rollback) => {
-              open.set(id, { tx, end: (ok) => (ok ? commit() : rollback(ROLLBACK)) });
+              open.set(id, {
+                tx,
+                end: (ok) => {
+                  if (ok) commit();
+                  else rollback(ROLLBACK);
+                  return done;
+                },
+              });
               started(id);
             }),
         )
@@ -48,7 +53,6 @@ export function pgliteThreadMain(require: NodeJS.Require): void {
             if (err !== ROLLBACK) throw err;
           },
         );
-      ended.set(id, done);
       done.catch(failed);
     });
 
@@ -64,11 +68,9 @@ export function pgliteThreadMain(require: NodeJS.Require): void {
       case 'begin':
         return begin();
       case 'end': {
-        const done = ended.get(message.tx!)!;
-        open.get(message.tx!)!.end(message.commit!);
+        const { end } = open.get(message.tx!)!;
         open.delete(message.tx!);
-        ended.delete(message.tx!);
-        return done;
+        return end(message.commit!);
       }
       case 'close':
         return db.close();

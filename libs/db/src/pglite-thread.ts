@@ -82,13 +82,19 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`The embedded database's thread ended (exit code ${code})`)));
 
-  const call = <T>(request: Record<string, unknown>, id = nextId++): Promise<T> =>
+  /** The thread's answer to message `id`. */
+  const answer = <T>(id: number): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (gone) return reject(gone);
       if (waiting.size === 0) worker.ref();
       waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      if (id !== 0) worker.postMessage({ ...request, id });
     });
+  const call = <T>(request: Record<string, unknown>): Promise<T> => {
+    const id = nextId++;
+    const answered = answer<T>(id);
+    if (!gone) worker.postMessage({ ...request, id });
+    return answered;
+  };
 
   const clientOf = (tx?: number): PgliteClient => ({
     async query<T>(sql: string, params?: unknown[], queryOptions: QueryOptions = {}) {
@@ -100,7 +106,7 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
     exec: (sql: string) => call<Results[]>({ op: 'exec', tx, sql }),
   });
 
-  await call({}, 0); // the thread's answer to its start (nothing is posted for it)
+  await answer(0); // the thread's start: the database opened, or could not
   return {
     ...clientOf(),
     async transaction(work) {
