@@ -55,6 +55,7 @@ export function createExecutionService(deps: ExecutionDeps): { routes: Router[];
       await scheduler.stop();
       await Promise.all(subscriptions.splice(0).map((s) => s.cancel()));
       await events.stop();
+      await limits.close();
     },
   };
 }
