@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@svc/bus/testing';
 import { createCache, deleteCachePrefix, type Cache } from '@svc/cache';
 import { usageLimitKey } from '@svc/contracts';
 import { createLogger } from '@svc/core';
@@ -8,13 +9,9 @@ import { UsageLimitGate } from './usage-limit.js';
 const log = createLogger({ service: 'test', silent: true });
 const REFUSED = { status: 429, code: 'USAGE_LIMIT_EXCEEDED', details: { metric: 'commands_per_month', reason: 'usage-limit-exceeded' } };
 
-/** Whether the gate lets `tenant` run, asked until it says `expected` (Redis's notice of a change travels on its own) or 2 s pass. */
-async function admitsSoon(gate: UsageLimitGate, tenant: string, expected: boolean): Promise<void> {
-  const admits = () => gate.assertWithin(tenant).then(() => true, () => false);
-  const until = Date.now() + 2000;
-  while ((await admits()) !== expected && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
-  expect(await admits()).toBe(expected);
-}
+/** Waits until the gate lets `tenant` run, or refuses it (`expected` false), for up to 2 s: Redis's notice of a change travels on its own. */
+const admitsSoon = (gate: UsageLimitGate, tenant: string, expected: boolean) =>
+  waitFor(async () => (await gate.assertWithin(tenant).then(() => true, () => false)) === expected, `${tenant} ${expected ? 'admitted' : 'refused'}`, 2000);
 
 describe('the usage limit gate', () => {
   it('refuses a flagged tenant with USAGE_LIMIT_EXCEEDED (429) and lets the others run', async () => {
