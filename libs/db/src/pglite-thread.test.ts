@@ -69,6 +69,25 @@ describe('the embedded database in a thread of its own', () => {
     expect(arrays.rows[0]).toEqual([1, 'text:2026-01-02 03:04:05+00']);
   });
 
+  it("gives a busy spell's heap back while statements still trickle in, as an idle platform's pollers send them", async () => {
+    const thread = await openPgliteThread({ dataDir: 'memory://', conf: PGLITE_CONF, loadDataDir: await freshClusterDump(), idleLookMs: 250 });
+    try {
+      for (let i = 0; i < 5; i++) await thread.query(`select repeat('x', 200) as body, n from generate_series(1, 20000) as n`);
+      const busy = await thread.heapSize();
+      // A statement every 100 ms: no look of 250 ms goes without one, and none keeps the thread 2 % busy.
+      const started = Date.now();
+      let after = busy;
+      while (Date.now() - started < 4000 && after > busy / 2) {
+        await thread.query('select 1');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        after = await thread.heapSize();
+      }
+      expect(after).toBeLessThan(busy / 2);
+    } finally {
+      await thread.close();
+    }
+  });
+
   it('refuses statements once closed, saying the thread ended, and closes again quietly', async () => {
     const other = await open();
     await other.close();

@@ -10,6 +10,8 @@ export interface PgliteThreadOptions {
   loadDataDir?: Blob;
   /** `postgresql.conf` lines. */
   conf: string[];
+  /** How often the thread looks whether it idles, to give a busy spell's heap back (default 5 s). */
+  idleLookMs?: number;
 }
 
 /** What drizzle's PGlite driver and the migrator call on a database or on one of its transactions. */
@@ -22,6 +24,8 @@ export interface PgliteThread extends PgliteClient {
   /** Runs `work` in a transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: PgliteClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** What the thread's V8 heap holds, in bytes (its isolate's `used_heap_size`; PGlite's WebAssembly memory is not in it). */
+  heapSize(): Promise<number>;
 }
 
 /**
@@ -57,7 +61,7 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
   // A thread inherits the process's Node flags; the program is a script (it calls `require`) even
   // in a process whose own `-e` code is a module (`--input-type=module`).
   const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const worker = new Worker(`${KEEP_NAMES_HELPER}(${pgliteThreadMain.toString()})(require)`, { eval: true, execArgv, workerData: { ...options, pglitePath } });
+  const worker = new Worker(`${KEEP_NAMES_HELPER}(${pgliteThreadMain.toString()})(require)`, { eval: true, execArgv, workerData: { idleLookMs: 5000, ...options, pglitePath } });
   const waiting = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
   let nextId = 1;
   let gone: Error | undefined;
@@ -122,6 +126,7 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
       await call({ op: 'end', tx, commit: true });
       return result;
     },
+    heapSize: () => call<number>({ op: 'heap' }),
     async close() {
       if (gone) return;
       await call({ op: 'close' });
