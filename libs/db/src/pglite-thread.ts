@@ -10,7 +10,10 @@ export interface PgliteThreadOptions {
   loadDataDir?: Blob;
   /** `postgresql.conf` lines. */
   conf: string[];
-  /** How often the thread looks whether it idles, to give a busy spell's heap back (default 5 s). */
+  /**
+   * How often the thread looks whether it idles, to give a busy spell's heap back (default 6 s:
+   * over V8's 5 s window of allocation, as `releaseMemoryWhenIdle`'s looks).
+   */
   idleLookMs?: number;
 }
 
@@ -61,7 +64,7 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
   // A thread inherits the process's Node flags; the program is a script (it calls `require`) even
   // in a process whose own `-e` code is a module (`--input-type=module`).
   const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const worker = new Worker(`${KEEP_NAMES_HELPER}(${pgliteThreadMain.toString()})(require)`, { eval: true, execArgv, workerData: { idleLookMs: 5000, ...options, pglitePath } });
+  const worker = new Worker(`${KEEP_NAMES_HELPER}(${pgliteThreadMain.toString()})(require)`, { eval: true, execArgv, workerData: { idleLookMs: 6000, ...options, pglitePath } });
   const waiting = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
   let nextId = 1;
   let gone: Error | undefined;

@@ -3,7 +3,11 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 export interface IdleMemoryOptions {
-  /** How often the event loop and the heap are looked at (default 5 s). */
+  /**
+   * How often the event loop and the heap are looked at (default 6 s). Keep it over 5 s: V8
+   * shrinks its young generation in a collection only when little was allocated over the last
+   * 5 s of its record, and the pair's second collection must reach past the busy spell.
+   */
   everyMs?: number;
   /** Below this share of the last look's time the process is idle (default 2 %). */
   idleBelow?: number;
@@ -23,6 +27,14 @@ function fullCollection(): () => void {
 const heapSize = () => process.memoryUsage().heapTotal;
 
 /**
+ * The looks' default interval. At 5 s the pair's second collection could fall a hair inside
+ * V8's 5 s window of allocation (in two of three idle services watched), and a young generation
+ * a busy spell had grown to 33 MB stayed until V8's own reducer ran, some 30 s later
+ * (BENCHMARKS.md, nineteenth round).
+ */
+const IDLE_LOOK_MS = 6000;
+
+/**
  * Gives back the memory a busy spell grew soon after the process goes idle. V8's memory reducer
  * does so on its own, but may wait up to 100 s, and an idle fleet meanwhile holds a third more
  * than it needs (BENCHMARKS.md, sixth and seventh rounds). Here, once the process has started
@@ -36,7 +48,7 @@ const heapSize = () => process.memoryUsage().heapTotal;
  *   const stopReleasing = releaseMemoryWhenIdle();
  */
 export function releaseMemoryWhenIdle(options: IdleMemoryOptions = {}): () => void {
-  const { everyMs = 5000, idleBelow = 0.02, growthBytes = 8 * 1024 * 1024 } = options;
+  const { everyMs = IDLE_LOOK_MS, idleBelow = 0.02, growthBytes = 8 * 1024 * 1024 } = options;
   const collect = fullCollection();
   let since = performance.eventLoopUtilization();
   let settledSize = heapSize();
