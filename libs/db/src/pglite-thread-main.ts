@@ -99,7 +99,7 @@ export function pgliteThreadMain(require: NodeJS.Require): void {
   // process's main thread: two full collections at the next two looks that find its event loop
   // under 2 % busy. Idle is a share of the time, not silence: an idle platform's pollers ask
   // something every few seconds, and a thread that waited for a look without any statement
-  // hardly ever collected (its young generation held 33 MB for half a minute after a load).
+  // hardly ever collected (it held its 51 MB heap for half a minute after a load).
   const { performance } = require('node:perf_hooks') as typeof import('node:perf_hooks');
   require('node:v8').setFlagsFromString('--expose-gc');
   const gc = require('node:vm').runInNewContext('gc') as () => void;
