@@ -5,7 +5,7 @@
  *
  * V8's own young-generation size is kept: 2 MB semi-spaces instead of 16 cost the standalone
  * about a sixth of its request throughput in scavenges (B1 850 → 1,000 req/s back to back), and
- * the memory a busy heap holds is given back once the process idles: within some 10 s by
+ * the memory a busy heap holds is given back once the process idles: within some 20 s by
  * `releaseMemoryWhenIdle` (`@svc/platform`), where V8's memory reducer alone took up to 100 s
  * (BENCHMARKS.md, sixth and seventh rounds).
  */
