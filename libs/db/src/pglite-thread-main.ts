@@ -8,6 +8,7 @@ export function pgliteThreadMain(require: NodeJS.Require): void {
   const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
   const { pglitePath, dataDir, loadDataDir, conf, idleLookMs } = workerData as { pglitePath: string; dataDir: string; loadDataDir?: Blob; conf: string[]; idleLookMs: number };
   const { PGlite } = require(pglitePath) as typeof import('@electric-sql/pglite');
+  const v8 = require('node:v8') as typeof import('node:v8');
   const port = parentPort!;
 
   type Target = Pick<import('@electric-sql/pglite').Transaction, 'query' | 'exec'>;
@@ -75,7 +76,7 @@ export function pgliteThreadMain(require: NodeJS.Require): void {
       case 'close':
         return db.close();
       case 'heap':
-        return (require('node:v8') as typeof import('node:v8')).getHeapStatistics().used_heap_size;
+        return v8.getHeapStatistics().used_heap_size;
     }
   };
 
@@ -101,7 +102,7 @@ export function pgliteThreadMain(require: NodeJS.Require): void {
   // something every few seconds, and a thread that waited for a look without any statement
   // hardly ever collected (it held its 51 MB heap for half a minute after a load).
   const { performance } = require('node:perf_hooks') as typeof import('node:perf_hooks');
-  require('node:v8').setFlagsFromString('--expose-gc');
+  v8.setFlagsFromString('--expose-gc');
   const gc = require('node:vm').runInNewContext('gc') as () => void;
   let since = performance.eventLoopUtilization();
   let collectionsDue = 2;
