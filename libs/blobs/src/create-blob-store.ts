@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import { S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from './blob-store.js';
 import { createFileSystemBlobStore } from './file-system-blob-store.js';
 import { createS3BlobStore } from './s3-blob-store.js';
@@ -30,9 +29,9 @@ export function createBlobStore(settings: BlobStoreSettings): BlobStore {
   if (url.protocol === 'file:') return createFileSystemBlobStore(fileURLToPath(url));
   if (url.protocol !== 's3:' || !url.hostname) throw new Error(`BLOB_STORE_URL must be s3://bucket/prefix or file:///path, not ${settings.url}`);
   const path = decodeURIComponent(url.pathname.replace(/^\/+/, ''));
-  const client = new S3Client({
+  const client = {
     region: settings.region ?? process.env.AWS_REGION ?? 'us-east-1',
     ...(settings.endpoint ? { endpoint: settings.endpoint, forcePathStyle: true } : {}),
-  });
+  };
   return createS3BlobStore({ client, bucket: url.hostname, prefix: path && !path.endsWith('/') ? `${path}/` : path });
 }

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import type { Processor } from '../stripe/processor.js';
 import type { Identity } from '@svc/auth';
 import { ConflictError, IntegrationError, type AppError, type Logger } from '@svc/core';
 import { eventIdFor, outboxEvent, type EventOutbox } from '@svc/bus';
@@ -19,7 +20,7 @@ export function processorFailure(action: string, err: unknown, log: Logger): App
 export interface BillingServiceOptions {
   db: Db;
   /** The payment processor; absent when billing is not configured (checkout and portal answer 503). */
-  processor: Stripe | undefined;
+  processor: Processor | undefined;
   /** The processor's price of the Pro plan. */
   pricePro: string | undefined;
   log: Logger;
@@ -30,7 +31,7 @@ export interface BillingServiceOptions {
 /** `GET /billing/status`, `POST /billing/checkout`, `POST /billing/portal`. */
 export class BillingService {
   private readonly db: Db;
-  private readonly processor: Stripe | undefined;
+  private readonly processor: Processor | undefined;
   private readonly pricePro: string | undefined;
   private readonly log: Logger;
   private readonly events: EventOutbox;
@@ -59,7 +60,7 @@ export class BillingService {
   }
 
   async checkout(caller: Identity, urls: { success_url: string; cancel_url: string }, idempotencyKey: string) {
-    const processor = this.requireProcessor();
+    const processor = await this.requireProcessor();
     if (!this.pricePro) throw billingNotConfigured('STRIPE_PRICE_PRO');
     const row = await new SubscriptionRepository(this.db).find(caller.userId);
     if (row?.status === 'active' || row?.status === 'past_due') throw new ConflictError('You already have an active Pro subscription; manage it in the billing portal', { status: row.status });
@@ -98,7 +99,7 @@ export class BillingService {
   }
 
   async portal(caller: Identity, returnUrl: string) {
-    const processor = this.requireProcessor();
+    const processor = await this.requireProcessor();
     const row = await new SubscriptionRepository(this.db).find(caller.userId);
     if (!row?.customerId) throw new ConflictError('You have no billing account yet; subscribe through checkout first', { reason: 'no_customer' });
     try {
@@ -109,8 +110,8 @@ export class BillingService {
     }
   }
 
-  private requireProcessor(): Stripe {
+  private requireProcessor(): Promise<Stripe> {
     if (!this.processor) throw billingNotConfigured('STRIPE_SECRET_KEY');
-    return this.processor;
+    return this.processor();
   }
 }

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import type { Processor } from '../stripe/processor.js';
 import type { Bus, OutboxWriter } from '@svc/bus';
 import { DEACTIVATE_ACCESS_CODE_RPC, MINT_ACCESS_CODE_RPC, type RegistrationSession } from '@svc/contracts';
 import { NotFoundError, type Logger } from '@svc/core';
@@ -28,7 +29,7 @@ export interface RegistrationServiceOptions {
   db: Db;
   bus: Bus;
   /** The payment processor; absent when billing is not configured. */
-  processor: Stripe | undefined;
+  processor: Processor | undefined;
   config: RegistrationConfig;
   clock: Clock;
   log: Logger;
@@ -41,7 +42,7 @@ export interface RegistrationServiceOptions {
 export class RegistrationService {
   private readonly db: Db;
   private readonly bus: Bus;
-  private readonly processor: Stripe | undefined;
+  private readonly processor: Processor | undefined;
   private readonly config: RegistrationConfig;
   private readonly clock: Clock;
   private readonly log: Logger;
@@ -66,9 +67,10 @@ export class RegistrationService {
   async checkout(ref: string) {
     if (!this.processor) throw billingNotConfigured('STRIPE_SECRET_KEY');
     if (!this.config.price) throw billingNotConfigured('STRIPE_PRICE_REGISTRATION');
+    const processor = await this.processor();
     let session: Stripe.Checkout.Session;
     try {
-      session = await this.processor.checkout.sessions.create({
+      session = await processor.checkout.sessions.create({
         mode: 'payment',
         line_items: [{ price: this.config.price, quantity: 1 }],
         success_url: this.config.returnUrl,

@@ -3,7 +3,7 @@ import type { EventOutbox, OutboxWriter } from '@svc/bus';
 import { AuthenticationError, type Logger } from '@svc/core';
 import type { Db } from '@svc/db';
 import { WebhookEventRepository, type WebhookEndpoint } from '../repositories/webhook-event.repository.js';
-import { webhookVerifier } from '../stripe/processor.js';
+import { verifiedEvent } from '../stripe/processor.js';
 import type { Clock } from './clock.js';
 import { billingNotConfigured } from './not-configured.js';
 
@@ -74,7 +74,7 @@ export class WebhookService {
   async receive(config: WebhookEndpointConfig, rawBody: Buffer, signature: string | undefined): Promise<void> {
     if (!config.secret) throw billingNotConfigured(config.secretVariable);
     if (!signature) throw new AuthenticationError('The Payment-Signature header is missing', { header: 'Payment-Signature' });
-    const event = this.verify(config.secret, rawBody, signature);
+    const event = await this.verify(config.secret, rawBody, signature);
     const at = this.clock();
     const steps = stepsFor(config, event);
     await steps.prepare?.(event);
@@ -91,11 +91,11 @@ export class WebhookService {
     });
   }
 
-  private verify(secret: string, rawBody: Buffer, signature: string): Stripe.Event {
+  private async verify(secret: string, rawBody: Buffer, signature: string): Promise<Stripe.Event> {
     const now = this.clock().getTime();
     let event: Stripe.Event;
     try {
-      event = webhookVerifier.constructEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, undefined, now);
+      event = await verifiedEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, undefined, now);
     } catch (err) {
       throw new AuthenticationError('The Payment-Signature header does not verify', { header: 'Payment-Signature', reason: (err as Error).message.split('\n')[0] });
     }

@@ -11,7 +11,7 @@ describe('the SDK against the local Stripe', () => {
 
   beforeAll(async () => {
     fake = await startFakeStripe();
-    processor = createProcessor({ secretKey: 'sk_test_processor', apiBase: fake.url })!;
+    processor = await createProcessor({ secretKey: 'sk_test_processor', apiBase: fake.url })!();
   });
 
   afterAll(() => fake?.close());
@@ -31,7 +31,7 @@ describe('the SDK against the local Stripe', () => {
 
   it('raises the SDK\'s typed errors from Stripe error objects', async () => {
     await expect(processor.checkout.sessions.create({ ...session(), success_url: '' })).rejects.toMatchObject({ type: 'StripeInvalidRequestError', code: 'parameter_missing', param: 'success_url' });
-    const badKey = createProcessor({ secretKey: 'not-a-key', apiBase: fake.url })!;
+    const badKey = await createProcessor({ secretKey: 'not-a-key', apiBase: fake.url })!();
     await expect(badKey.billingPortal.sessions.create({ customer: 'cus_1' })).rejects.toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
   });
 

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '@svc/core';
 
 /** Where e-mails go: an SMTP relay, or (embedded mode without one) `.eml` files in a folder. */
@@ -34,26 +34,32 @@ const messageOf = (from: string, message: OutgoingEmail) => ({
 /**
  * nodemailer over a pooled SMTP connection (a burst goes over kept connections), or its stream
  * transport writing each message, as sent, to `<directory>/<id>.eml` with a log line saying where.
+ * nodemailer is loaded with the first message, so that a process that sends none never holds its
+ * modules (1 MB of V8's heap and more outside it; BENCHMARKS.md, twentieth round).
  */
 export function mailTransport(settings: MailSettings, log: Logger): MailTransport {
+  let opened: Promise<Transporter> | undefined;
+  const transporter = () =>
+    (opened ??= import('nodemailer').then(({ default: nodemailer }) =>
+      'smtpUrl' in settings ? nodemailer.createTransport({ url: settings.smtpUrl, pool: true }) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    ));
+  const close = () => void opened?.then((transport) => transport.close());
   if ('smtpUrl' in settings) {
-    const smtp = nodemailer.createTransport({ url: settings.smtpUrl, pool: true });
     return {
       send: async (message) => {
-        await smtp.sendMail(messageOf(settings.from, message));
+        await (await transporter()).sendMail(messageOf(settings.from, message));
       },
-      close: () => smtp.close(),
+      close,
     };
   }
-  const files = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message) {
-      const info = await files.sendMail(messageOf(settings.from, message));
+      const info = await (await transporter()).sendMail(messageOf(settings.from, message));
       await mkdir(settings.directory, { recursive: true });
       const path = join(settings.directory, `${message.id}.eml`);
       await writeFile(path, info.message as Buffer);
       log.info('e-mail written (no SMTP_URL)', { to: message.to, subject: message.subject, path });
     },
-    close: () => files.close(),
+    close,
   };
 }

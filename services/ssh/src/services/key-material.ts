@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
-import ssh2 from 'ssh2';
 import { ValidationError } from '@svc/core';
 import { fromPkcs8, unsupportedKey } from './pkcs8-key.js';
 
-// ssh2 is CommonJS: in the bundles, Node's ESM loader gives its exports only as the default one.
-const { utils } = ssh2;
+/**
+ * ssh2's key parser, loaded with the first key or host key read, so that a platform whose packs
+ * reach no SSH target never holds its modules (1.3 MB of V8's heap and more outside it;
+ * BENCHMARKS.md, twentieth round). ssh2 is CommonJS: Node's ESM loader gives its exports only as
+ * the default one.
+ */
+const sshUtils = async () => (await import('ssh2')).default.utils;
 
 /** Host-key types a `known_hosts` line may carry, and the signature algorithms that present each. */
 const HOST_KEY_ALGORITHMS: Record<string, string[]> = {
@@ -35,8 +39,8 @@ const encrypted = () =>
   new ValidationError('private_key is encrypted with a passphrase; store a key without one (ssh-keygen -p -N "" -f KEY removes it from a copy)', { field: 'private_key', reason: 'encrypted_key' });
 
 /** Checks a key as ssh2 reads it (OpenSSH; PEM: PKCS#1, SEC1). Messages never quote the key. */
-function checkSsh2Key(text: string): void {
-  const parsed = utils.parseKey(text);
+async function checkSsh2Key(text: string): Promise<void> {
+  const parsed = (await sshUtils()).parseKey(text);
   const key = Array.isArray(parsed) ? parsed[0] : parsed;
   if (key instanceof Error || !key) throw /encrypted|passphrase/i.test(key?.message ?? '') ? encrypted() : unreadable();
   if (!key.isPrivateKey()) throw new ValidationError('private_key is a public key; the private key is needed', { field: 'private_key', reason: 'public_key' });
@@ -50,11 +54,11 @@ function checkSsh2Key(text: string): void {
  * with node:crypto into one it does (`pkcs8-key.ts`). Encrypted keys are refused (no
  * passphrase is kept). Messages never quote the key.
  */
-export function readablePrivateKey(text: string): string {
+export async function readablePrivateKey(text: string): Promise<string> {
   if (text.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----')) throw encrypted();
   const readable = text.includes('-----BEGIN PRIVATE KEY-----') ? fromPkcs8(text) : text;
   if (readable === undefined) throw unreadable();
-  checkSsh2Key(readable);
+  await checkSsh2Key(readable);
   return readable;
 }
 
@@ -64,7 +68,7 @@ export function readablePrivateKey(text: string): string {
  * kept as written but not compared with the target's host (it may be hashed, or name an alias):
  * the key is what is trusted.
  */
-export function parseKnownHosts(line: string): KnownHostKey {
+export async function parseKnownHosts(line: string): Promise<KnownHostKey> {
   const invalid = (message: string) => new ValidationError(`known_hosts ${message}`, { field: 'known_hosts' });
   const text = line.trim();
   if (text.includes('\n') || text.includes('\r')) throw invalid('must be one line');
@@ -73,7 +77,7 @@ export function parseKnownHosts(line: string): KnownHostKey {
   if (!hosts || !type || !base64) throw invalid('must read "hostnames keytype base64-key", as ssh-keyscan prints it');
   const algorithms = HOST_KEY_ALGORITHMS[type];
   if (!algorithms) throw invalid(`key type ${type} is not supported (${Object.keys(HOST_KEY_ALGORITHMS).join(', ')})`);
-  const parsed = utils.parseKey(`${type} ${base64}`);
+  const parsed = (await sshUtils()).parseKey(`${type} ${base64}`);
   if (parsed instanceof Error || Array.isArray(parsed) || parsed.type !== type) throw invalid('holds a key that does not parse');
   return { type, blob: parsed.getPublicSSH(), algorithms };
 }

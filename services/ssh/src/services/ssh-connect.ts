@@ -1,5 +1,5 @@
 import type { BlockList, Socket } from 'node:net';
-import ssh2, { type Client, type ConnectConfig } from 'ssh2';
+import type { Client, ConnectConfig } from 'ssh2';
 import { EgressRefusedError, guardedConnect, type Resolver } from '@svc/egress';
 import { SshConnectionError, type ConnectionFailure } from './ssh-errors.js';
 import type { KnownHostKey } from './key-material.js';
@@ -58,8 +58,10 @@ async function tcpTo(endpoint: SshEndpoint, policy: AddressPolicy): Promise<Sock
 export async function connectSsh(endpoint: SshEndpoint, trust: { hostKey: KnownHostKey } | { onHostKey: (blob: Buffer) => void }, policy: AddressPolicy): Promise<Client> {
   const startedAt = Date.now();
   const sock = await tcpTo(endpoint, policy);
+  // Loaded with the first connection, as the key parser is (key-material.ts).
+  const { Client: SshClient } = (await import('ssh2')).default;
   return new Promise((resolve, reject) => {
-    const client = new ssh2.Client();
+    const client = new SshClient();
     let hostKeyRefused = false;
     const config: ConnectConfig = {
       // ssh2 speaks over the socket already connected to the checked address; it opens none of its own.

@@ -230,7 +230,7 @@ describe.skipIf(!existsSync(SSHD)).each(testDatabaseKinds())('ssh targets runnin
         const nonce = randomBytes(12);
         const cipher = createCipheriv('aes-256-gcm', raw, nonce);
         cipher.setAAD(Buffer.from(`${tenant.tenantId}/${created.body.id}/private_key`));
-        const ciphertext = Buffer.concat([cipher.update(readablePrivateKey(key.privateKey), 'utf8'), cipher.final()]);
+        const ciphertext = Buffer.concat([cipher.update(await readablePrivateKey(key.privateKey), 'utf8'), cipher.final()]);
         const legacyKeyId = createHmac('sha256', raw).update('svc ssh key id').digest('hex').slice(0, 16);
         await legacy.database.db.update(targets).set({ keyId: legacyKeyId, privateKeyEncrypted: Buffer.concat([nonce, cipher.getAuthTag(), ciphertext]) });
 

@@ -29,10 +29,10 @@ const contextOf = (row: Pick<TargetRow, 'tenantId' | 'id'>, field: 'private_key'
 const notFound = (details: Record<string, unknown>) => new NotFoundError(SSH_MESSAGES.notFound, details);
 
 /** The credential `auth_method` needs must be sent with it; the other one is not kept. A key is kept in a form ssh2 reads. */
-function credentialOf(authMethod: 'key' | 'password', body: { private_key?: string; password?: string }): { private_key: string } | { password: string } | undefined {
+async function credentialOf(authMethod: 'key' | 'password', body: { private_key?: string; password?: string }): Promise<{ private_key: string } | { password: string } | undefined> {
   const value = authMethod === 'key' ? body.private_key : body.password;
   if (value === undefined) return undefined;
-  return authMethod === 'key' ? { private_key: readablePrivateKey(value) } : { password: value };
+  return authMethod === 'key' ? { private_key: await readablePrivateKey(value) } : { password: value };
 }
 
 export interface TargetServiceOptions {
@@ -75,9 +75,9 @@ export class TargetService {
   }
 
   async create(tenantId: string, body: SshTargetCreateBody): Promise<SshTarget> {
-    const credential = credentialOf(body.auth_method, body);
+    const credential = await credentialOf(body.auth_method, body);
     if (!credential) throw new ValidationError(`${body.auth_method === 'key' ? 'private_key' : 'password'} is required when auth_method is ${body.auth_method}`, { field: body.auth_method === 'key' ? 'private_key' : 'password' });
-    const knownHosts = body.known_hosts === undefined ? null : this.#knownHosts(body.known_hosts);
+    const knownHosts = body.known_hosts === undefined ? null : await this.#knownHosts(body.known_hosts);
     await this.#checkHost(body.host);
     const now = this.#clock();
     const id = randomUUID();
@@ -105,7 +105,7 @@ export class TargetService {
   async update(tenantId: string, id: string, body: SshTargetUpdateBody): Promise<SshTarget> {
     const row = await this.#row(tenantId, id);
     const authMethod = body.auth_method ?? row.authMethod;
-    const credential = credentialOf(authMethod, body);
+    const credential = await credentialOf(authMethod, body);
     if (!credential && authMethod !== row.authMethod) {
       throw new ValidationError(`${authMethod === 'key' ? 'private_key' : 'password'} is required to switch auth_method to ${authMethod}`, { field: authMethod === 'key' ? 'private_key' : 'password' });
     }
@@ -115,7 +115,7 @@ export class TargetService {
       ...(body.host === undefined ? {} : { host: body.host }),
       ...(body.port === undefined ? {} : { port: body.port }),
       ...(body.username === undefined ? {} : { username: body.username }),
-      ...(body.known_hosts === undefined ? {} : { knownHosts: body.known_hosts === null ? null : this.#knownHosts(body.known_hosts) }),
+      ...(body.known_hosts === undefined ? {} : { knownHosts: body.known_hosts === null ? null : await this.#knownHosts(body.known_hosts) }),
       ...(credential ? { authMethod, ...this.#seal(row, credential) } : {}),
       updatedAt: this.#clock(),
     };
@@ -153,7 +153,7 @@ export class TargetService {
     const row = await new TargetRepository(this.db).findByName(tenantId, name);
     if (!row) throw notFound({ target: name });
     if (!row.knownHosts) throw new SshHostKeyMissingError(name);
-    const hostKey = parseKnownHosts(row.knownHosts);
+    const hostKey = await parseKnownHosts(row.knownHosts);
     try {
       return await this.pool.with(
         row.id,
@@ -208,8 +208,8 @@ export class TargetService {
     if (refused.length > 0) throw new SshHostRefusedError(host);
   }
 
-  #knownHosts(line: string): string {
-    parseKnownHosts(line);
+  async #knownHosts(line: string): Promise<string> {
+    await parseKnownHosts(line);
     return normalizeKnownHosts(line);
   }
 
