@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import type { RequestHandler } from 'express';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { INTERNAL_IDENTITY_HEADER, type Identity } from '@svc/auth';
 import { errorBody, ServiceUnavailableError, type Logger, REQUEST_ID_HEADER } from '@svc/core';
 import { injectTrace, TRACE_HEADERS } from '@svc/tracing';
@@ -83,18 +83,21 @@ export interface Forwarder {
  * Forwards requests to one service unchanged, with the gateway-signed identity (or none)
  * replacing whatever a client put in the internal header. undici keeps the connections to the
  * service and streams its answer straight into the client's response; a client that leaves
- * cancels the request to the service.
+ * cancels the request to the service. undici is loaded by the first forwarder made, not with the
+ * gateway: the standalone hands every request over in its own process and never needs it (its
+ * modules, 1.1 MB of source, stay out of that process: BENCHMARKS.md, twentieth round).
  */
 export function forwardTo(service: string, target: string, sign: (identity: Identity) => string, log: Logger): Forwarder {
-  const pool = new Pool(target, { connections: CONNECTIONS_PER_SERVICE, headersTimeout: SERVICE_TIMEOUT_MS, bodyTimeout: SERVICE_TIMEOUT_MS });
-  const handle: RequestHandler = (req, res) => {
+  let pool: Pool | undefined;
+  const opened = import('undici').then(({ Pool }) => (pool = new Pool(target, { connections: CONNECTIONS_PER_SERVICE, headersTimeout: SERVICE_TIMEOUT_MS, bodyTimeout: SERVICE_TIMEOUT_MS })));
+  const send = (to: Pool, req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]) => {
     const { identity } = req as typeof req & { identity?: Identity };
     const cancel = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) cancel.abort();
     };
     res.once('close', onClose);
-    pool.stream(
+    to.stream(
       {
         path: req.originalUrl,
         method: req.method as 'GET',
@@ -112,7 +115,15 @@ export function forwardTo(service: string, target: string, sign: (identity: Iden
       },
     );
   };
-  return { handle, close: () => pool.close() };
+  // Only the requests that come in while undici loads wait for it.
+  const handle: RequestHandler = (req, res) => {
+    if (pool) return send(pool, req, res);
+    opened.then(
+      (ready) => send(ready, req, res),
+      (err: Error) => unreachable(service, err, req, res, log),
+    );
+  };
+  return { handle, close: () => opened.then((ready) => ready.close()) };
 }
 
 /** 503 in the error format, or a cut connection once the service's answer has begun. */
