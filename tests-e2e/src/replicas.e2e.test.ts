@@ -22,7 +22,9 @@ async function roundRobin(targets: string[]): Promise<{ url: string; server: Ser
   let next = 0;
   const server = createServer((incoming, outgoing) => {
     const target = new URL(targets[next++ % targets.length]!);
-    const upstream = request({ host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
+    // A connection of its own per request: a kept-alive one the instance closes just as the proxy
+    // reuses it is reset, which a real balancer retries and this one would pass on as a failure.
+    const upstream = request({ host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers, agent: false }, (answer) => {
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(outgoing);
     });
