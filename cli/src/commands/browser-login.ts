@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Context } from '../context.js';
 import { authError } from '../errors.js';
 import type { Tokens } from '@svc/client';
-import { openInBrowser } from './dashboard.js';
+import { openInBrowser } from '../browser.js';
 
 export interface BrowserLoginOptions {
   openBrowser: boolean;

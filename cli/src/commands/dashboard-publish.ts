@@ -1,10 +1,9 @@
 import { dataOf, type SvcClient } from '@svc/client';
-import { Option, type Command } from 'commander';
+import type { DashboardVisibility, ShareExpiry } from '../choices.js';
 import type { Context } from '../context.js';
 import { asCliError, CliError, DEVELOPER_MODE_HINT, validationError } from '../errors.js';
-import { dashboardNameProblem, findDashboardDir, VISIBILITIES } from '../dashboard/manifest.js';
-import { action } from '../program.js';
-import { validateDashboard } from './dashboard.js';
+import { dashboardNameProblem, findDashboardDir } from '../dashboard/manifest.js';
+import { validateDashboard } from './dashboard-local.js';
 
 /** A dashboard as the platform answers it (dashboard service README). */
 interface Dashboard {
@@ -15,8 +14,6 @@ interface Dashboard {
   visibility: string;
   version: string | null;
 }
-
-const SHARE_EXPIRIES = ['1d', '7d', '30d', 'never'] as const;
 
 /**
  * The dashboard a slug names (also written `@scope/slug`, the way `secrets` names packs); a
@@ -46,7 +43,7 @@ function scopeOf(organization: string): string {
  * `svc dashboard publish`: the built dashboard of this folder (every check of `validate` first)
  * uploaded as a new version, the dashboard registered on its first publish.
  */
-async function publish(ctx: Context, options: { visibility?: string; dryRun?: boolean }): Promise<void> {
+export async function publish(ctx: Context, options: { visibility?: string; dryRun?: boolean }): Promise<void> {
   const dir = await findDashboardDir(ctx.io.cwd);
   const { manifest, tarball, files } = await validateDashboard(dir);
   const visibility = options.visibility ?? manifest.visibility ?? 'private';
@@ -71,7 +68,7 @@ async function publish(ctx: Context, options: { visibility?: string; dryRun?: bo
         version: null,
         ...(await dataOf(
           svc.api.POST('/api/v1/dashboards', {
-            body: { scope: `@${manifest.namespace}`, name: manifest.name, description: manifest.description, visibility: visibility as (typeof VISIBILITIES)[number], ...(manifest.category ? { category: manifest.category } : {}) },
+            body: { scope: `@${manifest.namespace}`, name: manifest.name, description: manifest.description, visibility: visibility as DashboardVisibility, ...(manifest.category ? { category: manifest.category } : {}) },
           }),
         )),
       } satisfies Dashboard);
@@ -92,7 +89,7 @@ async function publish(ctx: Context, options: { visibility?: string; dryRun?: bo
   }
 }
 
-async function grant(ctx: Context, slug: string, organization: string, revoke: boolean): Promise<void> {
+export async function grant(ctx: Context, slug: string, organization: string, revoke: boolean): Promise<void> {
   const svc = ctx.client();
   const scope = scopeOf(organization);
   const dashboard = await dashboardOf(svc, slug);
@@ -104,7 +101,7 @@ async function grant(ctx: Context, slug: string, organization: string, revoke: b
 }
 
 /** `svc dashboard delete`, with the spec's messages: invalid name, not found, developer mode required, delete failed. */
-async function remove(ctx: Context, slug: string, options: { force?: boolean }): Promise<void> {
+export async function remove(ctx: Context, slug: string, options: { force?: boolean }): Promise<void> {
   const svc = ctx.client();
   const dashboard = await dashboardOf(svc, slug);
   if (!options.force && !(await ctx.confirm(`Delete ${dashboard.slug} with all its versions, grants and share links?`))) {
@@ -122,44 +119,10 @@ async function remove(ctx: Context, slug: string, options: { force?: boolean }):
   }
 }
 
-async function share(ctx: Context, slug: string, options: { expires: (typeof SHARE_EXPIRIES)[number] }): Promise<void> {
+export async function share(ctx: Context, slug: string, options: { expires: ShareExpiry }): Promise<void> {
   const svc = ctx.client();
   const dashboard = await dashboardOf(svc, slug);
   const link = (await dataOf(svc.api.POST('/api/v1/dashboards/{dashboard_id}/shares', { params: { path: { dashboard_id: dashboard.id } }, body: { expires: options.expires } }))) as { id: string; token: string; url: string; expires_at: string | null };
   const url = new URL(link.url, `${ctx.apiUrl}/`).toString();
   ctx.out.result({ dashboard: dashboard.slug, ...link, url }, `${url}\n(${link.expires_at ? `expires ${link.expires_at}` : 'does not expire'}; anyone with the link sees ${dashboard.slug})`);
-}
-
-/** `svc dashboard publish/grant/revoke/delete/share`: the dashboards service's side. */
-export function registerDashboardPublishing(dashboard: Command): void {
-  dashboard
-    .command('publish')
-    .description('upload the built dashboard as a new version (registered on its first publish)')
-    .addOption(new Option('--visibility <visibility>', 'on the first publish (default: dashboard.json, else private)').choices(VISIBILITIES))
-    .option('--dry-run', 'check and show what would be uploaded')
-    .action(action<{ visibility?: string; dryRun?: boolean }>((ctx, _args, options) => publish(ctx, options)));
-  dashboard
-    .command('grant')
-    .description('let an organization see an organization-visibility dashboard')
-    .argument('<dashboard>', 'the dashboard slug')
-    .argument('<organization>', 'the organization, e.g. @partner')
-    .action(action((ctx, [slug, organization]) => grant(ctx, slug as string, organization as string, false)));
-  dashboard
-    .command('revoke')
-    .description('take a grant back')
-    .argument('<dashboard>', 'the dashboard slug')
-    .argument('<organization>', 'the organization, e.g. @partner')
-    .action(action((ctx, [slug, organization]) => grant(ctx, slug as string, organization as string, true)));
-  dashboard
-    .command('delete')
-    .description('delete a dashboard with all its versions')
-    .argument('<dashboard>', 'the dashboard slug')
-    .option('-f, --force', 'do not ask for confirmation')
-    .action(action<{ force?: boolean }>((ctx, [slug], options) => remove(ctx, slug as string, options)));
-  dashboard
-    .command('share')
-    .description('make a link that shows the dashboard without signing in')
-    .argument('<dashboard>', 'the dashboard slug')
-    .addOption(new Option('--expires <when>', 'how long the link works').choices(SHARE_EXPIRIES).default('never'))
-    .action(action<{ expires: (typeof SHARE_EXPIRIES)[number] }>((ctx, [slug], options) => share(ctx, slug as string, options)));
 }

@@ -1,107 +1,14 @@
-import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { Context } from '../context.js';
-import { problemLines, problemsMessage, validationError } from '../errors.js';
-import { bundleTarball, buildDashboard, checkExports } from '../dashboard/build.js';
-import { startDashboardDev } from '../dashboard/dev-server.js';
-import { dashboardNameProblem, findDashboardDir, manifestFindings, MAX_BUNDLE_BYTES, MAX_BUNDLE_FILES, readDashboardManifest, type DashboardManifest } from '../dashboard/manifest.js';
-import { DASHBOARD_TEMPLATES, dashboardTemplateFiles, type DashboardTemplate } from '../dashboard/templates.js';
-import { listen } from '../dev/dev-server.js';
-import type { Finding } from '../pack/check.js';
+import { DASHBOARD_TEMPLATES, DASHBOARD_VISIBILITIES, SHARE_EXPIRIES, type ShareExpiry } from '../choices.js';
 import { action, booleanOption, integerOption } from '../program.js';
-import { writeNewFolder } from '../scaffold.js';
-import { defaultNamespace } from './pack-new.js';
+import type { NewDashboardOptions } from './dashboard-local.js';
 
-interface NewOptions {
-  template: DashboardTemplate;
-  namespace?: string;
-  author?: string;
-}
-
-/** Writes a new dashboard into `dir`; shared by `dashboard new` and `project init/add-dashboard`. */
-export async function scaffoldDashboard(ctx: Context, dir: string, name: string, options: NewOptions) {
-  const problem = dashboardNameProblem(name);
-  if (problem) throw validationError(`Dashboard name "${name}" ${problem}`, { code: 'NAME_INVALID', details: { name } });
-  const namespace = await defaultNamespace(ctx, options.namespace);
-  const files = await writeNewFolder(dir, dashboardTemplateFiles(options.template, { name, namespace, author: options.author }));
-  return { path: dir, name, namespace, template: options.template, files };
-}
-
-async function newDashboard(ctx: Context, name: string, options: NewOptions): Promise<void> {
-  const dir = ctx.path(name);
-  const made = await scaffoldDashboard(ctx, dir, name, options);
-  const where = relative(ctx.io.cwd, dir) || '.';
-  ctx.out.result(made, `Made the dashboard ${name} in ${where} (${options.template} template).\nNext: cd ${where} && svc dashboard dev`);
-}
-
-/** The manifest, or a validation error listing every problem of it. */
-export async function checkedManifest(dir: string): Promise<{ manifest: DashboardManifest; findings: Finding[] }> {
-  const raw = await readDashboardManifest(dir);
-  const findings = manifestFindings(raw);
-  const errors = findings.filter((finding) => finding.level === 'error');
-  if (errors.length > 0) {
-    throw validationError(problemsMessage('dashboard.json', errors), { code: errors[0]!.code, details: { issues: findings } });
-  }
-  return { manifest: raw as unknown as DashboardManifest, findings };
-}
-
-async function dashboardBuild(ctx: Context, options: { output?: string; minify: boolean; sourcemap: boolean }): Promise<void> {
-  const dir = await findDashboardDir(ctx.io.cwd);
-  const { manifest } = await checkedManifest(dir);
-  const outDir = resolve(dir, options.output ?? 'dist');
-  const progress = ctx.out.progress(`Building ${manifest.name}`);
-  const built = await buildDashboard(dir, outDir, options);
-  progress.succeed(`Built ${relative(ctx.io.cwd, built.path)}`);
-  ctx.out.result({ path: built.path, size_bytes: built.bytes, exports: built.exports, minify: options.minify, sourcemap: options.sourcemap }, `${built.path} (${built.bytes} bytes; exports ${built.exports.join(', ')})`);
-}
-
-/** Every check the spec lists for a dashboard before upload; returns the bundle it would upload. */
-export async function validateDashboard(dir: string): Promise<{ manifest: DashboardManifest; findings: Finding[]; tarball: Buffer; files: number }> {
-  const { manifest, findings } = await checkedManifest(dir);
-  const main = join(dir, 'dist', 'main.js');
-  const fail = (code: string, message: string) => validationError(message, { code, details: { issues: [...findings, { level: 'error', code, field: 'dist', message }] } });
-  if (!existsSync(main)) throw fail('ENTRY_MISSING', 'dist/main.js is missing: run `svc dashboard build`');
-  const missing = await checkExports(main);
-  if (missing.length > 0) throw fail('EXPORTS_MISSING', `dist/main.js does not export ${missing.join(' and ')}`);
-  const { tarball, files } = await bundleTarball(join(dir, 'dist'));
-  if (files > MAX_BUNDLE_FILES) throw fail('PAYLOAD_TOO_LARGE', `The bundle has ${files} files; at most ${MAX_BUNDLE_FILES} are allowed`);
-  if (tarball.length > MAX_BUNDLE_BYTES) throw fail('PAYLOAD_TOO_LARGE', `The bundle is ${tarball.length} bytes compressed; at most ${MAX_BUNDLE_BYTES} are allowed`);
-  return { manifest, findings, tarball, files };
-}
-
-async function validate(ctx: Context, path: string): Promise<void> {
-  const dir = await findDashboardDir(ctx.path(path));
-  const { manifest, findings, tarball, files } = await validateDashboard(dir);
-  ctx.out.result(
-    { valid: true, path: dir, name: manifest.name, namespace: manifest.namespace, version: manifest.version, files, size_bytes: tarball.length, warnings: findings },
-    [...problemLines(findings), `${manifest.name} ${manifest.version}: valid, ${files} files, ${tarball.length} bytes compressed`].join('\n'),
-  );
-}
-
-/** Opens a page in the user's browser (the `open` package, loaded only then). */
-export async function openInBrowser(url: string): Promise<void> {
-  const { default: open } = await import('open');
-  await open(url);
-}
-
-async function dev(ctx: Context, options: { port: number; apiUrl?: string; open: boolean }): Promise<void> {
-  const dir = await findDashboardDir(ctx.io.cwd);
-  const { manifest } = await checkedManifest(dir);
-  const log = (line: string) => (ctx.out.json ? ctx.out.debug(line) : ctx.io.stderr.write(`${line}\n`));
-  const apiUrl = (options.apiUrl ?? ctx.apiUrl).replace(/\/+$/, '');
-  const { server, build } = await startDashboardDev({ dir, manifest, apiUrl, token: ctx.token(), log });
-  ctx.onExit(() => build.dispose());
-  ctx.onExit(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const address = await listen(server, options.port, 'localhost');
-  const url = `http://localhost:${address.port}/`;
-  log(`Serving ${manifest.name} on ${url} (API: ${apiUrl}). Ctrl-C stops.`);
-  if (options.open && ctx.interactive) await openInBrowser(url).catch(() => ctx.out.warn(`could not open a browser; visit ${url}`));
-  ctx.out.result({ url, api_url: apiUrl });
-  await new Promise<void>((resolve) => server.once('close', () => resolve()));
-}
-
-export function registerDashboardCommands(program: Command): Command {
+/**
+ * `svc dashboard …`. Each action loads the module that does its work when it runs: making,
+ * bundling and checking a dashboard locally (`dashboard-local.ts`), or publishing and sharing it
+ * (`dashboard-publish.ts`).
+ */
+export function registerDashboardCommands(program: Command): void {
   const dashboard = program.command('dashboard').description('make, check, build and publish dashboards (browser modules mounted by the platform)');
   dashboard
     .command('new')
@@ -110,7 +17,7 @@ export function registerDashboardCommands(program: Command): Command {
     .addOption(new Option('--template <template>', 'what it starts with').choices(DASHBOARD_TEMPLATES).default('basic'))
     .option('--namespace <namespace>', 'the scope it is published under (default: your personal namespace)')
     .option('--author <author>', 'the author, written in package.json and README.md')
-    .action(action<NewOptions>((ctx, [name], options) => newDashboard(ctx, name as string, options)));
+    .action(action<NewDashboardOptions>(async (ctx, [name], options) => (await import('./dashboard-local.js')).newDashboard(ctx, name as string, options)));
   dashboard
     .command('dev')
     .description('serve the dashboard in this folder, rebuilt on change, the platform API forwarded')
@@ -118,12 +25,12 @@ export function registerDashboardCommands(program: Command): Command {
     .option('--api-url <url>', 'the platform to forward /api to (default: the configured one)')
     .option('--open [enabled]', 'open it in a browser', booleanOption('--open'), true)
     .option('--no-open', 'do not open a browser')
-    .action(action<{ port: number; apiUrl?: string; open: boolean }>((ctx, _args, options) => dev(ctx, options)));
+    .action(action<{ port: number; apiUrl?: string; open: boolean }>(async (ctx, _args, options) => (await import('./dashboard-local.js')).dev(ctx, options)));
   dashboard
     .command('validate')
     .description('check dashboard.json, dist/main.js (mount and unmount) and the bundle limits (50 MB, 500 files)')
     .argument('[path]', 'the dashboard folder', '.')
-    .action(action((ctx, [path]) => validate(ctx, path as string)));
+    .action(action(async (ctx, [path]) => (await import('./dashboard-local.js')).validate(ctx, path as string)));
   dashboard
     .command('build')
     .description('bundle the dashboard with esbuild into one self-contained dist/main.js')
@@ -131,6 +38,35 @@ export function registerDashboardCommands(program: Command): Command {
     .option('--minify [enabled]', 'minify the bundle', booleanOption('--minify'), true)
     .option('--no-minify', 'do not minify')
     .option('--sourcemap [enabled]', 'inline a source map', booleanOption('--sourcemap'), false)
-    .action(action<{ output?: string; minify: boolean; sourcemap: boolean }>((ctx, _args, options) => dashboardBuild(ctx, options)));
-  return dashboard;
+    .action(action<{ output?: string; minify: boolean; sourcemap: boolean }>(async (ctx, _args, options) => (await import('./dashboard-local.js')).dashboardBuild(ctx, options)));
+  dashboard
+    .command('publish')
+    .description('upload the built dashboard as a new version (registered on its first publish)')
+    .addOption(new Option('--visibility <visibility>', 'on the first publish (default: dashboard.json, else private)').choices(DASHBOARD_VISIBILITIES))
+    .option('--dry-run', 'check and show what would be uploaded')
+    .action(action<{ visibility?: string; dryRun?: boolean }>(async (ctx, _args, options) => (await import('./dashboard-publish.js')).publish(ctx, options)));
+  dashboard
+    .command('grant')
+    .description('let an organization see an organization-visibility dashboard')
+    .argument('<dashboard>', 'the dashboard slug')
+    .argument('<organization>', 'the organization, e.g. @partner')
+    .action(action(async (ctx, [slug, organization]) => (await import('./dashboard-publish.js')).grant(ctx, slug as string, organization as string, false)));
+  dashboard
+    .command('revoke')
+    .description('take a grant back')
+    .argument('<dashboard>', 'the dashboard slug')
+    .argument('<organization>', 'the organization, e.g. @partner')
+    .action(action(async (ctx, [slug, organization]) => (await import('./dashboard-publish.js')).grant(ctx, slug as string, organization as string, true)));
+  dashboard
+    .command('delete')
+    .description('delete a dashboard with all its versions')
+    .argument('<dashboard>', 'the dashboard slug')
+    .option('-f, --force', 'do not ask for confirmation')
+    .action(action<{ force?: boolean }>(async (ctx, [slug], options) => (await import('./dashboard-publish.js')).remove(ctx, slug as string, options)));
+  dashboard
+    .command('share')
+    .description('make a link that shows the dashboard without signing in')
+    .argument('<dashboard>', 'the dashboard slug')
+    .addOption(new Option('--expires <when>', 'how long the link works').choices(SHARE_EXPIRIES).default('never'))
+    .action(action<{ expires: ShareExpiry }>(async (ctx, [slug], options) => (await import('./dashboard-publish.js')).share(ctx, slug as string, options)));
 }

@@ -7,11 +7,10 @@ import { registerConfigCommands } from './config.js';
 import { registerDashboardCommands } from './dashboard.js';
 import { registerMcpCommands } from './mcp.js';
 import { registerPackGroup } from './pack.js';
-import { registerDashboardPublishing } from './dashboard-publish.js';
 import { registerPackCommands } from './packs.js';
 import { registerProjectCommands } from './project.js';
 import { registerRun } from './run.js';
-import { registerPackSync, registerSandboxCommands } from './sandbox.js';
+import { registerSandboxCommands } from './sandbox.js';
 import { registerScheduleCommands } from './schedule.js';
 import { registerSecretsCommands } from './secrets.js';
 import { registerStats } from './stats.js';
@@ -31,7 +30,7 @@ export function buildProgram(): Command {
   addProgramOptions(program, CLI_VERSION);
 
   registerProjectCommands(program);
-  registerPackSync(registerPackGroup(program));
+  registerPackGroup(program);
   registerStats(program);
   registerPackCommands(program);
   registerRun(program);
@@ -43,7 +42,7 @@ export function buildProgram(): Command {
   registerMcpCommands(program);
   registerSandboxCommands(program);
   registerScheduleCommands(program);
-  registerDashboardPublishing(registerDashboardCommands(program));
+  registerDashboardCommands(program);
 
   for (const leaf of leaves(program)) addGlobalOptions(leaf);
   return program;

@@ -1,18 +1,15 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { Option, type Command } from 'commander';
 import { createPackWheel, inspectPackage, PackFormatError, type PackManifest } from '@svc/pack-sdk';
+import type { BuildFormat } from '../choices.js';
 import type { Context } from '../context.js';
 import { CliError, validationError } from '../errors.js';
 import { findingsOf } from '../pack/check.js';
 import { collectPackFiles, findPackDir } from '../pack/project.js';
 import { SIGNATURE_SUFFIX, signWithUserKey, type SignedPackage } from '../pack/signing.js';
-import { action } from '../program.js';
 import { checkOrFail } from './pack-validate.js';
 
-export const BUILD_FORMATS = ['wheel', 'tar.gz', 'both'] as const;
-type BuildFormat = (typeof BUILD_FORMATS)[number];
 type PackageFormat = Exclude<BuildFormat, 'both'>;
 
 /** A Python pack is built as a wheel unless asked otherwise; a JavaScript pack as a `.tar.gz`. */
@@ -93,7 +90,7 @@ async function writePackage(outDir: string, built: BuiltPackage) {
   };
 }
 
-async function build(ctx: Context, options: { output?: string; format?: BuildFormat; sign?: boolean }): Promise<void> {
+export async function build(ctx: Context, options: { output?: string; format?: BuildFormat; sign?: boolean }): Promise<void> {
   const packDir = await findPackDir(ctx.io.cwd);
   const progress = ctx.out.progress('Building the package');
   const first = await buildPackage(ctx, packDir, wantsSignature(ctx, options.sign));
@@ -114,14 +111,4 @@ async function build(ctx: Context, options: { output?: string; format?: BuildFor
   progress.succeed(`Built ${written.map((item) => relative(ctx.io.cwd, item.package)).join(' and ')}`);
   const lines = written.flatMap((item) => [`${item.package} (${item.size_bytes} bytes, sha256 ${item.sha256.slice(0, 16)}…)`, item.signature ? `signed: ${item.signature.path} (key ${item.signature.key_fingerprint})` : '']);
   ctx.out.result({ ...written[0]!, packages: written }, lines.filter(Boolean).join('\n'));
-}
-
-export function registerPackBuild(pack: Command): void {
-  pack
-    .command('build')
-    .description('check the pack in this folder and write its package')
-    .option('--output <dir>', 'where to write it (default: build.output_dir, ./dist)')
-    .addOption(new Option('--format <format>', 'wheel (the default for Python packs), tar.gz (the default for JavaScript packs), or both (Python packs)').choices(BUILD_FORMATS))
-    .option('--sign', 'sign the package with your Ed25519 key (default: build.sign_packages)')
-    .action(action<{ output?: string; format?: BuildFormat; sign?: boolean }>((ctx, _args, options) => build(ctx, options)));
 }

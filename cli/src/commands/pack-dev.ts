@@ -1,18 +1,15 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { Option, type Command } from 'commander';
 import semver from 'semver';
-import { LOG_LEVELS } from '../config.js';
 import type { Context } from '../context.js';
 import { asCliError, authError } from '../errors.js';
 import { createDevServer, listen } from '../dev/dev-server.js';
 import { DevStorage } from '../dev/dev-storage.js';
 import { LocalPack, lineLogger, type LogLevel } from '../dev/local-pack.js';
 import { ALWAYS_IGNORED, findPackDir } from '../pack/project.js';
-import { action, booleanOption, integerOption } from '../program.js';
 import { kindOf, platformHealth, whoIs } from './auth.js';
 
-interface DevOptions {
+export interface DevOptions {
   port?: number;
   host: string;
   persist: boolean;
@@ -60,7 +57,7 @@ function watchPack(dir: string, reload: () => void): FSWatcher {
   return watcher;
 }
 
-async function dev(ctx: Context, options: DevOptions): Promise<void> {
+export async function dev(ctx: Context, options: DevOptions): Promise<void> {
   const packDir = await findPackDir(ctx.io.cwd);
   await checkSignIn(ctx, options.skipUpdateCheck || ctx.io.env.skipUpdateCheck);
   const level = options.logLevel ?? (ctx.config.get('dev.log_level') as LogLevel);
@@ -95,20 +92,4 @@ async function dev(ctx: Context, options: DevOptions): Promise<void> {
   ctx.out.result({ url: base, pack: { namespace, name, version } });
   // Runs until interrupted; the interruption ends the invocation with exit code 130.
   await new Promise<void>((resolve) => server.once('close', () => resolve()));
-}
-
-export function registerPackDev(pack: Command): void {
-  pack
-    .command('dev')
-    .description("serve the pack in this folder locally, run by the platform's own runner, reloaded on change")
-    .option('--port <port>', 'port to listen on (default: dev.port, 8080)', integerOption('--port', 0, 65535))
-    .option('--host <host>', 'address to listen on', 'localhost')
-    .option('--persist', 'keep ctx.storage in .svc/dev-storage.json between runs', false)
-    .option('--watch [enabled]', 'reload when files change (default: dev.reload, true)', booleanOption('--watch'))
-    .option('--no-watch', 'do not reload on change')
-    .addOption(new Option('--log-level <level>', 'pack and runner log lines shown (default: dev.log_level, debug)').choices(LOG_LEVELS))
-    .option('--no-docs', 'do not serve /docs')
-    .option('--docs-port <port>', 'also serve the docs on this port', integerOption('--docs-port', 0, 65535), 8124)
-    .option('--skip-update-check', 'do not compare the CLI with the platform version (or SVC_SKIP_UPDATE_CHECK)')
-    .action(action<DevOptions>((ctx, _args, options) => dev(ctx, options)));
 }

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import { parseManifest, PackFormatError, type CommandManifest, type PackManifest } from '@svc/pack-sdk';
 import type { Context } from '../context.js';
 import { asCliError, CliError, validationError } from '../errors.js';
@@ -7,13 +6,12 @@ import { DevStorage } from '../dev/dev-storage.js';
 import { LocalPack, lineLogger } from '../dev/local-pack.js';
 import { recordRun } from '../dev/stats.js';
 import { findPackDir, readManifestText } from '../pack/project.js';
-import { action, integerOption } from '../program.js';
 import { DEV_STORAGE_FILE } from './pack-dev.js';
 import { buildPackage } from './pack-build.js';
 import { commandDetail, parseCommandRef, parseInputArgs, runOnPlatform, type CommandRef } from './run.js';
 import { sandboxStatus, syncPackage, type SandboxView } from './sandbox.js';
 
-interface ExecOptions {
+export interface ExecOptions {
   arg: string[];
   timeout: number;
 }
@@ -69,7 +67,7 @@ async function execInSandbox(ctx: Context, sandbox: SandboxView, packDir: string
  * folder synced into it first when it changed), else locally in the platform's runner (the
  * storage of `svc pack dev --persist`). Either run joins `svc stats`.
  */
-async function exec(ctx: Context, target: string, options: ExecOptions): Promise<void> {
+export async function exec(ctx: Context, target: string, options: ExecOptions): Promise<void> {
   const ref = parseCommandRef(target);
   const { packDir, manifest } = await localManifest(ctx);
   if (ref.namespace !== manifest.pack.namespace) {
@@ -98,14 +96,14 @@ function describeLine(command: CommandManifest): string {
   return `${command.name.padEnd(24)} ${command.queue.padEnd(7)} ${String(command.timeout).padStart(5)} s  ${command.description}`;
 }
 
-async function listCommands(ctx: Context): Promise<void> {
+export async function listCommands(ctx: Context): Promise<void> {
   const { manifest } = await localManifest(ctx);
   const commands = manifest.commands.map(({ name, description, queue, timeout, tags }) => ({ name, description, queue, timeout, tags }));
   ctx.out.result({ pack: manifest.pack, commands }, manifest.commands.map(describeLine).join('\n'));
 }
 
 /** A command of the pack in this folder, or (`namespace/name`) of the platform's catalog. */
-async function describe(ctx: Context, name: string): Promise<void> {
+export async function describe(ctx: Context, name: string): Promise<void> {
   if (name.includes('/') || name.includes('.')) {
     const ref = parseCommandRef(name);
     const local = await localManifest(ctx).catch(() => undefined);
@@ -130,25 +128,4 @@ function describeText(command: Pick<CommandManifest, 'name' | 'description' | 't
     JSON.stringify(command.input_schema, null, 2),
     ...(command.examples?.length ? ['examples:', ...command.examples.map((e) => `  ${e.description}: ${JSON.stringify(e.input)}`)] : []),
   ].join('\n');
-}
-
-export function registerPackExec(pack: Command): void {
-  pack
-    .command('exec')
-    .description('run a command of the pack in this folder once: in your sandbox when it runs, else locally in the platform runner')
-    .argument('<command>', 'the command, as namespace/name')
-    .option('--arg <key=value>', 'an input value (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
-    .option('--timeout <seconds>', 'stop the run after this many seconds', integerOption('--timeout', 1, 3600), 60)
-    .action(action<ExecOptions>((ctx, [target], options) => exec(ctx, target as string, options)));
-
-  pack
-    .command('list-commands')
-    .description('the commands of the pack in this folder')
-    .action(action((ctx) => listCommands(ctx)));
-
-  pack
-    .command('describe')
-    .description("a command's description, timeout and input schema (of this pack, or namespace/name of the platform)")
-    .argument('<command>', 'a command of this pack, or namespace/name')
-    .action(action((ctx, [name]) => describe(ctx, name as string)));
 }

@@ -1,12 +1,11 @@
 import { relative } from 'node:path';
-import { Option, type Command } from 'commander';
 import { MAX_NAME_LENGTH, NAME_PATTERN, NAMESPACE_PATTERN } from '@svc/pack-sdk';
+import { DEFAULT_PYTHON, type PackTemplate } from '../choices.js';
 import type { Context } from '../context.js';
 import { asCliError, CliError, validationError } from '../errors.js';
 import { writeNewFolder } from '../scaffold.js';
-import { PACK_TEMPLATES, packTemplateFiles, type PackTemplate } from '../pack/templates.js';
+import { packTemplateFiles } from '../pack/templates.js';
 import { pythonPackTemplateFiles } from '../pack/python-templates.js';
-import { action } from '../program.js';
 import { isJwt } from '../session.js';
 
 export interface NewPackOptions {
@@ -15,9 +14,6 @@ export interface NewPackOptions {
   author?: string;
   python?: string | boolean;
 }
-
-/** The Python version `--python` takes when given without one. */
-export const DEFAULT_PYTHON = '3.11';
 
 export function requireName(name: string, what = 'pack'): string {
   if (!NAME_PATTERN.test(name) || name.length > MAX_NAME_LENGTH) {
@@ -70,7 +66,7 @@ export async function scaffoldPack(ctx: Context, dir: string, name: string, opti
   return { path: dir, namespace, name, template: options.template, ...(python ? { runtime: 'python', python } : { runtime: 'node' }), files };
 }
 
-async function newPack(ctx: Context, name: string, options: NewPackOptions): Promise<void> {
+export async function newPack(ctx: Context, name: string, options: NewPackOptions): Promise<void> {
   const dir = ctx.path(name);
   const made = await scaffoldPack(ctx, dir, name, options);
   const where = relative(ctx.io.cwd, dir) || '.';
@@ -78,20 +74,4 @@ async function newPack(ctx: Context, name: string, options: NewPackOptions): Pro
     made,
     `Made the pack @${made.namespace}/${name} in ${where} (${options.template} template, ${made.files.length} files).\nNext: cd ${where} && svc pack validate && svc pack test && svc pack dev`,
   );
-}
-
-export function packTemplateOption(defaultTemplate: PackTemplate = 'basic'): Option {
-  return new Option('--template <template>', 'what the pack starts with').choices(PACK_TEMPLATES).default(defaultTemplate);
-}
-
-export function registerPackNew(pack: Command): void {
-  pack
-    .command('new')
-    .description('make a new pack in the folder NAME')
-    .argument('<name>', 'the pack name (kebab-case): also the folder')
-    .addOption(packTemplateOption())
-    .option('--namespace <namespace>', 'where it will be published (default: your personal namespace)')
-    .option('--author <author>', 'the author, written in package.json and README.md')
-    .option('--python [version]', `a Python pack, for this Python version or later (${DEFAULT_PYTHON})`)
-    .action(action<NewPackOptions>((ctx, [name], options) => newPack(ctx, name as string, options)));
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { dataOf } from '@svc/client';
-import type { Command } from 'commander';
 import { inspectPackage, isZip, PackFormatError, PUBLIC_KEY_FIELD, SIGNATURE_FIELD, keyFingerprint, type PackageSignature, type PackManifest } from '@svc/pack-sdk';
 import { parseConfigValue } from '../config.js';
 import type { Context } from '../context.js';
@@ -9,10 +8,9 @@ import { asCliError, problemsMessage, validationError } from '../errors.js';
 import { findingsOf } from '../pack/check.js';
 import { findPackDir } from '../pack/project.js';
 import { readSignatureFile } from '../pack/signing.js';
-import { action } from '../program.js';
 import { buildPackage, wantsSignature } from './pack-build.js';
 
-interface PublishOptions {
+export interface PublishOptions {
   registry?: string;
   token?: string;
   dryRun?: boolean;
@@ -99,7 +97,7 @@ function dryRunProblems(namespace: { available: boolean; error?: string } | null
   return problems;
 }
 
-async function publish(ctx: Context, packagePath: string | undefined, options: PublishOptions): Promise<void> {
+export async function publish(ctx: Context, packagePath: string | undefined, options: PublishOptions): Promise<void> {
   const registry = options.registry ? String(parseConfigValue('registry.url', options.registry)) : ctx.registryUrl;
   const item = packagePath ? await fromFile(ctx, packagePath) : await fromFolder(ctx);
   const sha256 = createHash('sha256').update(item.tarball).digest('hex');
@@ -135,15 +133,4 @@ async function publish(ctx: Context, packagePath: string | undefined, options: P
     progress.fail();
     throw err;
   }
-}
-
-export function registerPackPublish(pack: Command): void {
-  pack
-    .command('publish')
-    .description('publish a version of a pack to the registry (then `svc install` makes it active)')
-    .argument('[package]', 'a package made by `svc pack build` (default: the pack in this folder)')
-    .option('--registry <url>', 'the registry to publish to (default: registry.url)')
-    .option('--token <token>', 'the token to publish with (default: the signed-in one)')
-    .option('--dry-run', 'check everything and show what would be published, without uploading')
-    .action(action<PublishOptions>((ctx, [packagePath], options) => publish(ctx, packagePath as string | undefined, options)));
 }

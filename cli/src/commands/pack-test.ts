@@ -2,15 +2,13 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { parseManifest } from '@svc/pack-sdk';
 import { findPackDir, readManifestText } from '../pack/project.js';
 import { pythonTestSummary, runPythonTests } from '../pack/python-tests.js';
-import { action } from '../program.js';
 
-interface TestOptions {
+export interface TestOptions {
   coverage?: boolean;
   verbose?: boolean;
   parallel?: boolean;
@@ -69,7 +67,7 @@ async function pythonPackTest(ctx: Context, packDir: string, tests: string[], op
  * files given), in the pack's folder; a Python pack's with pytest or unittest. Failing tests
  * are the pack's code failing: exit code 10.
  */
-async function packTest(ctx: Context, tests: string[], options: TestOptions): Promise<void> {
+export async function packTest(ctx: Context, tests: string[], options: TestOptions): Promise<void> {
   const packDir = await findPackDir(ctx.io.cwd);
   if (await isPythonPack(packDir)) return pythonPackTest(ctx, packDir, tests, options);
   const scratch = await mkdtemp(join(tmpdir(), 'svc-test-'));
@@ -98,16 +96,4 @@ async function packTest(ctx: Context, tests: string[], options: TestOptions): Pr
     throw new CliError('command', `${summary.fail || 'Some'} of ${summary.tests} tests failed`, { code: 'TESTS_FAILED', details: data });
   }
   ctx.out.result(data, `${summary.pass} of ${summary.tests} tests passed${summary.skipped ? `, ${summary.skipped} skipped` : ''} (${summary.duration_ms} ms)`);
-}
-
-export function registerPackTest(pack: Command): void {
-  pack
-    .command('test')
-    .description("run the pack's tests (Node's test runner, or for a Python pack pytest or unittest; tests/ by default)")
-    .argument('[tests...]', 'test files or folders (default: tests/)')
-    .option('--coverage', 'report code coverage')
-    .option('-v, --verbose', 'one line per test (spec reporter), and more detail')
-    .option('--parallel', 'run test files in parallel')
-    .option('--filter <pattern>', 'run only the tests whose name matches this pattern')
-    .action(action<TestOptions>((ctx, [tests], options) => packTest(ctx, (tests as string[]) ?? [], options)));
 }

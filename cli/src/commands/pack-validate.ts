@@ -1,11 +1,9 @@
 import { relative } from 'node:path';
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { problemLines, problemsMessage, validationError } from '../errors.js';
 import { checkPack, failed, type PackCheck } from '../pack/check.js';
 import { fixManifest } from '../pack/fix.js';
 import { findPackDir } from '../pack/project.js';
-import { action } from '../program.js';
 
 /** Checks the pack and throws a validation error (exit 3) listing every problem when it fails. */
 export async function checkOrFail(packDir: string, strict: boolean): Promise<PackCheck & { manifest: NonNullable<PackCheck['manifest']>; tarball: Buffer }> {
@@ -26,7 +24,7 @@ function summary(check: PackCheck, strict: boolean, where: string): string {
   return lines.join('\n');
 }
 
-async function validate(ctx: Context, path: string, options: { strict?: boolean; fix?: boolean }): Promise<void> {
+export async function validate(ctx: Context, path: string, options: { strict?: boolean; fix?: boolean }): Promise<void> {
   const strict = options.strict ?? false;
   const packDir = await findPackDir(ctx.path(path));
   const fixes = options.fix ? await fixManifest(packDir) : [];
@@ -47,14 +45,4 @@ async function validate(ctx: Context, path: string, options: { strict?: boolean;
     },
     summary(check, strict, relative(ctx.io.cwd, packDir) || '.'),
   );
-}
-
-export function registerPackValidate(pack: Command): void {
-  pack
-    .command('validate')
-    .description("check a pack with the registry's own checks (manifest, input schemas, entries, limits)")
-    .argument('[path]', 'the pack folder', '.')
-    .option('--strict', 'treat warnings (missing descriptions, examples, open input schemas) as errors')
-    .option('--fix', 'repair in pack.yaml what can be repaired, then check')
-    .action(action<{ strict?: boolean; fix?: boolean }>((ctx, [path], options) => validate(ctx, path as string, options)));
 }

@@ -1,7 +1,6 @@
 import { dataOf } from '@svc/client';
 import type { Command } from 'commander';
-import semver from 'semver';
-import { parsePackRef } from '@svc/pack-sdk';
+import { parsePackRef } from '@svc/pack-sdk/names';
 import type { Context } from '../context.js';
 import { CliError, validationError } from '../errors.js';
 import { action } from '../program.js';
@@ -31,6 +30,8 @@ export async function installedPacks(ctx: Context): Promise<InstalledPack[]> {
 
 async function install(ctx: Context, pack: string, options: { version: string; force?: boolean; deps: boolean }): Promise<void> {
   const { ref, namespace, name } = packRef(pack);
+  // semver is loaded here, not by every command that names a pack (`secrets`, `list`).
+  const { default: semver } = await import('semver');
   if (options.version !== 'latest' && !semver.valid(options.version)) throw validationError(`--version must be latest or a semver version, not "${options.version}"`, { code: 'VERSION_INVALID' });
   if (!options.deps) ctx.out.debug('--no-deps: packs declare no dependencies on this platform yet, so there is nothing to skip');
   const current = (await installedPacks(ctx)).find((p) => p.namespace === namespace && p.name === name);

@@ -4,9 +4,7 @@ import type { SandboxView as PlatformSandboxView, SyncedPackView } from '@svc/ex
 import type { PackManifest } from '@svc/pack-sdk';
 import type { Context } from '../context.js';
 import { asCliError } from '../errors.js';
-import { findPackDir } from '../pack/project.js';
 import { action, integerOption } from '../program.js';
-import { buildPackage } from './pack-build.js';
 
 export type SyncedPack = SyncedPackView;
 
@@ -23,7 +21,7 @@ function duration(seconds: number): string {
   return [h ? `${h}h` : '', h || m ? `${m}m` : '', `${s}s`].filter(Boolean).join(' ');
 }
 
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MB`;
+export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MB`;
 
 function describe(view: SandboxView): string {
   const { quotas: q, usage: u } = view;
@@ -89,14 +87,6 @@ export async function syncPackage(ctx: Context, manifest: PackManifest, tarball:
   }
 }
 
-/** `svc pack sync`: the pack in a folder, built in memory, put into the running sandbox. */
-async function sync(ctx: Context, options: { path: string }): Promise<void> {
-  const { manifest, tarball } = await buildPackage(ctx, await findPackDir(ctx.path(options.path)), false);
-  const synced = await syncPackage(ctx, manifest, tarball);
-  const { namespace, name, version, commands } = synced.pack;
-  ctx.out.result(synced, `@${namespace}/${name} ${version} is in your sandbox (${mb(synced.storage_bytes)} used): svc pack exec ${namespace}/${commands[0] ?? 'COMMAND'} runs its commands there.`);
-}
-
 async function stop(ctx: Context): Promise<void> {
   const view = (await dataOf(ctx.client().api.DELETE('/api/v1/sandbox'))) as SandboxView;
   ctx.out.result(view, view.stopped ? `Stopped sandbox ${view.sandbox_id}.` : 'Your sandbox was not running.');
@@ -118,13 +108,4 @@ export function registerSandboxCommands(program: Command): void {
     .action(action<{ background?: boolean; timeout: number }>((ctx, _args, options) => start(ctx, options)));
   sandbox.command('stop').description('stop your sandbox').action(action((ctx) => stop(ctx)));
   sandbox.command('status').description('status, sandbox_id and uptime of your sandbox').action(action((ctx) => status(ctx)));
-}
-
-/** `svc pack sync`: the pack in a folder put into your sandbox. */
-export function registerPackSync(pack: Command): void {
-  pack
-    .command('sync')
-    .description('put the pack in a folder into your running sandbox (svc pack exec then runs it there)')
-    .option('--path <path>', 'the pack folder', '.')
-    .action(action<{ path: string }>((ctx, _args, options) => sync(ctx, options)));
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import semver from 'semver';
 import { NAMESPACE_PATTERN } from '@svc/pack-sdk';
+import { DASHBOARD_VISIBILITIES, type DashboardVisibility } from '../choices.js';
 import { validationError } from '../errors.js';
 import type { Finding } from '../pack/check.js';
 
@@ -16,7 +17,6 @@ export const MAX_BUNDLE_FILES = 500;
 export const MAX_DESCRIPTION_LENGTH = 200;
 /** kebab-case, 3-50 characters. */
 export const DASHBOARD_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const VISIBILITIES = ['public', 'unlisted', 'organization', 'private'] as const;
 
 export interface PackDependency {
   scope: string;
@@ -30,7 +30,7 @@ export interface DashboardManifest {
   version: string;
   description: string;
   category?: string;
-  visibility?: (typeof VISIBILITIES)[number];
+  visibility?: DashboardVisibility;
   min_sdk_version?: string;
   pack_dependencies?: PackDependency[];
 }
@@ -58,7 +58,7 @@ export function manifestFindings(raw: Record<string, unknown>): Finding[] {
     if (typeof raw.min_sdk_version !== 'string' || semver.valid(raw.min_sdk_version) !== raw.min_sdk_version) error('min_sdk_version', 'must be a semver version such as 1.0.0');
     else if (semver.gt(raw.min_sdk_version, DASHBOARD_SDK_VERSION)) findings.push({ level: 'warning', code: 'SDK_NEWER', field: 'min_sdk_version', message: `asks for SDK ${raw.min_sdk_version}; this CLI's host provides ${DASHBOARD_SDK_VERSION}` });
   }
-  if (raw.visibility !== undefined && !(VISIBILITIES as readonly unknown[]).includes(raw.visibility)) error('visibility', `must be one of ${VISIBILITIES.join(', ')}`);
+  if (raw.visibility !== undefined && !(DASHBOARD_VISIBILITIES as readonly unknown[]).includes(raw.visibility)) error('visibility', `must be one of ${DASHBOARD_VISIBILITIES.join(', ')}`);
   const deps = raw.pack_dependencies;
   if (deps !== undefined) {
     if (!Array.isArray(deps)) error('pack_dependencies', 'must be a list of {scope, name, version}');

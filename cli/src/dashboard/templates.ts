@@ -1,3 +1,4 @@
+import type { DashboardTemplate } from '../choices.js';
 import { packageJsonText } from '../scaffold.js';
 import { DASHBOARD_SDK_VERSION } from './manifest.js';
 
@@ -6,9 +7,6 @@ import { DASHBOARD_SDK_VERSION } from './manifest.js';
  * `mount(element, context)` and `unmount(element)`; `context` (SDK ${DASHBOARD_SDK_VERSION}) is
  * `{sdkVersion, dashboard: {name, namespace, version}, api: {baseUrl, request(path, init), run(command, input)}}`.
  */
-
-export const DASHBOARD_TEMPLATES = ['basic', 'tailwind', 'full'] as const;
-export type DashboardTemplate = (typeof DASHBOARD_TEMPLATES)[number];
 
 export interface DashboardTemplateInput {
   name: string;

@@ -1,13 +1,11 @@
 import { MAX_TOOL_NAME_LENGTH, toolName } from '@svc/pack-sdk';
+import type { PackTemplate } from '../choices.js';
 import { packageJsonText } from '../scaffold.js';
 
 /**
  * The files of `svc pack new` for each template. Commands are plain ES modules (no build step);
  * tests run on Node's own test runner (`svc pack test`), so a new pack needs nothing installed.
  */
-
-export const PACK_TEMPLATES = ['basic', 'advanced', 'full'] as const;
-export type PackTemplate = (typeof PACK_TEMPLATES)[number];
 
 export interface PackTemplateInput {
   namespace: string;
