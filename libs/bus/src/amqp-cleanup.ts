@@ -1,4 +1,3 @@
-import amqp from 'amqplib';
 import type { Channel } from 'amqplib';
 import { ValidationError } from '@svc/core';
 import { listBrokerQueues } from './broker-queues.js';
@@ -48,6 +47,8 @@ export async function destroyBrokerPrefix(url: string, prefix: string): Promise<
 /** Queues first, so that their bindings are gone before the exchanges. */
 async function deleteTopology(url: string, queues: Set<string>, exchanges: Set<string>): Promise<void> {
   if (queues.size === 0 && exchanges.size === 0) return;
+  // amqplib is loaded by the first clean-up (tests and CI), not by every process that bundles the bus.
+  const { default: amqp } = await import('amqplib');
   const model = await amqp.connect(url);
   model.on('error', () => undefined);
   // One channel per delete: the broker closes a channel whose operation fails.

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import amqp from 'amqp-connection-manager';
+import { createRequire } from 'node:module';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ChannelModel } from 'amqplib';
 import { ServiceUnavailableError, withTimeout } from '@svc/core';
@@ -19,6 +19,13 @@ export interface AmqpConnectionOptions {
   frameBatching: boolean;
 }
 
+/**
+ * amqp-connection-manager (and amqplib under it), loaded by the first connection made: a process
+ * whose bus is in memory (the embedded platform) never loads them. Connections are made in a
+ * constructor, hence `require`.
+ */
+const connectionManager = (): typeof import('amqp-connection-manager') => createRequire(import.meta.url)('amqp-connection-manager');
+
 /** What a channel's owner does when the broker closes that channel alone, the connection staying up. */
 export type OnChannelLost = () => void;
 
@@ -36,7 +43,7 @@ export class AmqpConnection {
 
   constructor(private readonly options: AmqpConnectionOptions) {
     const { logger } = options;
-    this.manager = amqp.connect([options.url], {
+    this.manager = connectionManager().connect([options.url], {
       heartbeatIntervalInSeconds: options.heartbeatSeconds,
       reconnectTimeInSeconds: options.reconnectDelayMs / 1000,
       connectionOptions: {

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { DEFAULT_COMMAND_TIMEOUT_MS, reconnectDelayMs } from './redis-settings.js';
 
 /**
@@ -27,7 +28,14 @@ export interface CacheOptions {
   commandTimeoutMs?: number;
 }
 
+/**
+ * ioredis, loaded by the first Redis client made: a process whose cache is in memory (the embedded
+ * platform) never loads it. `createCache` is synchronous, hence `require`.
+ */
+const ioredis = (): typeof import('ioredis') => createRequire(import.meta.url)('ioredis');
+
 function createRedisCache(url: string, prefix: string, commandTimeoutMs: number): Cache {
+  const { Redis } = ioredis();
   const redis = new Redis(url, {
     keyPrefix: prefix,
     // Fail fast while Redis is away instead of queueing: callers fall back and /health says so.
@@ -114,6 +122,7 @@ export function createCache(options: CacheOptions = {}): Cache {
 
 /** Deletes every key under `prefix`: test and CI clean-up of a run's namespace. */
 export async function deleteCachePrefix(url: string, prefix: string): Promise<number> {
+  const { Redis } = ioredis();
   const redis = new Redis(url);
   let deleted = 0;
   try {

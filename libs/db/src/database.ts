@@ -1,12 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
 import { withTimeout } from '@svc/core';
-import { dbPool } from '@svc/metrics';
-import { awaitMigrations } from './migration-wait.js';
 import { freshClusterDump } from './fresh-cluster.js';
 import { initPgliteDataDir, PGLITE_CONF } from './pglite-init.js';
 import { openPgliteThread } from './pglite-thread.js';
@@ -59,9 +54,9 @@ export interface DatabaseOptions {
   onError?: (err: Error) => void;
 }
 
-const HEALTH_TIMEOUT_MS = 2000;
-const MIGRATION_WAIT_MS = 120_000;
-const MIGRATIONS_TABLE = '__drizzle_migrations';
+export const HEALTH_TIMEOUT_MS = 2000;
+export const MIGRATION_WAIT_MS = 120_000;
+export const MIGRATIONS_TABLE = '__drizzle_migrations';
 
 function lockKey(schema: string) {
   return sql`select pg_advisory_lock(hashtext(${`svc-migrate:${schema}`}))`;
@@ -71,7 +66,7 @@ function unlockKey(schema: string) {
 }
 
 /** True when `query` succeeds within the health timeout. */
-async function answers(query: () => Promise<unknown>): Promise<boolean> {
+export async function answers(query: () => Promise<unknown>): Promise<boolean> {
   try {
     await withTimeout(query(), HEALTH_TIMEOUT_MS, () => new Error(`timed out after ${HEALTH_TIMEOUT_MS} ms`));
     return true;
@@ -81,7 +76,7 @@ async function answers(query: () => Promise<unknown>): Promise<boolean> {
 }
 
 /** Runs `work` holding the schema's migration lock on `db`'s connection. */
-async function underMigrationLock(db: { execute(query: ReturnType<typeof lockKey>): Promise<unknown> }, schema: string, work: () => Promise<void>): Promise<void> {
+export async function underMigrationLock(db: { execute(query: ReturnType<typeof lockKey>): Promise<unknown> }, schema: string, work: () => Promise<void>): Promise<void> {
   await db.execute(lockKey(schema));
   try {
     await work();
@@ -90,123 +85,8 @@ async function underMigrationLock(db: { execute(query: ReturnType<typeof lockKey
   }
 }
 
-function migrateLocked(client: pg.PoolClient | pg.Client, { migrationsFolder, schema }: MigrateOptions): Promise<void> {
-  const locked = drizzlePg(client);
-  return underMigrationLock(locked, schema, () => migratePg(locked, { migrationsFolder, migrationsSchema: schema, migrationsTable: MIGRATIONS_TABLE }));
-}
-
-const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
-/** The journal's newest `created_at`, read as the role that owns it (the runtime role may not). */
-async function latestApplied(connectionString: string, schema: string): Promise<number | undefined> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: HEALTH_TIMEOUT_MS });
-  await client.connect();
-  try {
-    const result = await client.query<{ latest: string | null }>(`select max(created_at)::text as latest from ${quoted(schema)}.${quoted(MIGRATIONS_TABLE)}`);
-    const latest = result.rows[0]?.latest;
-    return latest == null ? undefined : Number(latest);
-  } catch (err) {
-    // No schema or no journal yet: nothing applied.
-    if ((err as { code?: string }).code === '42P01' || (err as { code?: string }).code === '3F000') return undefined;
-    throw err;
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * Migrates as the schema's owner, then lets the service's runtime role read and write the
- * schema's tables and nothing more: no DDL, no migrations journal, no other schema.
- */
-async function migrateAs(migrationUrl: string, runtimeRole: string, options: MigrateOptions): Promise<void> {
-  const client = new pg.Client({ connectionString: migrationUrl, connectionTimeoutMillis: HEALTH_TIMEOUT_MS });
-  await client.connect();
-  try {
-    await migrateLocked(client, options);
-    const schema = quoted(options.schema);
-    const role = quoted(decodeURIComponent(runtimeRole));
-    await client.query(`grant usage on schema ${schema} to ${role}`);
-    await client.query(`grant select, insert, update, delete on all tables in schema ${schema} to ${role}`);
-    await client.query(`grant usage, select on all sequences in schema ${schema} to ${role}`);
-    await client.query(`revoke all on ${schema}.${quoted(MIGRATIONS_TABLE)} from ${role}`);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * `db.transaction` on a client checked out here and released whatever happens. drizzle's own
- * checks a client out and releases it only once `begin` has succeeded: a client whose connection
- * died as it was handed out (a database going away) failed its `begin` and was never given back,
- * so each outage shrank the pool for good and `close()` waited on it for ever. A dead client is
- * dropped by the pool on release; a live one goes back to it.
- */
-function withReleasingTransactions(db: Db, pool: pg.Pool): Db {
-  const onClient = new WeakMap<pg.PoolClient, Db>();
-  const transaction: Db['transaction'] = async (work, config) => {
-    const client = await pool.connect();
-    try {
-      let bound = onClient.get(client);
-      if (!bound) onClient.set(client, (bound = drizzlePg(client) as unknown as Db));
-      return await bound.transaction(work, config);
-    } finally {
-      client.release();
-    }
-  };
-  return Object.assign(db, { transaction });
-}
-
-async function createPostgres(options: DatabaseOptions & { url: string }): Promise<Database> {
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max: options.poolSize ?? 10,
-    connectionTimeoutMillis: HEALTH_TIMEOUT_MS,
-    idleTimeoutMillis: 30_000,
-  });
-  // A client losing its connection must not crash the process. The pool listens only to idle
-  // clients (and replaces them); one checked out, as a transaction holds it between statements,
-  // has no listener but this one, and its next statement fails as a connection failure.
-  pool.on('connect', (client) => client.on('error', (err) => options.onError?.(err)));
-  pool.on('error', () => undefined); // already reported by the client's own listener above
-  const db = withReleasingTransactions(drizzlePg(pool) as unknown as Db, pool);
-  const unwatch = dbPool.readFrom(() => [
-    [{ state: 'total' }, pool.totalCount],
-    [{ state: 'idle' }, pool.idleCount],
-    [{ state: 'waiting' }, pool.waitingCount],
-  ]);
-  return {
-    kind: 'postgres',
-    db,
-    async migrate({ migrationsFolder, schema }) {
-      if (options.migrateAtStart === false) {
-        const owner = options.migrationUrl ?? options.url;
-        return awaitMigrations({
-          migrationsFolder,
-          schema,
-          latestApplied: () => latestApplied(owner, schema),
-          timeoutMs: options.migrationWaitMs ?? MIGRATION_WAIT_MS,
-          onWait: (pending) => options.onMigrationWait?.(schema, pending),
-        });
-      }
-      if (options.migrationUrl) return migrateAs(options.migrationUrl, new URL(options.url).username, { migrationsFolder, schema });
-      const client = await pool.connect();
-      try {
-        await migrateLocked(client, { migrationsFolder, schema });
-      } finally {
-        client.release();
-      }
-    },
-    healthy: () => answers(() => pool.query('select 1')),
-    close: () => {
-      unwatch();
-      return pool.end();
-    },
-  };
-}
-
 async function createPglite(options: DatabaseOptions): Promise<Database> {
   if (options.dataDir) await initPgliteDataDir(options.dataDir);
-  // Loaded only here: a process on a real Postgres carries none of the embedded database.
   const [{ drizzle }, { migrate: migratePglite }] = await Promise.all([import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator')]);
   const loadDataDir = options.dataDir ? undefined : await freshClusterDump();
   const client = await openPgliteThread({ dataDir: options.dataDir ?? 'memory://', conf: PGLITE_CONF, loadDataDir });
@@ -234,5 +114,8 @@ async function createPglite(options: DatabaseOptions): Promise<Database> {
  *   await database.migrate({ migrationsFolder, schema: 'identity' });
  */
 export function createDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? createPostgres({ ...options, url: options.url }) : createPglite(options);
+  // Each driver is loaded here, with the first database of its kind: a process on a real Postgres
+  // carries none of the embedded database, and an embedded one none of node-postgres.
+  const { url } = options;
+  return url ? import('./postgres.js').then(({ createPostgres }) => createPostgres({ ...options, url })) : createPglite(options);
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 
 export interface ServiceRoles {
   /** The role the service runs as: it may use its schema's tables, nothing else. */
@@ -42,6 +41,8 @@ function urlFor(adminUrl: string, role: string, password: string): string {
  *   roles.identity.runtime.url; // postgres://svc_identity:…@host/db
  */
 export async function provisionServiceRoles(options: ProvisionOptions): Promise<Record<string, ServiceRoles>> {
+  // node-postgres is loaded by the first call, not by every process that bundles @svc/db.
+  const { default: pg } = await import('pg');
   const admin = new pg.Client({ connectionString: options.adminUrl });
   await admin.connect();
   try {
@@ -71,6 +72,7 @@ export async function provisionServiceRoles(options: ProvisionOptions): Promise<
  * test runs name their roles apart and remove them, since roles belong to the whole server.
  */
 export async function dropServiceRoles(adminUrl: string, roles: Record<string, ServiceRoles>): Promise<void> {
+  const { default: pg } = await import('pg');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {

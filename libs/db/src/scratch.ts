@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 
 /**
  * Creates a database with a unique name on the server of `adminUrl` and returns its URL and
@@ -11,6 +10,8 @@ import pg from 'pg';
  *   await scratch.drop();
  */
 export async function createScratchDatabase(adminUrl: string, label = 'test'): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  // node-postgres is loaded by the first call, not by every process that bundles @svc/db.
+  const { default: pg } = await import('pg');
   const name = `svc_${label}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
