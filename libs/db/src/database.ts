@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { withTimeout } from '@svc/core';
+import { answers, MIGRATIONS_TABLE, underMigrationLock } from './driver-common.js';
 import { freshClusterDump } from './fresh-cluster.js';
 import { initPgliteDataDir, PGLITE_CONF } from './pglite-init.js';
 import { openPgliteThread } from './pglite-thread.js';
@@ -52,37 +51,6 @@ export interface DatabaseOptions {
   /** Pool size per process (Postgres only). */
   poolSize?: number;
   onError?: (err: Error) => void;
-}
-
-export const HEALTH_TIMEOUT_MS = 2000;
-export const MIGRATION_WAIT_MS = 120_000;
-export const MIGRATIONS_TABLE = '__drizzle_migrations';
-
-function lockKey(schema: string) {
-  return sql`select pg_advisory_lock(hashtext(${`svc-migrate:${schema}`}))`;
-}
-function unlockKey(schema: string) {
-  return sql`select pg_advisory_unlock(hashtext(${`svc-migrate:${schema}`}))`;
-}
-
-/** True when `query` succeeds within the health timeout. */
-export async function answers(query: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await withTimeout(query(), HEALTH_TIMEOUT_MS, () => new Error(`timed out after ${HEALTH_TIMEOUT_MS} ms`));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Runs `work` holding the schema's migration lock on `db`'s connection. */
-export async function underMigrationLock(db: { execute(query: ReturnType<typeof lockKey>): Promise<unknown> }, schema: string, work: () => Promise<void>): Promise<void> {
-  await db.execute(lockKey(schema));
-  try {
-    await work();
-  } finally {
-    await db.execute(unlockKey(schema));
-  }
 }
 
 async function createPglite(options: DatabaseOptions): Promise<Database> {

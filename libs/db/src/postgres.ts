@@ -4,8 +4,11 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { dbPool } from '@svc/metrics';
-import { answers, HEALTH_TIMEOUT_MS, MIGRATION_WAIT_MS, MIGRATIONS_TABLE, underMigrationLock, type Database, type DatabaseOptions, type Db, type MigrateOptions } from './database.js';
+import type { Database, DatabaseOptions, Db, MigrateOptions } from './database.js';
+import { answers, HEALTH_TIMEOUT_MS, MIGRATIONS_TABLE, underMigrationLock } from './driver-common.js';
 import { awaitMigrations } from './migration-wait.js';
+
+const MIGRATION_WAIT_MS = 120_000;
 
 function migrateLocked(client: pg.PoolClient | pg.Client, { migrationsFolder, schema }: MigrateOptions): Promise<void> {
   const locked = drizzlePg(client);
