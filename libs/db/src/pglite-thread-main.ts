@@ -76,7 +76,7 @@ export function pgliteThreadMain(require: NodeJS.Require): void {
       case 'close':
         return db.close();
       case 'heap':
-        return v8.getHeapStatistics().used_heap_size;
+        return v8.getHeapStatistics().total_heap_size;
     }
   };
 

@@ -10,12 +10,13 @@ export interface PgliteThreadOptions {
   loadDataDir?: Blob;
   /** `postgresql.conf` lines. */
   conf: string[];
-  /**
-   * How often the thread looks whether it idles, to give a busy spell's heap back (default 6 s:
-   * over V8's 5 s window of allocation, as `releaseMemoryWhenIdle`'s looks).
-   */
-  idleLookMs?: number;
 }
+
+/**
+ * How often the thread looks whether it idles, to give a busy spell's heap back: over V8's 5 s
+ * window of allocation, as `releaseMemoryWhenIdle`'s looks.
+ */
+const IDLE_LOOK_MS = 6_000;
 
 /** What drizzle's PGlite driver and the migrator call on a database or on one of its transactions. */
 export interface PgliteClient {
@@ -27,7 +28,7 @@ export interface PgliteThread extends PgliteClient {
   /** Runs `work` in a transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: PgliteClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
-  /** What the thread's V8 heap holds, in bytes (its isolate's `used_heap_size`; PGlite's WebAssembly memory is not in it). */
+  /** What the thread's V8 heap takes of the process's memory, in bytes (its isolate's `total_heap_size`, which only a collection that gives memory back shrinks; PGlite's WebAssembly memory is not in it). */
   heapSize(): Promise<number>;
 }
 
@@ -64,7 +65,7 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
   // A thread inherits the process's Node flags; the program is a script (it calls `require`) even
   // in a process whose own `-e` code is a module (`--input-type=module`).
   const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const worker = new Worker(`${KEEP_NAMES_HELPER}(${pgliteThreadMain.toString()})(require)`, { eval: true, execArgv, workerData: { idleLookMs: 6000, ...options, pglitePath } });
+  const worker = new Worker(`${KEEP_NAMES_HELPER}(${pgliteThreadMain.toString()})(require)`, { eval: true, execArgv, workerData: { ...options, idleLookMs: IDLE_LOOK_MS, pglitePath } });
   const waiting = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
   let nextId = 1;
   let gone: Error | undefined;
