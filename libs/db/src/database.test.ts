@@ -15,6 +15,8 @@ async function noteCount(database: Database): Promise<number> {
   return (result as unknown as { rows: { n: number }[] }).rows[0]!.n;
 }
 
+// Creating a data directory runs initdb in a process of its own: 5-9 s on two cores a suite
+// shares, more than vitest's 30 s on a slower machine.
 describe('embedded PGlite', () => {
   it('applies migrations, whatever migrateAtStart says, and keeps data across reopen of the data directory', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-db-'));
@@ -33,7 +35,7 @@ describe('embedded PGlite', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });
 
 describe('creating an embedded data directory', () => {
@@ -53,7 +55,7 @@ describe('creating an embedded data directory', () => {
     } finally {
       rmSync(parent, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });
 
 describe.runIf(process.env.DATABASE_URL)('Postgres', () => {

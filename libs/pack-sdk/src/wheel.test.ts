@@ -65,7 +65,8 @@ describe('wheels', () => {
     expect(wheelOf().wheel.equals(wheel)).toBe(true);
   });
 
-  // Debian's python3 with python3-venv (and its bundled pip): offline, as our machines are.
+  // Debian's python3 with python3-venv (and its bundled pip): offline, as our machines are. A venv
+  // and pip took 9-14 s on two cores a suite shares: more than vitest's 30 s on a slower machine.
   const venvPython = ['/usr/bin/python3', 'python3'].find((python) => spawnSync(python, ['-c', 'import venv, ensurepip'], { stdio: 'ignore' }).status === 0);
   it.runIf(venvPython)('installs with pip install --no-deps into a scratch venv, pack.yaml in its metadata', () => {
     const scratch = mkdtempSync(join(tmpdir(), 'svc-wheel-'));
@@ -83,7 +84,7 @@ describe('wheels', () => {
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 
   it('is read back as the pack, pack.yaml at the root', async () => {
     const { manifest, files } = await inspectPackage(wheelOf().wheel);
