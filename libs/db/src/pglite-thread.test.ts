@@ -75,9 +75,9 @@ describe('the embedded database in a thread of its own', () => {
     // young generation, which V8 keeps while it saw much allocated over the last 5 s. Without V8's
     // own memory reducer (flags are the process's, read by each isolate made), which gives memory
     // back by itself some 15 to 30 s after a spell, only the thread's collections do.
+    const loadDataDir = await freshClusterDump();
     v8.setFlagsFromString('--no-memory-reducer');
-    const thread = await openPgliteThread({ dataDir: 'memory://', conf: PGLITE_CONF, loadDataDir: await freshClusterDump() });
-    v8.setFlagsFromString('--memory-reducer');
+    const thread = await openPgliteThread({ dataDir: 'memory://', conf: PGLITE_CONF, loadDataDir }).finally(() => v8.setFlagsFromString('--memory-reducer'));
     try {
       for (let i = 0; i < 5; i++) await thread.query(`select repeat('x', 200) as body, n from generate_series(1, 20000) as n`);
       const busy = await thread.heapSize();
