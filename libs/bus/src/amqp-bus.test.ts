@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import amqp from 'amqplib';
-import type { Channel } from 'amqplib';
+import type { Channel, GetMessage } from 'amqplib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IntegrationError, ServiceUnavailableError, createLogger } from '@svc/core';
 import type { RawBus, BusMessage } from './bus.js';
@@ -11,6 +10,7 @@ import { brokerSupportsQuorum } from './amqp-topology.js';
 import { listBrokerQueues } from './broker-queues.js';
 import { ephemeralQueueName } from './names.js';
 import { startTcpProxy, type TcpProxy } from '@svc/testing';
+import { withRawChannel as withRawChannelOn } from './testing/raw-channel.js';
 import { gate, waitFor } from './testing/wait.js';
 
 // CI always sets AMQP_URL; without it this file reports its tests as skipped, never as passed.
@@ -23,19 +23,7 @@ const brokerListed = url ? (await listBrokerQueues(url, '')) !== undefined : fal
 const connect = (options: Partial<AmqpBusOptions> = {}) =>
   createAmqpBus({ url, prefix, logger, drainTimeoutMs: 500, reconnect: { initialDelayMs: 50, maxDelayMs: 400 }, ...options });
 
-/** A plain amqplib channel, to look at the wire and to misbehave the way the bus never does. */
-async function withRawChannel<T>(use: (channel: Channel) => Promise<T>): Promise<T> {
-  const model = await amqp.connect(url);
-  model.on('error', () => undefined);
-  try {
-    const channel = await model.createChannel();
-    // A refused check closes the channel with an 'error' event; the rejected promise says enough.
-    channel.on('error', () => undefined);
-    return await use(channel);
-  } finally {
-    await model.close().catch(() => undefined);
-  }
-}
+const withRawChannel = <T>(use: (channel: Channel) => Promise<T>) => withRawChannelOn(url, use);
 
 /** The broker's answer to a passive declare of `queue`: 200, or the AMQP error code (404 when it does not exist). */
 const queueStatus = (queue: string) =>
@@ -112,9 +100,9 @@ describe.runIf(url)('amqp bus', () => {
 
     const dead = await withRawChannel(async (channel) => {
       channel.sendToQueue(prefix + queue, Buffer.from('{not json'));
-      let message: amqp.GetMessage | false = false;
+      let message: GetMessage | false = false;
       await waitFor(async () => (message = await channel.get(`${prefix}${queue}.dlq`, { noAck: true })) !== false, 'the dead letter');
-      return message as amqp.GetMessage | false;
+      return message as GetMessage | false;
     });
 
     expect(dead && dead.content.toString()).toBe('{not json');
@@ -130,9 +118,9 @@ describe.runIf(url)('amqp bus', () => {
 
     const [work, asked] = await withRawChannel(async (channel) => {
       const work = await channel.get(prefix + queue, { noAck: true });
-      let asked: amqp.GetMessage | false = false;
+      let asked: GetMessage | false = false;
       await waitFor(async () => (asked = await channel.get(`${prefix}${queue}.rpc`, { noAck: true })) !== false, 'the question');
-      return [work, asked as amqp.GetMessage | false] as const;
+      return [work, asked as GetMessage | false] as const;
     });
 
     expect(work && work.properties).toMatchObject({

@@ -6,9 +6,10 @@ import type { RawBus, ConsumeOptions, MessageHandler, RequestHandler, RequestOpt
 import { errorMessage } from './async.js';
 import { AmqpConnection } from './amqp-connection.js';
 import { AmqpConsumer, type ConsumerSpec } from './amqp-consumer.js';
-import { handleRequest, handleWork } from './amqp-handlers.js';
+import { handleRequest, handleWork, type HandlingContext } from './amqp-handlers.js';
 import { propertiesOf } from './amqp-message.js';
 import { AmqpTopology, brokerSupportsQuorum, type QueueType } from './amqp-topology.js';
+import { BATCH_HEADER, EventBatcher, batchMessage } from './event-batches.js';
 import { prepareMessage, type OutgoingMessage } from './message.js';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -18,6 +19,7 @@ import {
   checkDelay,
   checkQueueName,
   checkRpcQueueName,
+  deadLetterQueueOf,
   ephemeralOf,
   isEphemeralQueue,
   prefetchOf,
@@ -57,6 +59,12 @@ export interface AmqpBusOptions {
   connectionName?: string;
   /** One socket write per round of frames (frame-batching.ts). Default on, off with `SVC_BUS_FRAME_BATCHING=off`. */
   frameBatching?: boolean;
+  /**
+   * Events published in one turn of the event loop go to the broker as one message per name
+   * (event-batches.ts). Default on, off with `SVC_BUS_EVENT_BATCHING=off`; consumers of any
+   * version of this adapter read both forms.
+   */
+  eventBatching?: boolean;
   /** How durable queues are declared (`SVC_BUS_QUEUE_TYPE`); `quorum` falls back to `classic` on a broker before 3.8. Default 'classic'. */
   queueType?: QueueType;
 }
@@ -123,7 +131,22 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
   };
   await Promise.all([publisher.waitForConnect(), asker.waitForConnect()]);
 
-  const handling = { logger: log, unprefixed: (name: string) => topology.unprefixed(name), retry: options.retry };
+  const publishEvents = (messages: OutgoingMessage[]): Promise<void> => {
+    const name = messages[0]!.name;
+    if (messages.length === 1) return publishConfirmed(messages[0]!, topology.events, name);
+    return publishConfirmed(batchMessage(messages), topology.events, name, true, { [BATCH_HEADER]: messages.length });
+  };
+  const batcher = (options.eventBatching ?? process.env.SVC_BUS_EVENT_BATCHING !== 'off') ? new EventBatcher(publishEvents) : undefined;
+
+  const handling: HandlingContext = {
+    logger: log,
+    unprefixed: (name: string) => topology.unprefixed(name),
+    retry: options.retry,
+    deadLetter: async (queue, messages) => {
+      const dlq = topology.queue(deadLetterQueueOf(queue));
+      await Promise.all(messages.map((m) => publishConfirmed(prepareMessage(m.name, m.payload, m), topology.deadLetters, dlq)));
+    },
+  };
 
   const ensureOpen = () => {
     if (closed) throw new ServiceUnavailableError('Message bus is closed');
@@ -153,11 +176,11 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
    * connection, before the manager had heard of the loss. Only the broker's own refusal (a nack)
    * is INTEGRATION_ERROR; not being able to publish now is SERVICE_UNAVAILABLE.
    */
-  const publishConfirmed = async (message: OutgoingMessage, exchange: string, routingKey: string, persistent = true): Promise<void> => {
+  const publishConfirmed = async (message: OutgoingMessage, exchange: string, routingKey: string, persistent = true, headers: Record<string, unknown> = {}): Promise<void> => {
     const deadline = Date.now() + waitMs;
     for (;;) {
       try {
-        await publisher.publish(exchange, routingKey, Buffer.from(message.body), { ...propertiesOf(message, { persistent }), timeout: Math.max(1, deadline - Date.now()) });
+        await publisher.publish(exchange, routingKey, Buffer.from(message.body), { ...propertiesOf(message, { persistent, headers }), timeout: Math.max(1, deadline - Date.now()) });
         return;
       } catch (err) {
         if (closed) throw new ServiceUnavailableError('Message bus is closed');
@@ -191,7 +214,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
       checkEventName(event);
       ensureOpen();
       const message = prepareMessage(event, payload, send);
-      await publishConfirmed(message, topology.events, event);
+      await (batcher ? batcher.add(message) : publishConfirmed(message, topology.events, event));
     },
 
     async subscribe(queue: string, patterns: string[], handler: MessageHandler, consume?: ConsumeOptions) {
@@ -284,6 +307,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
       if (closed) return;
       closed = true;
       await Promise.all([...consumers].map((consumer) => consumer.cancel()));
+      await batcher?.drain();
       requests.failAll((queue) => new ServiceUnavailableError(`Message bus closed before ${queue} answered`));
       await connection.close();
     },

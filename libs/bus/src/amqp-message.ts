@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel, ConsumeMessage, Options } from 'amqplib';
 import type { BusMessage } from './bus.js';
+import { BATCH_HEADER, eventsOfBatch } from './event-batches.js';
 import { CORRELATION_HEADER, NAME_HEADER, publicHeaders, type OutgoingMessage } from './message.js';
 import type { Settlement } from './settlement.js';
 
@@ -11,7 +12,7 @@ export function propertiesOf(message: OutgoingMessage, extra: Options.Publish = 
     messageId: message.messageId,
     timestamp: Math.floor(Date.now() / 1000),
     ...extra,
-    headers: { ...message.headers, [CORRELATION_HEADER]: message.correlationId, [NAME_HEADER]: message.name },
+    headers: { ...message.headers, ...extra.headers, [CORRELATION_HEADER]: message.correlationId, [NAME_HEADER]: message.name },
   };
 }
 
@@ -35,6 +36,26 @@ export function decodeMessage(delivery: ConsumeMessage, unprefixed: (name: strin
     redelivered: fields.redelivered,
     headers: publicHeaders(headers),
   };
+}
+
+/**
+ * The messages of a delivery: itself, or the events of a batch (`event-batches.ts`); undefined
+ * when its body is not JSON, or not a batch where it says it is one.
+ */
+export function decodeDelivery(delivery: ConsumeMessage, unprefixed: (name: string) => string): BusMessage[] | undefined {
+  const headers = (delivery.properties.headers ?? {}) as Record<string, unknown>;
+  if (headers[BATCH_HEADER] === undefined) {
+    const message = decodeMessage(delivery, unprefixed);
+    return message && [message];
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(delivery.content.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const name = headers[NAME_HEADER];
+  return eventsOfBatch(body, typeof name === 'string' ? name : unprefixed(delivery.fields.routingKey), delivery.fields.redelivered);
 }
 
 /**
