@@ -201,15 +201,18 @@ async function onRealStandalone() {
 }
 
 /**
- * B1 and B4 again on the real standalone with the bus's frame batching off
- * (`SVC_BUS_FRAME_BATCHING=off`): the patch of amqplib's internals stays only while this shows its gain.
+ * B1 and B4 again on the real standalone with one of the bus's batchings off: frames
+ * (`SVC_BUS_FRAME_BATCHING=off`; the patch of amqplib's internals stays only while this shows its
+ * gain) or events (`SVC_BUS_EVENT_BATCHING=off`: each event its own message).
  */
-async function onRealStandaloneUnbatched() {
-  const fleet = await startStandalone(true, { env: { SVC_BUS_FRAME_BATCHING: 'off' } });
+async function onRealStandaloneWithout(what: 'frames' | 'events') {
+  const env: Record<string, string> = { [what === 'frames' ? 'SVC_BUS_FRAME_BATCHING' : 'SVC_BUS_EVENT_BATCHING']: 'off' };
+  const fleet = await startStandalone(true, { env });
   try {
     const developer = await prepareDeveloper(fleet.url);
-    const b1 = await measure('B1 (frames unbatched)', echoCall(`${fleet.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey, { standalone: fleet.process.pid }));
-    const b4 = await repeat('B4 (frames unbatched)', () => runTasks(fleet.url, developer.apiKey, `/api/v1/commands/${developer.slug}/echo`, TASKS, CONNECTIONS), showTasks);
+    const watch = { standalone: fleet.process.pid, ...localInfrastructure() };
+    const b1 = await measure(`B1 (${what} unbatched)`, echoCall(`${fleet.url}/api/v1/commands/${developer.slug}/echo`, developer.apiKey, watch));
+    const b4 = await repeat(`B4 (${what} unbatched)`, () => runTasks(fleet.url, developer.apiKey, `/api/v1/commands/${developer.slug}/echo`, TASKS, CONNECTIONS), showTasks);
     return { b1, b4 };
   } finally {
     details.push(...(await fleet.stop()).map((l) => `Left behind: ${l}`));
@@ -370,7 +373,8 @@ const pct = (a: number, b: number) => `${fmt((100 * a) / b)} % of`;
 const floorNeeded = wanted('B0', 'B1', 'B1f', 'B2', 'B2t', 'L1');
 const b0Runs = await when(floorNeeded, baseline);
 const real = await when(wanted('B1', 'B3', 'B4', 'B5'), onRealStandalone);
-const unbatched = await when(wanted('frames'), onRealStandaloneUnbatched);
+const unbatched = await when(wanted('frames'), () => onRealStandaloneWithout('frames'));
+const eventsUnbatched = await when(wanted('events'), () => onRealStandaloneWithout('events'));
 const embedded = await when(wanted('B2', 'B2t', 'L1', 'B7'), onEmbeddedStandalone);
 const fleet = await when(wanted('B1f', 'B6', 'B7', 'B8', 'L1'), onProcessFleet);
 
@@ -459,6 +463,8 @@ if (fleet?.b7) {
 add(real?.b3NodeFetch, () => ({ id: '(B3)', what: 'B3 with the transport on Node\'s built-in fetch, for comparison', unit: 'calls/s', runs: rps(real!.b3NodeFetch!), ratio: `${pct(median(rps(real!.b3NodeFetch!)), b1)} B1`, target: '' }));
 add(unbatched, () => ({ id: '(B1)', what: 'B1 with the bus\'s frame batching off (`SVC_BUS_FRAME_BATCHING=off`), same run', unit: 'req/s', runs: rps(unbatched!.b1), ratio: `${pct(median(rps(unbatched!.b1)), b1)} B1`, target: '' }));
 add(unbatched, () => ({ id: '(B4)', what: 'B4 with the bus\'s frame batching off, same run', unit: 'tasks/s', runs: unbatched!.b4.map((r) => r.tasksPerSecond), ratio: `${pct(median(unbatched!.b4.map((r) => r.tasksPerSecond)), median(tasks((r) => r.tasksPerSecond)))} B4`, target: '' }));
+add(eventsUnbatched, () => ({ id: '(B1)', what: 'B1 with the bus\'s event batching off (`SVC_BUS_EVENT_BATCHING=off`: each event a message of its own), same run', unit: 'req/s', runs: rps(eventsUnbatched!.b1), ratio: `${pct(median(rps(eventsUnbatched!.b1)), b1)} B1`, target: '' }));
+add(eventsUnbatched, () => ({ id: '(B4)', what: 'B4 with the bus\'s event batching off, same run', unit: 'tasks/s', runs: eventsUnbatched!.b4.map((r) => r.tasksPerSecond), ratio: `${pct(median(eventsUnbatched!.b4.map((r) => r.tasksPerSecond)), median(tasks((r) => r.tasksPerSecond)))} B4`, target: '' }));
 
 for (const [id, results] of [['B0', b0Runs?.bare], ['(B0)', b0Runs?.express], ['B1', real?.b1], ['B1f', fleet?.b1], ['B2', embedded?.b2], ['B2 tenants', embedded?.b2Tenants], ['B3', real?.b3], ['(B3)', real?.b3NodeFetch]] as const) {
   if (results) noteFailures(id, results);
@@ -477,6 +483,7 @@ const cpuOf = ([label, results]: [string, LoadResult[] | undefined]) => (results
 const cpuLines = (
   [
     ['B1', real?.b1],
+    ['B1 with event batching off', eventsUnbatched?.b1],
     ['B2', embedded?.b2],
     [`B2 with ${TENANTS} tenants`, embedded?.b2Tenants],
     ['B3', real?.b3],

@@ -1,9 +1,9 @@
 /**
  * The figures `BENCH_ONLY` may name: the table's ids, `B1f` (B1 on the fleet of separate
- * processes), `B2t` (B2 with several tenants), `L1` (one caller's latency) and `frames` (B1 and
- * B4 with the bus's frame batching off).
+ * processes), `B2t` (B2 with several tenants), `L1` (one caller's latency), `frames` and `events`
+ * (B1 and B4 with the bus's frame or event batching off).
  */
-export const FIGURES = ['B0', 'B1', 'B1f', 'B2', 'B2t', 'B3', 'B4', 'B5', 'B6', 'B7', 'B8', 'L1', 'frames'] as const;
+export const FIGURES = ['B0', 'B1', 'B1f', 'B2', 'B2t', 'B3', 'B4', 'B5', 'B6', 'B7', 'B8', 'L1', 'frames', 'events'] as const;
 export type Figure = (typeof FIGURES)[number];
 
 /**
