@@ -43,19 +43,10 @@ export function decodeMessage(delivery: ConsumeMessage, unprefixed: (name: strin
  * when its body is not JSON, or not a batch where it says it is one.
  */
 export function decodeDelivery(delivery: ConsumeMessage, unprefixed: (name: string) => string): BusMessage[] | undefined {
-  const headers = (delivery.properties.headers ?? {}) as Record<string, unknown>;
-  if (headers[BATCH_HEADER] === undefined) {
-    const message = decodeMessage(delivery, unprefixed);
-    return message && [message];
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(delivery.content.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  const name = headers[NAME_HEADER];
-  return eventsOfBatch(body, typeof name === 'string' ? name : unprefixed(delivery.fields.routingKey), delivery.fields.redelivered);
+  const message = decodeMessage(delivery, unprefixed);
+  if (!message) return undefined;
+  if (delivery.properties.headers?.[BATCH_HEADER] === undefined) return [message];
+  return eventsOfBatch(message.payload, message.name, message.redelivered);
 }
 
 /**
