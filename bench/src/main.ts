@@ -461,10 +461,13 @@ if (fleet?.b7) {
   );
 }
 add(real?.b3NodeFetch, () => ({ id: '(B3)', what: 'B3 with the transport on Node\'s built-in fetch, for comparison', unit: 'calls/s', runs: rps(real!.b3NodeFetch!), ratio: `${pct(median(rps(real!.b3NodeFetch!)), b1)} B1`, target: '' }));
-add(unbatched, () => ({ id: '(B1)', what: 'B1 with the bus\'s frame batching off (`SVC_BUS_FRAME_BATCHING=off`), same run', unit: 'req/s', runs: rps(unbatched!.b1), ratio: `${pct(median(rps(unbatched!.b1)), b1)} B1`, target: '' }));
-add(unbatched, () => ({ id: '(B4)', what: 'B4 with the bus\'s frame batching off, same run', unit: 'tasks/s', runs: unbatched!.b4.map((r) => r.tasksPerSecond), ratio: `${pct(median(unbatched!.b4.map((r) => r.tasksPerSecond)), median(tasks((r) => r.tasksPerSecond)))} B4`, target: '' }));
-add(eventsUnbatched, () => ({ id: '(B1)', what: 'B1 with the bus\'s event batching off (`SVC_BUS_EVENT_BATCHING=off`: each event a message of its own), same run', unit: 'req/s', runs: rps(eventsUnbatched!.b1), ratio: `${pct(median(rps(eventsUnbatched!.b1)), b1)} B1`, target: '' }));
-add(eventsUnbatched, () => ({ id: '(B4)', what: 'B4 with the bus\'s event batching off, same run', unit: 'tasks/s', runs: eventsUnbatched!.b4.map((r) => r.tasksPerSecond), ratio: `${pct(median(eventsUnbatched!.b4.map((r) => r.tasksPerSecond)), median(tasks((r) => r.tasksPerSecond)))} B4`, target: '' }));
+for (const [results, what, variable] of [
+  [unbatched, 'frame', 'SVC_BUS_FRAME_BATCHING'],
+  [eventsUnbatched, 'event', 'SVC_BUS_EVENT_BATCHING'],
+] as const) {
+  add(results, () => ({ id: '(B1)', what: `B1 with the bus's ${what} batching off (\`${variable}=off\`), same run`, unit: 'req/s', runs: rps(results!.b1), ratio: `${pct(median(rps(results!.b1)), b1)} B1`, target: '' }));
+  add(results, () => ({ id: '(B4)', what: `B4 with the bus's ${what} batching off, same run`, unit: 'tasks/s', runs: results!.b4.map((r) => r.tasksPerSecond), ratio: `${pct(median(results!.b4.map((r) => r.tasksPerSecond)), median(tasks((r) => r.tasksPerSecond)))} B4`, target: '' }));
+}
 
 for (const [id, results] of [['B0', b0Runs?.bare], ['(B0)', b0Runs?.express], ['B1', real?.b1], ['B1f', fleet?.b1], ['B2', embedded?.b2], ['B2 tenants', embedded?.b2Tenants], ['B3', real?.b3], ['(B3)', real?.b3NodeFetch]] as const) {
   if (results) noteFailures(id, results);
