@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTcpProxy } from '@svc/testing';
+import { isConnectionFailure } from './connection-failure.js';
 import { createDatabase, type Database } from './database.js';
 import { initPgliteDataDir } from './pglite-init.js';
 import { createScratchDatabase } from './scratch.js';
@@ -75,6 +77,28 @@ describe.runIf(process.env.DATABASE_URL)('Postgres', () => {
     expect(await noteCount(replicas[0]!)).toBe(0);
     expect(await replicas[0]!.healthy()).toBe(true);
     await Promise.all(replicas.map((r) => r.close()));
+  });
+
+  it('waits at start for a server that cannot be reached yet, and gives up past its wait', async () => {
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(scratch.url).port || 5432) });
+    proxy.cut();
+    const url = Object.assign(new URL(scratch.url), { port: String(proxy.port) }).toString();
+    const failures: Error[] = [];
+    const waiting = await createDatabase({ url, onError: (err) => failures.push(err) });
+    const migrated = waiting.migrate({ migrationsFolder, schema: 'fixture' });
+    while (failures.length < 2) await new Promise((r) => setTimeout(r, 50));
+    proxy.resume();
+    await migrated;
+    expect(await noteCount(waiting)).toBe(0);
+    await waiting.close();
+
+    proxy.cut();
+    const impatient = await createDatabase({ url, reachWaitMs: 1500 });
+    const started = Date.now();
+    await expect(impatient.migrate({ migrationsFolder, schema: 'fixture' })).rejects.toSatisfy(isConnectionFailure);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await impatient.close();
+    await proxy.close();
   });
 
   it('reports unhealthy when the server cannot be reached', async () => {

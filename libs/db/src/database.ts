@@ -46,6 +46,11 @@ export interface DatabaseOptions {
    */
   migrateAtStart?: boolean;
   migrationWaitMs?: number;
+  /**
+   * Postgres only: how long `migrate()` goes on trying, once a second, while the server cannot be
+   * reached (default 60 s); each failed try is told to `onError`.
+   */
+  reachWaitMs?: number;
   /** Told when `migrate()` starts waiting for migrations applied elsewhere. */
   onMigrationWait?: (schema: string, pending: number) => void;
   /** Pool size per process (Postgres only). */

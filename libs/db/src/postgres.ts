@@ -7,8 +7,11 @@ import { dbPool } from '@svc/metrics';
 import type { Database, DatabaseOptions, Db, MigrateOptions } from './database.js';
 import { answers, HEALTH_TIMEOUT_MS, MIGRATIONS_TABLE, underMigrationLock } from './driver-common.js';
 import { awaitMigrations } from './migration-wait.js';
+import { onceReachable } from './reach-wait.js';
 
 const MIGRATION_WAIT_MS = 120_000;
+/** How long a starting process tries to reach its database before it gives up. */
+const REACH_WAIT_MS = 60_000;
 
 function migrateLocked(client: pg.PoolClient | pg.Client, { migrationsFolder, schema }: MigrateOptions): Promise<void> {
   const locked = drizzlePg(client);
@@ -97,29 +100,35 @@ export async function createPostgres(options: DatabaseOptions & { url: string })
   return {
     kind: 'postgres',
     db,
-    async migrate({ migrationsFolder, schema }) {
-      if (options.migrateAtStart === false) {
-        const owner = options.migrationUrl ?? options.url;
-        return awaitMigrations({
-          migrationsFolder,
-          schema,
-          latestApplied: () => latestApplied(owner, schema),
-          timeoutMs: options.migrationWaitMs ?? MIGRATION_WAIT_MS,
-          onWait: (pending) => options.onMigrationWait?.(schema, pending),
-        });
-      }
-      if (options.migrationUrl) return migrateAs(options.migrationUrl, new URL(options.url).username, { migrationsFolder, schema });
-      const client = await pool.connect();
-      try {
-        await migrateLocked(client, { migrationsFolder, schema });
-      } finally {
-        client.release();
-      }
-    },
+    migrate: ({ migrationsFolder, schema }) =>
+      onceReachable(() => migrateOrAwait({ migrationsFolder, schema }), {
+        timeoutMs: options.reachWaitMs ?? REACH_WAIT_MS,
+        onWait: (err) => options.onError?.(err),
+      }),
     healthy: () => answers(() => pool.query('select 1')),
     close: () => {
       unwatch();
       return pool.end();
     },
   };
+
+  async function migrateOrAwait({ migrationsFolder, schema }: MigrateOptions): Promise<void> {
+    if (options.migrateAtStart === false) {
+      const owner = options.migrationUrl ?? options.url;
+      return awaitMigrations({
+        migrationsFolder,
+        schema,
+        latestApplied: () => latestApplied(owner, schema),
+        timeoutMs: options.migrationWaitMs ?? MIGRATION_WAIT_MS,
+        onWait: (pending) => options.onMigrationWait?.(schema, pending),
+      });
+    }
+    if (options.migrationUrl) return migrateAs(options.migrationUrl, new URL(options.url).username, { migrationsFolder, schema });
+    const client = await pool.connect();
+    try {
+      await migrateLocked(client, { migrationsFolder, schema });
+    } finally {
+      client.release();
+    }
+  }
 }
