@@ -67,7 +67,7 @@ export const tasksFinished = counter('svc_tasks_finished_total', 'Runs that reac
 
 export const runnerPool = sampledGauge('svc_runner_pool', 'The worker\'s pack runners: live runner processes (what=runners) and calls in them (what=calls)', ['what'] as const);
 
-export const runnerStarts = counter('svc_runner_starts_total', 'Runs by how they found their runner: warm (one was running) or cold (one was started)', ['start'] as const);
+export const runnerStarts = counter('svc_runner_starts_total', 'Runs by how they found their runner: warm (one was running), spare (the one started ahead was given their pack) or cold (one was started)', ['start'] as const);
 
 export const dbPool = sampledGauge('svc_db_pool_connections', 'Postgres pool connections, by state (total, idle, waiting: callers queued for one)', ['state'] as const);
 

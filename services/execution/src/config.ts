@@ -34,6 +34,8 @@ export interface ExecutionConfig {
   runnerMemoryMb: number;
   runnerIdleMs: number;
   maxRunners: number;
+  /** Whether a worker keeps a spare runner (`SVC_RUNNER_SPARE`); on where absent. */
+  runnerSpare?: boolean;
   prefetch: WorkerPrefetch;
   /** The queues a worker takes jobs from (`SVC_WORKER_QUEUES`); all three where absent. */
   workerQueues?: readonly Queue[];
@@ -100,6 +102,7 @@ export function executionConfigFromEnv(env: {
   SVC_RUNNER_MEMORY_MB: number;
   SVC_RUNNER_IDLE_SECONDS: number;
   SVC_MAX_RUNNERS: number;
+  SVC_RUNNER_SPARE: boolean;
   SVC_PREFETCH_FAST: number;
   SVC_PREFETCH_MEDIUM: number;
   SVC_PREFETCH_LONG: number;
@@ -123,6 +126,7 @@ export function executionConfigFromEnv(env: {
     runnerMemoryMb: env.SVC_RUNNER_MEMORY_MB,
     runnerIdleMs: env.SVC_RUNNER_IDLE_SECONDS * 1000,
     maxRunners: env.SVC_MAX_RUNNERS,
+    runnerSpare: env.SVC_RUNNER_SPARE,
     prefetch: { fast: env.SVC_PREFETCH_FAST, medium: env.SVC_PREFETCH_MEDIUM, long: env.SVC_PREFETCH_LONG },
     dataDir: env.SVC_DATA_DIR,
     sandbox: {

@@ -30,6 +30,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
   const { database, bus, log, config } = deps;
   const manifests = new PackManifests();
   const events = eventOutbox(deps);
+  const packsDir = join(config.dataDir, 'packs');
   const pool = new RunnerPool({
     logger: log,
     hooks: { ...storageHooks(bus), ...egressHooks(config.egress ?? { enabled: true }, manifests), ...sshHooks(bus, manifests), ...usageHooks(events, manifests) },
@@ -44,9 +45,11 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
     runnerGid: config.sandbox?.runnerUid,
     outputBytesPerCall: config.sandbox?.outputBytesPerCall,
     python: config.sandbox?.python,
+    spare: config.runnerSpare,
+    // Beside the packs, so that a spare is given a pack's files as links.
+    slotsDir: join(config.dataDir, 'runner-slots'),
   });
   const sandboxPackages = new SandboxPackageRepository(database.db);
-  const packsDir = join(config.dataDir, 'packs');
   const packs = new PackCache(bus, packsDir, {
     tarball: (userId, sha256) => sandboxPackages.tarball(userId, sha256),
     synced: async (userId) => (await sandboxPackages.list(userId)).map((pack) => pack.sha256),

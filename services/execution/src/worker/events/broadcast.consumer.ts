@@ -6,8 +6,9 @@ import type { TaskWorker } from '../services/task-worker.js';
 
 /**
  * Broadcasts every worker must see: a revoked task is stopped wherever it runs, a newly
- * installed pack version is unpacked ahead of its first call (which then only starts a
- * runner), and an uninstalled pack loses its runners and cached files everywhere.
+ * installed pack version is unpacked ahead of its first call and a spare runner readied for
+ * that call (`RunnerPool.prepareSpare`), and an uninstalled pack loses its runners and cached
+ * files everywhere.
  */
 export function consumeBroadcasts(bus: Bus, parts: { worker: TaskWorker; pool: RunnerPool; packs: PackCache }, log: Logger): Promise<Subscription> {
   return bus.subscribe(
@@ -23,6 +24,7 @@ export function consumeBroadcasts(bus: Bus, parts: { worker: TaskWorker; pool: R
         // Not awaited: broadcasts must not queue behind a download. A failure only means the
         // first call fetches the pack itself.
         void parts.packs.dirFor(installed.pack_id, installed.version_id).catch((err: Error) => log.warn('installed pack not unpacked ahead', { pack_id: installed.pack_id, error: err.message }));
+        void parts.pool.prepareSpare().catch((err: Error) => log.warn('spare runner not readied', { error: err.message }));
         return;
       }
       const { pack_id: packId } = message.payload;

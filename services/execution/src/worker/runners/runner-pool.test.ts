@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NotFoundError, ServiceUnavailableError } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CommandCancelledError, CommandError, CommandTimeoutError, ResultTooLargeError, RunnerCrashedError, RunnersBusyError } from './runner-errors.js';
@@ -67,6 +70,9 @@ beforeAll(async () => {
     'commands/remember.mjs': `export default (input) => { const seen = (globalThis.seen ??= []); const before = [...seen]; seen.push(input.secret); return before; };`,
     'commands/ssh.mjs': `export default (input, ctx) => ctx.ssh.exec('web-1', 'uptime');`,
     'commands/progress.mjs': `export default async (input, ctx) => { await ctx.progress(1, 2, 'half'); await ctx.progress(2); return 'done'; };`,
+    'commands/look.mjs': `import { readdirSync, writeFileSync } from 'node:fs';
+      const attempt = (fn) => { try { fn(); return 'ok'; } catch (error) { return error.code; } };
+      export default (input) => ({ here: readdirSync('.').sort(), other: attempt(() => readdirSync(input.other)), write: attempt(() => writeFileSync('mine.txt', 'x')) });`,
     'commands/ssh-timeouts.mjs': `export default async (input, ctx) => [await ctx.ssh.exec('web-1', 'uptime', { timeout: 1234 }), await ctx.ssh.exec('web-1', 'uptime', { timeoutMs: 99 })];`,
   });
   pool = newPool();
@@ -85,17 +91,17 @@ describe('RunnerPool', () => {
   });
 
   it('serves many concurrent first calls from one runner start', async () => {
-    const before = pool.stats().starts;
+    const before = pool.stats().assigned;
     const outcomes = await Promise.all(Array.from({ length: 200 }, (_, i) => pool.run(request('burst@1', 'echo', { i }))));
     expect(outcomes.map((o) => (o.value as { input: { i: number } }).input.i)).toEqual(Array.from({ length: 200 }, (_, i) => i));
-    expect(pool.stats().starts).toBe(before + 1);
+    expect(pool.stats().assigned).toBe(before + 1);
   });
 
   it('reuses the warm runner for the next call', async () => {
     await pool.run(request('warm@1', 'echo'));
-    const before = pool.stats().starts;
+    const before = pool.stats().assigned;
     await pool.run(request('warm@1', 'echo'));
-    expect(pool.stats().starts).toBe(before);
+    expect(pool.stats().assigned).toBe(before);
   });
 
   it('queues calls beyond the per-runner concurrency bound', async () => {
@@ -112,10 +118,11 @@ describe('RunnerPool', () => {
 
   it('kills a runner stuck past the timeout and serves the next call from a new one', async () => {
     await pool.run(request('spin@1', 'echo'));
+    await vi.waitFor(() => expect(pool.stats().spare).toBe(true));
     const before = pool.stats();
     await expect(pool.run(request('spin@1', 'spin', {}, { timeoutMs: 300 }))).rejects.toBeInstanceOf(CommandTimeoutError);
     expect((await pool.run(request('spin@1', 'echo', { again: true }))).value).toMatchObject({ input: { again: true } });
-    expect(pool.stats().starts).toBe(before.starts + 1);
+    expect(pool.stats().assigned).toBe(before.assigned + 1);
     await vi.waitFor(() => expect(pool.stats().live).toBe(before.live));
   });
 
@@ -226,12 +233,12 @@ describe('RunnerPool', () => {
 
   it("runs each tenant's calls in runners of its own: nothing a call leaves in memory reaches another tenant's call", async () => {
     const as = (tenant: string, secret: string) => pool.run(request('remember@1', 'remember', { secret }, { context: callContext({ tenant }) }));
-    const before = pool.stats().starts;
+    const before = pool.stats().assigned;
     expect((await as('tenant-a', 'a-1')).value).toEqual([]);
     expect((await as('tenant-b', 'b-1')).value).toEqual([]);
     expect((await as('tenant-a', 'a-2')).value).toEqual(['a-1']);
     expect((await as('tenant-b', 'b-2')).value).toEqual(['b-1']);
-    expect(pool.stats().starts).toBe(before + 2);
+    expect(pool.stats().assigned).toBe(before + 2);
   });
 
   it("holds a tenant to its runners: its own idle ones make way, busy ones refuse it, and other tenants start theirs", async () => {
@@ -255,13 +262,86 @@ describe('RunnerPool', () => {
 
   it('evicts the runners of an uninstalled pack', async () => {
     await Promise.all(['evict-a@1.0.0', 'evict-a@2.0.0', 'evict-b@1.0.0'].map((key) => pool.run(request(key, 'echo'))));
+    // The spare the first calls have started is up, and no other is starting.
+    await vi.waitFor(() => expect(pool.stats().spare).toBe(true));
     const before = pool.stats();
     await pool.evict('evict-a@');
     expect(pool.stats().live).toBe(before.live - 2);
     await pool.run(request('evict-b@1.0.0', 'echo'));
-    expect(pool.stats().starts).toBe(before.starts);
+    expect(pool.stats().assigned).toBe(before.assigned);
     await pool.run(request('evict-a@1.0.0', 'echo'));
-    expect(pool.stats().starts).toBe(before.starts + 1);
+    expect(pool.stats().assigned).toBe(before.assigned + 1);
+  });
+
+  describe('a spare runner, started ahead with no pack', () => {
+    let slotsDir: string;
+    beforeAll(async () => {
+      slotsDir = await mkdtemp(join(tmpdir(), 'svc-slots-'));
+    });
+    afterAll(() => rm(slotsDir, { recursive: true, force: true }));
+
+    it('takes the next first call without a start on its path, and another is started once it is answered', async () => {
+      const ahead = newPool({ slotsDir });
+      await ahead.prepareSpare();
+      await vi.waitFor(() => expect(ahead.stats()).toMatchObject({ spare: true, starts: 1 }));
+      const outcome = await ahead.run(request('ahead@1', 'echo', { first: true }));
+      expect(outcome.value).toMatchObject({ input: { first: true } });
+      expect(ahead.stats()).toMatchObject({ starts: 1, assigned: 1, spare: false });
+      await vi.waitFor(() => expect(ahead.stats()).toMatchObject({ spare: true, starts: 2, live: 2 }));
+      expect((await ahead.run(request('ahead@1', 'echo', { again: true }))).value).toMatchObject({ input: { again: true } });
+      expect(ahead.stats()).toMatchObject({ starts: 2, assigned: 1 });
+    });
+
+    it("is given its pack's files alone, read-only: not the folder they came from, nor another pack's", async () => {
+      const other = await folders.create({ 'secret.txt': 'not yours' });
+      const confined = newPool({ slotsDir });
+      await confined.prepareSpare();
+      await vi.waitFor(() => expect(confined.stats().spare).toBe(true));
+      const { value } = await confined.run(request('look@1', 'look', { other }));
+      expect(value).toEqual({ here: ['commands', 'pack.yaml'], other: 'ERR_ACCESS_DENIED', write: 'ERR_ACCESS_DENIED' });
+      // The pack's own folder is the spare's only way to the files: the original is out of reach too.
+      expect((await confined.run(request('look@1', 'look', { other: packDir }))).value).toMatchObject({ other: 'ERR_ACCESS_DENIED' });
+    });
+
+    it('serves one tenant: the next tenant gets the next spare, fresh', async () => {
+      const fresh = newPool({ slotsDir });
+      const as = (tenant: string, secret: string) => fresh.run(request('remember@1', 'remember', { secret }, { context: callContext({ tenant }) }));
+      for (const [tenant, secret] of [['tenant-a', 'a-1'], ['tenant-b', 'b-1'], ['tenant-c', 'c-1']]) {
+        await fresh.prepareSpare();
+        await vi.waitFor(() => expect(fresh.stats().spare).toBe(true));
+        expect((await as(tenant!, secret!)).value).toEqual([]);
+      }
+      expect((await as('tenant-b', 'b-2')).value).toEqual(['b-1']);
+      expect(fresh.stats().assigned).toBe(3);
+    });
+
+    it('stops when idle and leaves no folder behind; none is kept at the cap or when spares are off', async () => {
+      const own = await mkdtemp(join(slotsDir, 'idle-'));
+      const slotsIn = async () => (await Promise.all((await readdir(own)).map((name) => readdir(join(own, name))))).flat();
+      const idle = newPool({ slotsDir: own, idleTimeoutMs: 150 });
+      await idle.prepareSpare();
+      await vi.waitFor(() => expect(idle.stats().spare).toBe(true));
+      expect(await slotsIn()).toHaveLength(1);
+      await vi.waitFor(() => expect(idle.stats()).toMatchObject({ live: 0, spare: false }), { timeout: 10_000 });
+      await vi.waitFor(async () => expect(await slotsIn()).toEqual([]));
+      await idle.close();
+      expect(await readdir(own)).toEqual([]);
+
+      // Two runners at most: the first call's, and the spare the second call takes.
+      const capped = newPool({ slotsDir, maxRunners: 2 });
+      await capped.run(request('capped-a@1', 'echo'));
+      await vi.waitFor(() => expect(capped.stats()).toMatchObject({ live: 2, spare: true }));
+      await capped.run(request('capped-b@1', 'echo'));
+      await capped.prepareSpare();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(capped.stats()).toMatchObject({ live: 2, assigned: 2, spare: false });
+
+      const off = newPool({ slotsDir, spare: false });
+      await off.run(request('off@1', 'echo'));
+      await off.prepareSpare();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(off.stats()).toMatchObject({ live: 1, starts: 1, spare: false });
+    });
   });
 
   it('refuses calls once closed', async () => {

@@ -1,4 +1,5 @@
-import { dirname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { ServiceUnavailableError, type Logger } from '@svc/core';
 import { runnerStarts } from '@svc/metrics';
 import { pythonSatisfies } from '@svc/pack-sdk';
@@ -6,9 +7,10 @@ import { currentTraceparent, markFailed, traced } from '@svc/tracing';
 import { PythonVersionError, RunnersBusyError } from './runner-errors.js';
 import { defaultRunnerScript } from './runner-launch.js';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './runner-output.js';
-import { RunnerProcess, type Hooks, type RunOutcome, type RunRequest } from './runner-process.js';
+import { RunnerProcess, type Hooks, type RunOutcome, type RunRequest, type ServedPack } from './runner-process.js';
 import type { RunnerRuntime, RunnerSettings } from './runner-protocol.js';
 import { RunnerSandbox, SandboxUnavailableError, type SandboxMode, type SandboxReport } from './runner-sandbox.js';
+import { RunnerSlots } from './runner-slots.js';
 
 /** Largest result a command may return, as JSON. */
 export const RESULT_LIMIT_BYTES = 1024 * 1024;
@@ -63,6 +65,13 @@ export interface RunnerPoolOptions {
   hookCallsPerCall?: number;
   /** The interpreter of Python packs (`SVC_PYTHON`): a name looked up in the system's program folders, or a path. Default `python3`. */
   python?: string;
+  /**
+   * Whether a Node runner is kept started ahead, with no pack yet, for the next first call
+   * (`SVC_RUNNER_SPARE`). Default true.
+   */
+  spare?: boolean;
+  /** Where spares' folders are made: on the filesystem of the unpacked packs, so that their files can be linked. Default the system's temporary folder. */
+  slotsDir?: string;
 }
 
 export interface PoolRunRequest extends RunRequest {
@@ -83,8 +92,12 @@ export interface PoolRunRequest extends RunRequest {
 export interface RunnerPoolStats {
   /** Runner processes alive (serving, retiring or being stopped). */
   live: number;
-  /** Runner processes started since the pool was created. */
+  /** Runner processes started since the pool was created, spares among them. */
   starts: number;
+  /** Runners given a pack version and tenant since the pool was created: started for a call, or a spare taken. */
+  assigned: number;
+  /** Whether a spare is up or starting. */
+  spare: boolean;
   /** Calls queued or running across all runners. */
   load: number;
   /** Bytes of pack output dropped past the budgets since the pool was created. */
@@ -145,7 +158,16 @@ export class RunnerPool {
   readonly #live = new Set<RunnerProcess>();
   /** The live runners of each tenant. */
   readonly #byTenant = new Map<string, Set<RunnerProcess>>();
+  /** Where each runner serving a pack is filed in `#active` and `#byTenant`. */
+  readonly #placed = new Map<RunnerProcess, { key: string; tenant: string }>();
+  /** The folder of each runner started on a slot (a spare, and what it became). */
+  readonly #slotOf = new Map<RunnerProcess, string>();
+  readonly #slots: RunnerSlots | undefined;
+  /** A Node runner started with no pack, for the next call that finds no runner of its own. */
+  #spare: RunnerProcess | undefined;
+  #sparing = false;
   #starts = 0;
+  #assigned = 0;
   #closed = false;
 
   constructor(options: RunnerPoolOptions) {
@@ -166,6 +188,7 @@ export class RunnerPool {
     };
     this.#output = { ...DEFAULT_OUTPUT_LIMITS, bytes: options.outputBytesPerCall ?? DEFAULT_OUTPUT_LIMITS.bytes };
     this.#sandboxOptions = options;
+    if (options.spare ?? true) this.#slots = new RunnerSlots(options.slotsDir ?? join(tmpdir(), 'svc-runner-slots'));
   }
 
   /** What runners get on this host (probed once, on the first call or here). */
@@ -220,7 +243,17 @@ export class RunnerPool {
       return runner.call(withTraceparent(request));
     });
     request.onAdmitted?.();
+    // The next spare starts once this first call is answered, not on the cores it needs.
+    if (start !== 'warm') void outcome.finally(() => this.#replenish(sandbox)).catch(() => undefined);
     return outcome;
+  }
+
+  /**
+   * Has a spare started, when there is none and the pool has room: a first call is likely soon
+   * (a pack was just installed). Does nothing when spares are off or runners cannot start.
+   */
+  async prepareSpare(): Promise<void> {
+    this.#replenish(await this.#sandboxReady());
   }
 
   /** Stops the runners of every pack key starting with `packKeyPrefix` (e.g. `${packId}@`). */
@@ -232,7 +265,7 @@ export class RunnerPool {
   /** Kills every runner (calls in progress fail) and refuses new calls; bounded in time. */
   async close(): Promise<void> {
     this.#closed = true;
-    const stopped = Promise.all([...this.#live].map((runner) => runner.stop('shutdown')));
+    const stopped = Promise.all([...this.#live].map((runner) => runner.stop('shutdown'))).then(() => this.#slots?.close());
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<void>((done) => {
       timer = setTimeout(done, CLOSE_BOUND_MS);
@@ -244,28 +277,42 @@ export class RunnerPool {
   stats(): RunnerPoolStats {
     let load = 0;
     for (const runner of this.#live) load += runner.load;
-    return { live: this.#live.size, starts: this.#starts, load, droppedOutputBytes: this.#droppedOutputBytes };
+    return { live: this.#live.size, starts: this.#starts, assigned: this.#assigned, spare: this.#spare !== undefined, load, droppedOutputBytes: this.#droppedOutputBytes };
   }
 
-  /** The runner a call goes to: the tenant's warm one for the pack version, or one started for it (cold). */
-  #runnerFor(request: PoolRunRequest, sandbox: RunnerSandbox): { runner: RunnerProcess; start: 'warm' | 'cold' } {
+  /** The runner a call goes to: the tenant's warm one for the pack version, the spare made its, or one started for it (cold). */
+  #runnerFor(request: PoolRunRequest, sandbox: RunnerSandbox): { runner: RunnerProcess; start: 'warm' | 'spare' | 'cold' } {
     if (this.#closed) throw new ServiceUnavailableError('The pack runner pool is shut down');
     const tenant = request.context.tenant;
     const key = runnerKey(request.packKey, tenant);
     const active = this.#active.get(key);
     if (active) return { runner: active, start: 'warm' };
-    const own = this.#byTenant.get(tenant) ?? new Set<RunnerProcess>();
+    const own = this.#byTenant.get(tenant) ?? [];
     if (request.tenantRunners !== undefined && running(own) >= request.tenantRunners && !this.#evictLeastRecentlyUsed(own)) {
       throw new RunnersBusyError('tenant_runners', request.tenantRunners);
     }
-    if (running(this.#live) >= this.#maxRunners && !this.#evictLeastRecentlyUsed(this.#active.values())) {
+    const pack = { packKey: request.packKey, packDir: resolve(request.packDir) };
+    const runtime = request.runtime ?? 'node';
+    const spare = runtime === 'node' ? this.#takeSpare() : undefined;
+    if (spare) {
+      spare.serve(pack, this.#slots!.fill(this.#slotOf.get(spare)!, pack.packDir));
+      this.#place(spare, key, tenant);
+      return { runner: spare, start: 'spare' };
+    }
+    if (running(this.#live) >= this.#maxRunners && !this.#stopSpare() && !this.#evictLeastRecentlyUsed(this.#active.values())) {
       throw new RunnersBusyError('pool_full', this.#maxRunners);
     }
+    const runner = this.#launch(sandbox, runtime, pack.packDir, pack);
+    this.#place(runner, key, tenant);
+    return { runner, start: 'cold' };
+  }
+
+  #launch(sandbox: RunnerSandbox, runtime: RunnerRuntime, dir: string, pack?: ServedPack): RunnerProcess {
     const runner = new RunnerProcess({
-      packKey: request.packKey,
-      packDir: resolve(request.packDir),
+      pack,
+      dir,
       script: this.#script,
-      runtime: request.runtime ?? 'node',
+      runtime,
       memoryLimitMb: this.#memoryLimitMb,
       // The kernel holds memory where it can; the runner's own watch is the fallback.
       settings: sandbox.report.rlimits ? { ...this.#settings, rssLimitBytes: 0 } : this.#settings,
@@ -279,23 +326,79 @@ export class RunnerPool {
       killGraceMs: this.#killGraceMs,
       startTimeoutMs: this.#startTimeoutMs,
       onDetach: (detached) => {
-        if (this.#active.get(key) === detached) this.#active.delete(key);
+        const placed = this.#placed.get(detached);
+        if (placed && this.#active.get(placed.key) === detached) this.#active.delete(placed.key);
+        if (this.#spare === detached) this.#spare = undefined;
       },
-      onExit: (gone) => {
-        this.#live.delete(gone);
-        own.delete(gone);
-        if (own.size === 0 && this.#byTenant.get(tenant) === own) this.#byTenant.delete(tenant);
-      },
+      onExit: (gone) => this.#forget(gone),
       onOutputDropped: (bytes) => {
         this.#droppedOutputBytes += bytes;
       },
     });
     this.#starts += 1;
-    this.#active.set(key, runner);
     this.#live.add(runner);
+    return runner;
+  }
+
+  /** Files a runner as the one taking `key`'s calls, among its tenant's. */
+  #place(runner: RunnerProcess, key: string, tenant: string): void {
+    this.#assigned += 1;
+    this.#active.set(key, runner);
+    this.#placed.set(runner, { key, tenant });
+    const own = this.#byTenant.get(tenant) ?? new Set<RunnerProcess>();
     own.add(runner);
     this.#byTenant.set(tenant, own);
-    return { runner, start: 'cold' };
+  }
+
+  #forget(gone: RunnerProcess): void {
+    this.#live.delete(gone);
+    if (this.#spare === gone) this.#spare = undefined;
+    const placed = this.#placed.get(gone);
+    this.#placed.delete(gone);
+    if (placed) {
+      const own = this.#byTenant.get(placed.tenant);
+      own?.delete(gone);
+      if (own?.size === 0) this.#byTenant.delete(placed.tenant);
+    }
+    const slot = this.#slotOf.get(gone);
+    this.#slotOf.delete(gone);
+    if (slot) void this.#slots!.remove(slot).catch((err: Error) => this.#logger.warn('runner folder not removed', { slot, error: err.message }));
+  }
+
+  /** The spare, when one is up or starting and may still take a pack. */
+  #takeSpare(): RunnerProcess | undefined {
+    const spare = this.#spare;
+    this.#spare = undefined;
+    return spare?.accepting ? spare : undefined;
+  }
+
+  /** Stops the spare to make room for a runner a call needs; false when there is none. */
+  #stopSpare(): boolean {
+    const spare = this.#takeSpare();
+    if (spare) void spare.stop('idle');
+    return spare !== undefined;
+  }
+
+  /**
+   * Starts a spare for the next first call, when there is none, spares are wanted, and the pool
+   * has room: a first call then waits for its pack's files to be linked rather than for a
+   * process, its sandbox and Node to start. A spare no call takes stops when idle, as any runner.
+   */
+  #replenish(sandbox: RunnerSandbox): void {
+    if (!sandbox.usable || !this.#slots || this.#spare || this.#sparing || this.#closed || running(this.#live) >= this.#maxRunners) return;
+    this.#sparing = true;
+    this.#slots
+      .create()
+      .then((slot) => {
+        if (this.#closed || running(this.#live) >= this.#maxRunners) return this.#slots!.remove(slot);
+        const spare = this.#launch(sandbox, 'node', slot);
+        this.#slotOf.set(spare, slot);
+        this.#spare = spare;
+      })
+      .catch((err: Error) => this.#logger.warn('spare runner not started', { error: err.message }))
+      .finally(() => {
+        this.#sparing = false;
+      });
   }
 
   /** Stops the idle runner among `runners` used longest ago; false when each is busy or already going. */

@@ -53,9 +53,17 @@ export interface RunOutcome {
   durationMs: number;
 }
 
-export interface RunnerProcessOptions {
+/** The pack version a runner serves: its key (`RunnerPool`) and its unpacked folder. */
+export interface ServedPack {
   packKey: string;
   packDir: string;
+}
+
+export interface RunnerProcessOptions {
+  /** What it serves, for a runner started for a pack; a spare is given its pack later (`serve`). */
+  pack?: ServedPack;
+  /** The only folder the process may read, and its working folder: the pack's, or a spare's slot. */
+  dir: string;
   script: string;
   runtime: RunnerRuntime;
   memoryLimitMb: number;
@@ -140,7 +148,8 @@ function errorDescription(value: unknown): ErrorDescription {
  * interrupted any other way). A runner that breaks the framing or floods its output is killed.
  */
 export class RunnerProcess {
-  readonly packKey: string;
+  /** Empty while a spare waits for its pack. */
+  packKey: string;
   lastUsedAt = Date.now();
   /** Settles true once the runner said it is ready, false when it went before that (a cold start's span ends on it). */
   readonly ready: Promise<boolean>;
@@ -161,15 +170,19 @@ export class RunnerProcess {
   #killTimer: NodeJS.Timeout | undefined;
   /** V8 said it ran out of memory on stderr (as PID 1 of its namespace its abort shows as SIGSEGV). */
   #sawOutOfMemory = false;
+  #packDir: string;
+  /** Calls wait while the pack's files are being put in a spare's folder. */
+  #held = false;
 
   constructor(options: RunnerProcessOptions) {
     this.#options = options;
-    this.packKey = options.packKey;
+    this.packKey = options.pack?.packKey ?? '';
+    this.#packDir = options.pack?.packDir ?? options.dir;
     this.#looseOutput = new OutputBudget(options.output);
     this.ready = new Promise((resolve) => {
       this.#markReady = resolve;
     });
-    this.#child = launchRunner(options);
+    this.#child = launchRunner({ ...options, packDir: options.dir });
     this.#channel = this.#child.stdio[3] as Socket;
     this.#killTimer = setTimeout(() => void this.stop('start_failed'), options.startTimeoutMs);
     this.#exited = new Promise((resolve) => {
@@ -202,6 +215,26 @@ export class RunnerProcess {
   /** Calls queued or running (including abandoned ones the runner has not finished). */
   get load(): number {
     return this.#running.size + this.#queue.length;
+  }
+
+  /**
+   * Makes a spare the runner of `pack`, whose files `files` puts in its folder: calls wait for
+   * them, and a failure to put them there stops it (its calls fail as a failed start).
+   */
+  serve(pack: ServedPack, files: Promise<void>): void {
+    this.packKey = pack.packKey;
+    this.#packDir = pack.packDir;
+    this.#held = true;
+    files.then(
+      () => {
+        this.#held = false;
+        this.#pump();
+      },
+      (err: Error) => {
+        this.#options.logger.warn('pack files not given to a spare runner; stopped', { pack_key: this.packKey, error: err.message });
+        void this.stop('start_failed');
+      },
+    );
   }
 
   /** Runs one command; rejects with the typed errors of `runner-errors.ts`. */
@@ -257,7 +290,7 @@ export class RunnerProcess {
   }
 
   #pump(): void {
-    if (this.#state !== 'ready' && this.#state !== 'retiring') return;
+    if ((this.#state !== 'ready' && this.#state !== 'retiring') || this.#held) return;
     while (this.#queue.length > 0 && this.#running.size < this.#options.maxConcurrentCalls) {
       const call = this.#queue.shift() as Call;
       call.sent = true;
@@ -446,7 +479,7 @@ export class RunnerProcess {
     const { context, command } = call.request;
     const { secrets: _secrets, ...caller } = context;
     // Under the call's `runner.exec` span (its traceparent), so that what the hook asks of the fleet joins the run's trace.
-    return traced(`runner.hook ${name}`, { parentFrom: context }, () => hook({ ...caller, packKey: this.packKey, packDir: this.#options.packDir, command, signal }, args));
+    return traced(`runner.hook ${name}`, { parentFrom: context }, () => hook({ ...caller, packKey: this.packKey, packDir: this.#packDir, command, signal }, args));
   }
 
   /** AppErrors are meant for the caller; anything else may hold internals and is only logged. */

@@ -256,11 +256,11 @@ describe('python runner', () => {
   });
 
   it("refuses a pack whose python range leaves out this worker's interpreter, running nothing", async () => {
-    const starts = pool.stats().starts;
+    const assigned = pool.stats().assigned;
     const error = await pool.run(request('tools.basics:echo', {}, { packKey: 'python-future@1', python: '>=4' })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PythonVersionError);
     expect(error).toMatchObject({ code: 'PYTHON_VERSION_UNSUPPORTED', message: expect.stringMatching(/^This pack runs on Python >=4; this worker runs Python 3\.\d+\.\d+$/) });
-    expect(pool.stats().starts).toBe(starts);
+    expect(pool.stats().assigned).toBe(assigned);
     await expect(pool.run(request('tools.basics:echo', {}, { python: '>=3.8,<4' }))).resolves.toBeDefined();
   });
 
@@ -307,13 +307,13 @@ describe('python runner', () => {
   });
 
   it('stops a `while True` at its timeout by killing the runner; the next call gets a fresh one', async () => {
-    const started = pool.stats().starts;
+    const assigned = pool.stats().assigned;
     // Started first, so that the second's timeout is spent spinning, not starting, on a loaded machine.
     await pool.run(request('tools.basics:echo', {}, { packKey: 'python-spin@1' }));
     const error = await pool.run(request('tools.basics:spin', {}, { packKey: 'python-spin@1', timeoutMs: 1000 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CommandTimeoutError);
     await expect(pool.run(request('tools.basics:echo', {}, { packKey: 'python-spin@1' }))).resolves.toBeDefined();
-    expect(pool.stats().starts).toBe(started + 2);
+    expect(pool.stats().assigned).toBe(assigned + 2);
   });
 
   it('cancels an async def waiting on something', async () => {
