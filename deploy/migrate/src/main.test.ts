@@ -73,8 +73,10 @@ describe('the migration command', () => {
     expect(unset.stderr).toMatch(/DATABASE_URL/);
   });
 
-  it('exits 1 when the database cannot be reached', () => {
-    expect(migrate(['storage'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'error' }).status).toBe(1);
+  it('exits 1 when the database cannot be reached within its wait', () => {
+    const started = Date.now();
+    expect(migrate(['storage'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'error', SVC_DATABASE_WAIT_SECONDS: '2' }).status).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   });
 });
 

@@ -22,7 +22,13 @@ try {
   process.exit(2);
 }
 const log = createLogger({ service: 'migrate', level: env.LOG_LEVEL });
-const database = await createDatabase({ url: env.DATABASE_URL, migrationUrl: env.DATABASE_MIGRATION_URL, poolSize: 1 });
+const database = await createDatabase({
+  url: env.DATABASE_URL,
+  migrationUrl: env.DATABASE_MIGRATION_URL,
+  poolSize: 1,
+  reachWaitMs: env.SVC_DATABASE_WAIT_SECONDS * 1000,
+  onError: (err) => log.warn('database not reached', { error: err.message }),
+});
 try {
   for (const service of asked) {
     await database.migrate({ migrationsFolder: migrationsFolderOf(service), schema: service });

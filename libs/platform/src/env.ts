@@ -20,6 +20,8 @@ export const infrastructureEnv = {
    */
   SVC_MIGRATE_AT_START: envBoolean.default(true),
   SVC_MIGRATION_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  /** How long a starting process tries to reach its Postgres before it exits; 0 tries once. */
+  SVC_DATABASE_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** Prefix of queue and exchange names, so several fleets can share one broker. */
   SVC_BUS_PREFIX: z.string().default(''),
   /** `quorum`: durable queues replicated over the broker's nodes; `classic` (default) keeps queues made before this setting declarable. */
@@ -56,7 +58,7 @@ export const secretsEnv = {
 
 type ParsedInfrastructureEnv = z.infer<z.ZodObject<typeof infrastructureEnv>>;
 /** Settings whose defaults belong to the libraries they configure: an env built by hand (tests) may leave them out. */
-type LibraryDefaulted = 'SVC_BUS_QUEUE_TYPE' | 'SVC_MIGRATE_AT_START' | 'SVC_MIGRATION_WAIT_SECONDS' | 'SVC_STOP_GRACE_MS';
+type LibraryDefaulted = 'SVC_BUS_QUEUE_TYPE' | 'SVC_MIGRATE_AT_START' | 'SVC_MIGRATION_WAIT_SECONDS' | 'SVC_DATABASE_WAIT_SECONDS' | 'SVC_STOP_GRACE_MS';
 export type InfrastructureEnv = Omit<ParsedInfrastructureEnv, LibraryDefaulted> & Partial<Pick<ParsedInfrastructureEnv, LibraryDefaulted>>;
 
 /** Where clients reach the platform: an http(s) origin without a path, kept without a trailing slash. */

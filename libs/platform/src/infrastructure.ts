@@ -48,6 +48,7 @@ export async function openInfrastructure(env: InfrastructureEnv, log: Logger, op
     dataDir,
     migrateAtStart: env.SVC_MIGRATE_AT_START,
     migrationWaitMs: env.SVC_MIGRATION_WAIT_SECONDS === undefined ? undefined : env.SVC_MIGRATION_WAIT_SECONDS * 1000,
+    reachWaitMs: env.SVC_DATABASE_WAIT_SECONDS === undefined ? undefined : env.SVC_DATABASE_WAIT_SECONDS * 1000,
     onMigrationWait: (schema, pending) => log.info('waiting for the migration command to apply this release', { schema, pending }),
     onError: (err) => log.warn('database connection error', { error: err.message }),
   });

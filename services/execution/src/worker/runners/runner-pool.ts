@@ -232,12 +232,13 @@ export class RunnerPool {
     }
     // Given to the runner in the same turn it was found in, so that no other call's start can
     // take it for an idle one meanwhile (a span's work starts in the turn it is opened).
-    const { runner, start } = this.#runnerFor(request, sandbox);
+    const { runner, start, ready } = this.#runnerFor(request, sandbox);
     runnerStarts.inc({ start });
     const outcome = traced('runner.exec', { attributes: { 'svc.runner.start': start, 'svc.runner.runtime': request.runtime ?? 'node' } }, () => {
-      if (start === 'cold') {
+      // What a first call waits for: the runner's start, or the spare's files (and the rest of its start).
+      if (ready) {
         void traced('runner.start', {}, async () => {
-          if (!(await runner.ready)) markFailed(new Error('The runner exited before it was ready'));
+          if (!(await ready)) markFailed(new Error('The runner exited before it was ready'));
         });
       }
       return runner.call(withTraceparent(request));
@@ -281,7 +282,7 @@ export class RunnerPool {
   }
 
   /** The runner a call goes to: the tenant's warm one for the pack version, the spare made its, or one started for it (cold). */
-  #runnerFor(request: PoolRunRequest, sandbox: RunnerSandbox): { runner: RunnerProcess; start: 'warm' | 'spare' | 'cold' } {
+  #runnerFor(request: PoolRunRequest, sandbox: RunnerSandbox): { runner: RunnerProcess; start: 'warm' | 'spare' | 'cold'; ready?: Promise<boolean> } {
     if (this.#closed) throw new ServiceUnavailableError('The pack runner pool is shut down');
     const tenant = request.context.tenant;
     const key = runnerKey(request.packKey, tenant);
@@ -295,16 +296,18 @@ export class RunnerPool {
     const runtime = request.runtime ?? 'node';
     const spare = runtime === 'node' ? this.#takeSpare() : undefined;
     if (spare) {
-      spare.serve(pack, this.#slots!.fill(this.#slotOf.get(spare)!, pack.packDir));
+      const files = this.#slots!.fill(this.#slotOf.get(spare)!, pack.packDir);
+      spare.serve(pack, files);
       this.#place(spare, key, tenant);
-      return { runner: spare, start: 'spare' };
+      const ready = Promise.all([spare.ready, files.then(() => true, () => false)]).then(([up, given]) => up && given);
+      return { runner: spare, start: 'spare', ready };
     }
     if (running(this.#live) >= this.#maxRunners && !this.#stopSpare() && !this.#evictLeastRecentlyUsed(this.#active.values())) {
       throw new RunnersBusyError('pool_full', this.#maxRunners);
     }
     const runner = this.#launch(sandbox, runtime, pack.packDir, pack);
     this.#place(runner, key, tenant);
-    return { runner, start: 'cold' };
+    return { runner, start: 'cold', ready: runner.ready };
   }
 
   #launch(sandbox: RunnerSandbox, runtime: RunnerRuntime, dir: string, pack?: ServedPack): RunnerProcess {
