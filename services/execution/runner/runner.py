@@ -28,12 +28,23 @@ import types
 
 SETTINGS = json.loads(sys.argv[-1])
 PACK_DIR = os.getcwd()
-VENDOR = os.path.join(PACK_DIR, "vendor")
-# Pure-Python wheels in vendor/ import from the archive itself (zipimport), as pip would have
-# installed them; workers have unpacked them into vendor/ already.
-WHEELS = sorted(os.path.join(VENDOR, name) for name in os.listdir(VENDOR) if name.endswith(".whl")) if os.path.isdir(VENDOR) else []
-# The pack and its vendored dependencies come first; nothing of the host's site-packages (-S).
-sys.path[:] = [PACK_DIR, VENDOR] + WHEELS + [path for path in sys.path if path and path != PACK_DIR]
+pack_path_set = False
+
+
+def use_pack_folder():
+    """The pack and its vendored dependencies first on sys.path, nothing of the host's
+    site-packages (-S). Done at the first call, not at start: a spare runner is given its pack's
+    files after it started (the worker's RunnerPool)."""
+    global pack_path_set
+    if pack_path_set:
+        return
+    pack_path_set = True
+    vendor = os.path.join(PACK_DIR, "vendor")
+    # Pure-Python wheels in vendor/ import from the archive itself (zipimport), as pip would have
+    # installed them; workers have unpacked them into vendor/ already.
+    wheels = sorted(os.path.join(vendor, name) for name in os.listdir(vendor) if name.endswith(".whl")) if os.path.isdir(vendor) else []
+    sys.path[:] = [PACK_DIR, vendor] + wheels + [path for path in sys.path if path and path != PACK_DIR]
+    importlib.invalidate_caches()
 
 # Thread stacks are private writable memory, which RLIMIT_DATA counts: keep them small and few.
 threading.stack_size(2 * 1024 * 1024)
@@ -267,6 +278,7 @@ def load_function(entry):
 def function_of(entry):
     future = entries.get(entry)
     if future is None:
+        use_pack_folder()
         # Imported on a thread: a module that loops at import time must not stop the channel.
         future = asyncio.ensure_future(loop.run_in_executor(executor, load_function, entry))
         entries[entry] = future

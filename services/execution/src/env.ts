@@ -22,7 +22,7 @@ export const ExecutionEnv = z.object({
   SVC_RUNNER_MEMORY_MB: int(32, 4096, 128),
   SVC_RUNNER_IDLE_SECONDS: int(1, 86_400, 60),
   SVC_MAX_RUNNERS: int(1, 1000, 32),
-  /** Whether a worker keeps a Node runner started ahead for the next first call (README "Spare runner"). */
+  /** Whether a worker keeps a runner of each runtime in use started ahead for the next first call (README "Life cycle"). */
   SVC_RUNNER_SPARE: envBoolean.default(true),
   SVC_PREFETCH_FAST: int(1, 1000, 64),
   SVC_PREFETCH_MEDIUM: int(1, 1000, 8),

@@ -65,7 +65,7 @@ export function createExecutionWorker(deps: ExecutionDeps): { start(): Promise<v
       await packs.sweep();
       // Probed now, so that a host that cannot sandbox runners says so at start-up (and which Python it runs).
       const { python } = await pool.sandbox();
-      subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs }, log));
+      subscriptions.push(await consumeBroadcasts(bus, { worker, pool, packs, manifests }, log));
       subscriptions.push(...(await consumeJobs(bus, worker, config.prefetch, config.workerQueues)));
       subscriptions.push(await bus.respond(FLEET_PING_RPC, async () => ({ service: 'execution-worker' })));
       subscriptions.push(await bus.respond(WORKER_PING_RPC, async () => ({ service: 'execution-worker', python })));

@@ -2,6 +2,7 @@ import { ephemeralQueueName, type Bus, type Subscription } from '@svc/bus';
 import type { Logger } from '@svc/core';
 import type { RunnerPool } from '../runners/runner-pool.js';
 import type { PackCache } from '../services/pack-cache.js';
+import type { PackManifests } from '../services/pack-manifests.js';
 import type { TaskWorker } from '../services/task-worker.js';
 
 /**
@@ -10,7 +11,7 @@ import type { TaskWorker } from '../services/task-worker.js';
  * that call (`RunnerPool.prepareSpare`), and an uninstalled pack loses its runners and cached
  * files everywhere.
  */
-export function consumeBroadcasts(bus: Bus, parts: { worker: TaskWorker; pool: RunnerPool; packs: PackCache }, log: Logger): Promise<Subscription> {
+export function consumeBroadcasts(bus: Bus, parts: { worker: TaskWorker; pool: RunnerPool; packs: PackCache; manifests: PackManifests }, log: Logger): Promise<Subscription> {
   return bus.subscribe(
     ephemeralQueueName('execution.broadcasts'),
     ['task.revoked', 'pack.installed', 'pack.uninstalled'],
@@ -23,8 +24,10 @@ export function consumeBroadcasts(bus: Bus, parts: { worker: TaskWorker; pool: R
         const installed = message.payload;
         // Not awaited: broadcasts must not queue behind a download. A failure only means the
         // first call fetches the pack itself.
-        void parts.packs.dirFor(installed.pack_id, installed.version_id).catch((err: Error) => log.warn('installed pack not unpacked ahead', { pack_id: installed.pack_id, error: err.message }));
-        void parts.pool.prepareSpare().catch((err: Error) => log.warn('spare runner not readied', { error: err.message }));
+        void parts.packs.dirFor(installed.pack_id, installed.version_id).then(
+          async (dir) => parts.pool.prepareSpare((await parts.manifests.of(dir)).runtime).catch((err: Error) => log.warn('spare runner not readied', { error: err.message })),
+          (err: Error) => log.warn('installed pack not unpacked ahead', { pack_id: installed.pack_id, error: err.message }),
+        );
         return;
       }
       const { pack_id: packId } = message.payload;

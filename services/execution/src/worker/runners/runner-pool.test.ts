@@ -118,12 +118,12 @@ describe('RunnerPool', () => {
 
   it('kills a runner stuck past the timeout and serves the next call from a new one', async () => {
     await pool.run(request('spin@1', 'echo'));
-    await vi.waitFor(() => expect(pool.stats().spare).toBe(true));
+    await vi.waitFor(() => expect(pool.stats().spares.node).toBe('ready'), { timeout: 10_000 });
     const before = pool.stats();
     await expect(pool.run(request('spin@1', 'spin', {}, { timeoutMs: 300 }))).rejects.toBeInstanceOf(CommandTimeoutError);
     expect((await pool.run(request('spin@1', 'echo', { again: true }))).value).toMatchObject({ input: { again: true } });
     expect(pool.stats().assigned).toBe(before.assigned + 1);
-    await vi.waitFor(() => expect(pool.stats().live).toBe(before.live));
+    await vi.waitFor(() => expect(pool.stats().live).toBe(before.live), { timeout: 10_000 });
   });
 
   it('aborts ctx.signal when the caller cancels, and rejects the call', async () => {
@@ -215,7 +215,8 @@ describe('RunnerPool', () => {
     const reaping = newPool({ idleTimeoutMs: 100 });
     await reaping.run(request('idle@1', 'echo'));
     expect(reaping.stats().live).toBe(1);
-    await vi.waitFor(() => expect(reaping.stats().live).toBe(0));
+    // The spare started after the call idles out too.
+    await vi.waitFor(() => expect(reaping.stats().live).toBe(0), { timeout: 10_000 });
   });
 
   it('evicts the least recently used idle runner at the cap, and refuses when all are busy', async () => {
@@ -242,7 +243,8 @@ describe('RunnerPool', () => {
   });
 
   it("holds a tenant to its runners: its own idle ones make way, busy ones refuse it, and other tenants start theirs", async () => {
-    const shared = newPool({ maxRunners: 8 });
+    // No spare: the count of live runners is the tenant's alone.
+    const shared = newPool({ maxRunners: 8, spare: false });
     const as = (tenant: string, packKey: string, command = 'echo', signal?: AbortSignal) =>
       shared.run(request(packKey, command, {}, { context: callContext({ tenant }), tenantRunners: 2, signal }));
     await as('flooder', 'one@1');
@@ -263,7 +265,7 @@ describe('RunnerPool', () => {
   it('evicts the runners of an uninstalled pack', async () => {
     await Promise.all(['evict-a@1.0.0', 'evict-a@2.0.0', 'evict-b@1.0.0'].map((key) => pool.run(request(key, 'echo'))));
     // The spare the first calls have started is up, and no other is starting.
-    await vi.waitFor(() => expect(pool.stats().spare).toBe(true));
+    await vi.waitFor(() => expect(pool.stats().spares.node).toBe('ready'), { timeout: 10_000 });
     const before = pool.stats();
     await pool.evict('evict-a@');
     expect(pool.stats().live).toBe(before.live - 2);
@@ -283,11 +285,12 @@ describe('RunnerPool', () => {
     it('takes the next first call without a start on its path, and another is started once it is answered', async () => {
       const ahead = newPool({ slotsDir });
       await ahead.prepareSpare();
-      await vi.waitFor(() => expect(ahead.stats()).toMatchObject({ spare: true, starts: 1 }));
+      await vi.waitFor(() => expect(ahead.stats()).toMatchObject({ spares: { node: 'ready' }, starts: 1 }), { timeout: 10_000 });
       const outcome = await ahead.run(request('ahead@1', 'echo', { first: true }));
       expect(outcome.value).toMatchObject({ input: { first: true } });
-      expect(ahead.stats()).toMatchObject({ starts: 1, assigned: 1, spare: false });
-      await vi.waitFor(() => expect(ahead.stats()).toMatchObject({ spare: true, starts: 2, live: 2 }));
+      expect(ahead.stats()).toMatchObject({ starts: 1, assigned: 1 });
+      expect(ahead.stats().spares).toEqual({});
+      await vi.waitFor(() => expect(ahead.stats()).toMatchObject({ spares: { node: 'ready' }, starts: 2, live: 2 }), { timeout: 10_000 });
       expect((await ahead.run(request('ahead@1', 'echo', { again: true }))).value).toMatchObject({ input: { again: true } });
       expect(ahead.stats()).toMatchObject({ starts: 2, assigned: 1 });
     });
@@ -296,7 +299,7 @@ describe('RunnerPool', () => {
       const other = await folders.create({ 'secret.txt': 'not yours' });
       const confined = newPool({ slotsDir });
       await confined.prepareSpare();
-      await vi.waitFor(() => expect(confined.stats().spare).toBe(true));
+      await vi.waitFor(() => expect(confined.stats().spares.node).toBe('ready'), { timeout: 10_000 });
       const { value } = await confined.run(request('look@1', 'look', { other }));
       expect(value).toEqual({ here: ['commands', 'pack.yaml'], other: 'ERR_ACCESS_DENIED', write: 'ERR_ACCESS_DENIED' });
       // The pack's own folder is the spare's only way to the files: the original is out of reach too.
@@ -308,7 +311,7 @@ describe('RunnerPool', () => {
       const as = (tenant: string, secret: string) => fresh.run(request('remember@1', 'remember', { secret }, { context: callContext({ tenant }) }));
       for (const [tenant, secret] of [['tenant-a', 'a-1'], ['tenant-b', 'b-1'], ['tenant-c', 'c-1']]) {
         await fresh.prepareSpare();
-        await vi.waitFor(() => expect(fresh.stats().spare).toBe(true));
+        await vi.waitFor(() => expect(fresh.stats().spares.node).toBe('ready'), { timeout: 10_000 });
         expect((await as(tenant!, secret!)).value).toEqual([]);
       }
       expect((await as('tenant-b', 'b-2')).value).toEqual(['b-1']);
@@ -320,9 +323,10 @@ describe('RunnerPool', () => {
       const slotsIn = async () => (await Promise.all((await readdir(own)).map((name) => readdir(join(own, name))))).flat();
       const idle = newPool({ slotsDir: own, idleTimeoutMs: 150 });
       await idle.prepareSpare();
-      await vi.waitFor(() => expect(idle.stats().spare).toBe(true));
+      await vi.waitFor(() => expect(idle.stats().spares.node).toBe('ready'), { timeout: 10_000 });
       expect(await slotsIn()).toHaveLength(1);
-      await vi.waitFor(() => expect(idle.stats()).toMatchObject({ live: 0, spare: false }), { timeout: 10_000 });
+      await vi.waitFor(() => expect(idle.stats()).toMatchObject({ live: 0, spares: {} }), { timeout: 10_000 });
+      expect(idle.stats().spares).toEqual({});
       await vi.waitFor(async () => expect(await slotsIn()).toEqual([]));
       await idle.close();
       expect(await readdir(own)).toEqual([]);
@@ -330,17 +334,19 @@ describe('RunnerPool', () => {
       // Two runners at most: the first call's, and the spare the second call takes.
       const capped = newPool({ slotsDir, maxRunners: 2 });
       await capped.run(request('capped-a@1', 'echo'));
-      await vi.waitFor(() => expect(capped.stats()).toMatchObject({ live: 2, spare: true }));
+      await vi.waitFor(() => expect(capped.stats()).toMatchObject({ live: 2, spares: { node: 'ready' } }), { timeout: 10_000 });
       await capped.run(request('capped-b@1', 'echo'));
       await capped.prepareSpare();
       await new Promise((r) => setTimeout(r, 300));
-      expect(capped.stats()).toMatchObject({ live: 2, assigned: 2, spare: false });
+      expect(capped.stats()).toMatchObject({ live: 2, assigned: 2 });
+      expect(capped.stats().spares).toEqual({});
 
       const off = newPool({ slotsDir, spare: false });
       await off.run(request('off@1', 'echo'));
       await off.prepareSpare();
       await new Promise((r) => setTimeout(r, 300));
-      expect(off.stats()).toMatchObject({ live: 1, starts: 1, spare: false });
+      expect(off.stats()).toMatchObject({ live: 1, starts: 1 });
+      expect(off.stats().spares).toEqual({});
     });
   });
 

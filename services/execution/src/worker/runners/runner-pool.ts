@@ -66,8 +66,8 @@ export interface RunnerPoolOptions {
   /** The interpreter of Python packs (`SVC_PYTHON`): a name looked up in the system's program folders, or a path. Default `python3`. */
   python?: string;
   /**
-   * Whether a Node runner is kept started ahead, with no pack yet, for the next first call
-   * (`SVC_RUNNER_SPARE`). Default true.
+   * Whether a runner of each runtime in use is kept started ahead, with no pack yet, for the
+   * next first call of that runtime (`SVC_RUNNER_SPARE`). Default true.
    */
   spare?: boolean;
   /** Where spares' folders are made: on the filesystem of the unpacked packs, so that their files can be linked. Default the system's temporary folder. */
@@ -96,8 +96,8 @@ export interface RunnerPoolStats {
   starts: number;
   /** Runners given a pack version and tenant since the pool was created: started for a call, or a spare taken. */
   assigned: number;
-  /** Whether a spare is up or starting. */
-  spare: boolean;
+  /** The spare of each runtime that has one: still starting, or ready for a call. */
+  spares: Partial<Record<RunnerRuntime, 'starting' | 'ready'>>;
   /** Calls queued or running across all runners. */
   load: number;
   /** Bytes of pack output dropped past the budgets since the pool was created. */
@@ -163,9 +163,10 @@ export class RunnerPool {
   /** The folder of each runner started on a slot (a spare, and what it became). */
   readonly #slotOf = new Map<RunnerProcess, string>();
   readonly #slots: RunnerSlots | undefined;
-  /** A Node runner started with no pack, for the next call that finds no runner of its own. */
-  #spare: RunnerProcess | undefined;
-  #sparing = false;
+  /** A runner of each runtime started with no pack, for the next call of it that finds no runner of its own. */
+  readonly #spares = new Map<RunnerRuntime, RunnerProcess>();
+  /** Runtimes whose spare is being made (its folder first). */
+  readonly #sparing = new Set<RunnerRuntime>();
   #starts = 0;
   #assigned = 0;
   #closed = false;
@@ -245,16 +246,17 @@ export class RunnerPool {
     });
     request.onAdmitted?.();
     // The next spare starts once this first call is answered, not on the cores it needs.
-    if (start !== 'warm') void outcome.finally(() => this.#replenish(sandbox)).catch(() => undefined);
+    if (start !== 'warm') void outcome.finally(() => this.#replenish(sandbox, request.runtime ?? 'node')).catch(() => undefined);
     return outcome;
   }
 
   /**
-   * Has a spare started, when there is none and the pool has room: a first call is likely soon
-   * (a pack was just installed). Does nothing when spares are off or runners cannot start.
+   * Has a spare of `runtime` started, when there is none and the pool has room: a first call
+   * is likely soon (a pack of that runtime was just installed). Does nothing when spares are
+   * off or such runners cannot start.
    */
-  async prepareSpare(): Promise<void> {
-    this.#replenish(await this.#sandboxReady());
+  async prepareSpare(runtime: RunnerRuntime = 'node'): Promise<void> {
+    this.#replenish(await this.#sandboxReady(), runtime);
   }
 
   /** Stops the runners of every pack key starting with `packKeyPrefix` (e.g. `${packId}@`). */
@@ -278,7 +280,7 @@ export class RunnerPool {
   stats(): RunnerPoolStats {
     let load = 0;
     for (const runner of this.#live) load += runner.load;
-    return { live: this.#live.size, starts: this.#starts, assigned: this.#assigned, spare: this.#spare !== undefined, load, droppedOutputBytes: this.#droppedOutputBytes };
+    return { live: this.#live.size, starts: this.#starts, assigned: this.#assigned, spares: this.#spareStates(), load, droppedOutputBytes: this.#droppedOutputBytes };
   }
 
   /** The runner a call goes to: the tenant's warm one for the pack version, the spare made its, or one started for it (cold). */
@@ -294,7 +296,7 @@ export class RunnerPool {
     }
     const pack = { packKey: request.packKey, packDir: resolve(request.packDir) };
     const runtime = request.runtime ?? 'node';
-    const spare = runtime === 'node' ? this.#takeSpare() : undefined;
+    const spare = this.#takeSpare(runtime);
     if (spare) {
       const files = this.#slots!.fill(this.#slotOf.get(spare)!, pack.packDir);
       spare.serve(pack, files);
@@ -331,7 +333,7 @@ export class RunnerPool {
       onDetach: (detached) => {
         const placed = this.#placed.get(detached);
         if (placed && this.#active.get(placed.key) === detached) this.#active.delete(placed.key);
-        if (this.#spare === detached) this.#spare = undefined;
+        this.#dropSpare(detached);
       },
       onExit: (gone) => this.#forget(gone),
       onOutputDropped: (bytes) => {
@@ -355,7 +357,7 @@ export class RunnerPool {
 
   #forget(gone: RunnerProcess): void {
     this.#live.delete(gone);
-    if (this.#spare === gone) this.#spare = undefined;
+    this.#dropSpare(gone);
     const placed = this.#placed.get(gone);
     this.#placed.delete(gone);
     if (placed) {
@@ -368,40 +370,66 @@ export class RunnerPool {
     if (slot) void this.#slots!.remove(slot).catch((err: Error) => this.#logger.warn('runner folder not removed', { slot, error: err.message }));
   }
 
-  /** The spare, when one is up or starting and may still take a pack. */
-  #takeSpare(): RunnerProcess | undefined {
-    const spare = this.#spare;
-    this.#spare = undefined;
+  #spareStates(): RunnerPoolStats['spares'] {
+    const states: RunnerPoolStats['spares'] = {};
+    for (const [runtime, spare] of this.#spares) states[runtime] = spare.up ? 'ready' : 'starting';
+    return states;
+  }
+
+  /** The runtime's spare, when one is up or starting and may still take a pack. */
+  #takeSpare(runtime: RunnerRuntime): RunnerProcess | undefined {
+    const spare = this.#spares.get(runtime);
+    this.#spares.delete(runtime);
     return spare?.accepting ? spare : undefined;
   }
 
-  /** Stops the spare to make room for a runner a call needs; false when there is none. */
+  #dropSpare(runner: RunnerProcess): void {
+    for (const [runtime, spare] of this.#spares) if (spare === runner) this.#spares.delete(runtime);
+  }
+
+  /** Stops a spare to make room for a runner a call needs; false when there is none. */
   #stopSpare(): boolean {
-    const spare = this.#takeSpare();
-    if (spare) void spare.stop('idle');
-    return spare !== undefined;
+    for (const runtime of this.#spares.keys()) {
+      const spare = this.#takeSpare(runtime);
+      if (spare) {
+        void spare.stop('idle');
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
-   * Starts a spare for the next first call, when there is none, spares are wanted, and the pool
-   * has room: a first call then waits for its pack's files to be linked rather than for a
-   * process, its sandbox and Node to start. A spare no call takes stops when idle, as any runner.
+   * Starts a spare of `runtime` for the next first call of it, when there is none, spares are
+   * wanted, the pool has room and this worker runs that runtime: such a first call then waits
+   * for its pack's files to be linked rather than for a process, its sandbox and its interpreter
+   * to start. A spare no call takes stops when idle, as any runner.
    */
-  #replenish(sandbox: RunnerSandbox): void {
-    if (!sandbox.usable || !this.#slots || this.#spare || this.#sparing || this.#closed || running(this.#live) >= this.#maxRunners) return;
-    this.#sparing = true;
+  #replenish(sandbox: RunnerSandbox, runtime: RunnerRuntime): void {
+    if (!sandbox.usable || !this.#slots || this.#spares.has(runtime) || this.#sparing.has(runtime) || this.#closed || running(this.#live) >= this.#maxRunners) return;
+    if (runtime === 'python' && !this.#runsPython(sandbox)) return;
+    this.#sparing.add(runtime);
     this.#slots
       .create()
       .then((slot) => {
         if (this.#closed || running(this.#live) >= this.#maxRunners) return this.#slots!.remove(slot);
-        const spare = this.#launch(sandbox, 'node', slot);
+        const spare = this.#launch(sandbox, runtime, slot);
         this.#slotOf.set(spare, slot);
-        this.#spare = spare;
+        this.#spares.set(runtime, spare);
       })
-      .catch((err: Error) => this.#logger.warn('spare runner not started', { error: err.message }))
+      .catch((err: Error) => this.#logger.warn('spare runner not started', { runtime, error: err.message }))
       .finally(() => {
-        this.#sparing = false;
+        this.#sparing.delete(runtime);
       });
+  }
+
+  #runsPython(sandbox: RunnerSandbox): boolean {
+    try {
+      sandbox.requirePython();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Stops the idle runner among `runners` used longest ago; false when each is busy or already going. */

@@ -207,6 +207,11 @@ export class RunnerProcess {
     return this.#state === 'starting' || this.#state === 'ready';
   }
 
+  /** It said it is ready and takes calls. */
+  get up(): boolean {
+    return this.#state === 'ready';
+  }
+
   /** Killed or gone: it neither takes nor finishes calls. */
   get stopping(): boolean {
     return this.#state === 'stopping' || this.#state === 'stopped';

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CommandError, CommandTimeoutError, PythonVersionError } from './runner-errors.js';
 import { RunnerPool, type PoolRunRequest } from './runner-pool.js';
 import { CALL_TIMEOUT_MS, callContext, capturingLogger, PackFolders } from './runner-test-helpers.js';
@@ -262,6 +262,21 @@ describe('python runner', () => {
     expect(error).toMatchObject({ code: 'PYTHON_VERSION_UNSUPPORTED', message: expect.stringMatching(/^This pack runs on Python >=4; this worker runs Python 3\.\d+\.\d+$/) });
     expect(pool.stats().assigned).toBe(assigned);
     await expect(pool.run(request('tools.basics:echo', {}, { python: '>=3.8,<4' }))).resolves.toBeDefined();
+  });
+
+  it('gives a first call the Python spare started ahead (not the Node one), its vendored packages and wheels read at that call', async () => {
+    const spared = new RunnerPool({ logger, memoryLimitMb: 64 });
+    try {
+      await Promise.all([spared.prepareSpare('node'), spared.prepareSpare('python')]);
+      // Both ready: the Python spare's interpreter has run the runner's start before the pack's files came.
+      await vi.waitFor(() => expect(spared.stats()).toMatchObject({ spares: { node: 'ready', python: 'ready' }, starts: 2 }), { timeout: 10_000 });
+      const { value } = await spared.run(request('tools.vendored:run', {}, { packKey: 'python-spare@1' }));
+      expect(value).toEqual({ shout: 'HI', greet: 'hello from a wheel' });
+      expect(spared.stats()).toMatchObject({ starts: 2, assigned: 1 });
+      await vi.waitFor(() => expect(spared.stats()).toMatchObject({ starts: 3, live: 3 }), { timeout: 10_000 });
+    } finally {
+      await spared.close();
+    }
   });
 
   it("names an exception's class in the error type, with its message", async () => {

@@ -46,8 +46,8 @@ export class RunnerSlots {
         await chmod(dir, 0o755);
         return dir;
       });
-    this.#last += 1;
-    const slot = join(await this.#dir, String(this.#last));
+    const number = (this.#last += 1);
+    const slot = join(await this.#dir, String(number));
     await mkdir(slot, { mode: 0o755 });
     return slot;
   }
