@@ -28,6 +28,9 @@ function memoryCeilingBytes(heapMb: number): number {
   return (heapMb * 2 + 64) * MIB;
 }
 
+/** Live runners at most, unless the pool is told otherwise. */
+const DEFAULT_MAX_RUNNERS = 32;
+
 /** Enough for any honest command; a loop of storage calls from one run cannot monopolise the storage service. */
 const DEFAULT_HOOK_CALLS_PER_CALL = 1000;
 
@@ -177,7 +180,7 @@ export class RunnerPool {
     this.#hookCallsPerCall = options.hookCallsPerCall ?? DEFAULT_HOOK_CALLS_PER_CALL;
     this.#script = options.runnerScript ?? defaultRunnerScript();
     this.#memoryLimitMb = options.memoryLimitMb ?? 128;
-    this.#maxRunners = options.maxRunners ?? 32;
+    this.#maxRunners = options.maxRunners ?? DEFAULT_MAX_RUNNERS;
     this.#maxConcurrentCalls = options.maxConcurrentCalls ?? 64;
     this.#idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
     this.#killGraceMs = options.killGraceMs ?? 1_000;
@@ -210,7 +213,9 @@ export class RunnerPool {
         dataBytes: memoryCeilingBytes(this.#memoryLimitMb),
         cpuSeconds: options.cpuSeconds ?? 3600,
         openFiles: options.openFiles ?? 128,
-        processes: this.#maxRunners * 64 + 256,
+        // RLIMIT_NPROC counts every process and thread of the runners' uid on the host, other
+        // pools' and workers' runners among them: room for a default pool's at least, whatever this one's cap.
+        processes: Math.max(this.#maxRunners, DEFAULT_MAX_RUNNERS) * 64 + 256,
         nice: 10,
       },
     });
