@@ -127,8 +127,10 @@ function runnerKey(packKey: string, tenant: string): string {
 
 /**
  * Warm pack runners, one per pack version and calling tenant, started on demand and shared by
- * that tenant's calls to that version. Concurrent first calls share one start. A tenant may be
- * held to a number of runners (`tenantRunners`), so that one tenant cannot take the pool.
+ * that tenant's calls to that version. Concurrent first calls share one start, or the spare of
+ * their runtime: a runner started ahead with no pack, given the version's files when a first
+ * call takes it (`RunnerSlots`). A tenant may be held to a number of runners (`tenantRunners`),
+ * so that one tenant cannot take the pool.
  *
  * @example
  *   const pool = new RunnerPool({ logger, hooks: { 'storage.get': (call, args) => storage.get(call.tenant, args) } });
