@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { ServiceUnavailableError } from '@svc/core';
 
@@ -18,8 +19,6 @@ export interface MigrationWaitOptions {
 export function pendingMigrations(migrationsFolder: string, latest: number | undefined): number {
   return readMigrationFiles({ migrationsFolder }).filter((migration) => latest === undefined || migration.folderMillis > latest).length;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Waits until another process (the release's migration Job) has applied every migration of the

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isConnectionFailure } from './connection-failure.js';
 
 export interface ReachWaitOptions {
@@ -8,8 +9,6 @@ export interface ReachWaitOptions {
   /** Told of each failure to reach the database that will be tried again. */
   onWait?: (err: Error) => void;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs `work` again while it fails because the database cannot be reached, until `timeoutMs` has

@@ -364,7 +364,6 @@ export class RunnerPool {
 
   #forget(gone: RunnerProcess): void {
     this.#live.delete(gone);
-    this.#dropSpare(gone);
     const placed = this.#placed.get(gone);
     this.#placed.delete(gone);
     if (placed) {
@@ -414,7 +413,7 @@ export class RunnerPool {
    */
   #replenish(sandbox: RunnerSandbox, runtime: RunnerRuntime): void {
     if (!sandbox.usable || !this.#slots || this.#spares.has(runtime) || this.#sparing.has(runtime) || this.#closed || running(this.#live) >= this.#maxRunners) return;
-    if (runtime === 'python' && !this.#runsPython(sandbox)) return;
+    if (runtime === 'python' && !sandbox.runsPython) return;
     this.#sparing.add(runtime);
     this.#slots
       .create()
@@ -428,15 +427,6 @@ export class RunnerPool {
       .finally(() => {
         this.#sparing.delete(runtime);
       });
-  }
-
-  #runsPython(sandbox: RunnerSandbox): boolean {
-    try {
-      sandbox.requirePython();
-      return true;
-    } catch {
-      return false;
-    }
   }
 
   /** Stops the idle runner among `runners` used longest ago; false when each is busy or already going. */

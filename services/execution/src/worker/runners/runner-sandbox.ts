@@ -231,11 +231,20 @@ export class RunnerSandbox {
     return this.#wrap(packDir, [python.interpreter, ...PYTHON_FLAGS, ...program, ...args]);
   }
 
+  /** Whether Python runners may start: there is an interpreter, confined where the sandbox is required. */
+  get runsPython(): boolean {
+    return this.report.python !== null && !this.#pythonUnconfined;
+  }
+
+  get #pythonUnconfined(): boolean {
+    return this.#seccompSource === undefined && this.#options.mode === 'required';
+  }
+
   /** The interpreter of Python runners; throws SandboxUnavailableError when there is none or it could not be confined. */
   requirePython(): PythonInterpreter {
     const python = this.report.python;
     if (!python) throw new SandboxUnavailableError(this.report.missing);
-    if (this.#seccompSource === undefined && this.#options.mode === 'required') {
+    if (this.#pythonUnconfined) {
       throw new SandboxUnavailableError([...this.report.missing, 'Python runners need the seccomp filter, which refuses them new processes']);
     }
     return python;
