@@ -62,10 +62,12 @@ function errorOf(fields: NonNullable<Reply['error']>): Error {
  */
 export async function openPgliteThread(options: PgliteThreadOptions): Promise<PgliteThread> {
   const pglitePath = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  // A thread inherits the process's Node flags; the program is a script (it calls `require`) even
-  // in a process whose own `-e` code is a module (`--input-type=module`).
-  const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const worker = new Worker(`${KEEP_NAMES_HELPER}(${pgliteThreadMain.toString()})(require)`, { eval: true, execArgv, workerData: { ...options, idleLookMs: IDLE_LOOK_MS, pglitePath } });
+  // The thread inherits the process's Node flags as Node passes them on: a list of our own would
+  // have to leave out V8's (`--max-old-space-size`, which apply to every thread anyway), which
+  // Node refuses there. So the program runs as a script or, in a process whose own `-e` code is a
+  // module (`--input-type=module`), as a module: it makes its `require` itself, by `import()`.
+  const program = `${KEEP_NAMES_HELPER} import('node:module').then(({ createRequire }) => (${pgliteThreadMain.toString()})(createRequire(${JSON.stringify(pglitePath)})));`;
+  const worker = new Worker(program, { eval: true, workerData: { ...options, idleLookMs: IDLE_LOOK_MS, pglitePath } });
   const waiting = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
   let nextId = 1;
   let gone: Error | undefined;
