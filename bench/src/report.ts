@@ -83,6 +83,7 @@ function render(report: Report, notes: string): string {
     ...report.details.map((d) => `- ${d}`),
     '',
     NOTES_MARK,
+    '',
     notes,
   ].join('\n');
 }
@@ -91,6 +92,7 @@ function render(report: Report, notes: string): string {
 export function writeReport(path: string, report: Report): void {
   const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const at = previous.indexOf(NOTES_MARK);
-  const notes = at >= 0 ? previous.slice(at + NOTES_MARK.length) : '\n';
+  // The blank lines after the mark are the render's: kept as they were, each rewrite added one.
+  const notes = at >= 0 ? previous.slice(at + NOTES_MARK.length).replace(/^\n+/, '') : '';
   writeFileSync(path, render(report, notes));
 }
