@@ -25,7 +25,12 @@ export function consumeBroadcasts(bus: Bus, parts: { worker: TaskWorker; pool: R
         // Not awaited: broadcasts must not queue behind a download. A failure only means the
         // first call fetches the pack itself.
         void parts.packs.dirFor(installed.pack_id, installed.version_id).then(
-          async (dir) => parts.pool.prepareSpare((await parts.manifests.of(dir)).runtime).catch((err: Error) => log.warn('spare runner not readied', { error: err.message })),
+          // A manifest that cannot be read is the first call's to report: here it only means no spare.
+          (dir) =>
+            parts.manifests
+              .of(dir)
+              .then((manifest) => parts.pool.prepareSpare(manifest.runtime))
+              .catch((err: Error) => log.warn('spare runner not readied', { pack_id: installed.pack_id, error: err.message })),
           (err: Error) => log.warn('installed pack not unpacked ahead', { pack_id: installed.pack_id, error: err.message }),
         );
         return;
