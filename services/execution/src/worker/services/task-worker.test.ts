@@ -39,7 +39,9 @@ function newTask(command: 'echo' | 'fail' | 'nap' = 'echo'): NewTask {
     async: false,
     input: { text: 'hi' },
     maxRetries: 0,
-    timeoutMs: 5000,
+    // The budget covers the runner's cold start (execution README, "Runners"), which a loaded
+    // CI machine has taken more than 5 s over.
+    timeoutMs: 30_000,
     correlationId: randomUUID(),
   };
 }
