@@ -126,6 +126,11 @@ export class OpenSshServer {
       'KbdInteractiveAuthentication no',
       'PermitRootLogin prohibit-password',
       'MaxStartups 100',
+      // sshd runs a command through the login user's shell, and bash reads that user's ~/.bashrc
+      // when sshd started it at the top level: a host's own set-up (root's on CI machines loads
+      // pyenv, some 0.6 s of CPU) would run before every command. At SHLVL 1 the session's bash
+      // counts as nested and does not read it.
+      'SetEnv SHLVL=1',
       'LogLevel INFO',
       '',
     ].join('\n');
