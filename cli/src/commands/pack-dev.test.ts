@@ -55,14 +55,24 @@ describe('svc pack dev: the local server, offline', () => {
     expect(JSON.parse(await readFile(join(dir, '.svc', 'dev-storage.json'), 'utf8'))).toHaveProperty(['notes:t', 'value'], { items: ['kept'] });
   });
 
-  it('reloads when a file changes, and a command that throws answers 502 and is counted in stats', async () => {
-    await writeFile(join(dir, 'commands', 'hello.js'), "export default async () => { throw new TypeError('changed and broken'); };\n");
-    await expect.poll(() => stderr, { timeout: 10_000 }).toContain('reloaded @ada/dev-pack');
+  it('reloads when a file changes: a run in flight ends on the code it was made to, the next runs the new; a throw answers 502 and is counted in stats', async () => {
+    const hello = join(dir, 'commands', 'hello.js');
+    const reloads = () => stderr.split('reloaded @ada/dev-pack').length - 1;
+    let before = reloads();
+    await writeFile(hello, "export default async ({ name }) => { await new Promise((r) => setTimeout(r, 1500)); return { greeting: `Slowly, ${name}` }; };\n");
+    await expect.poll(reloads, { timeout: 10_000 }).toBeGreaterThan(before);
+    const slow = post('dev-pack-hello', { name: 'Ada' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    before = reloads();
+    await writeFile(hello, "export default async () => { throw new TypeError('changed and broken'); };\n");
+    await expect.poll(reloads, { timeout: 10_000 }).toBeGreaterThan(before);
+    const answered = await slow;
+    expect([answered.status, ((await answered.json()) as any).data?.result]).toEqual([200, { greeting: 'Slowly, Ada' }]);
     const failed = await post('dev-pack-hello', { name: 'Ada' });
     expect(failed.status).toBe(502);
     expect(((await failed.json()) as any).error).toMatchObject({ code: 'COMMAND_FAILED', details: { type: 'TypeError' } });
     const stats = (await svc(['stats', '-o', 'json'], { cwd: dir, env: home.env })).json().data.commands;
-    expect(stats.find((c: { command: string }) => c.command === 'ada/dev-pack-hello')).toMatchObject({ runs: 2, failures: 1 });
+    expect(stats.find((c: { command: string }) => c.command === 'ada/dev-pack-hello')).toMatchObject({ runs: 3, failures: 1 });
   });
 
   it('stops on SIGINT with exit code 130', async () => {

@@ -104,14 +104,19 @@ export class LocalPack {
     return this.#manifest.commands.find((command) => command.name === name);
   }
 
-  /** Rereads `pack.yaml` and starts a fresh runner for the next run; a broken manifest keeps the previous one and throws. */
+  /**
+   * Rereads `pack.yaml` and starts a fresh runner for the next run; a broken manifest keeps the
+   * previous one and throws. Runs in flight finish on the runner of the code before, which stops
+   * after them: an editor's save may come as several changes, and so several reloads, while a run
+   * made after the first is on its way.
+   */
   async reload(): Promise<void> {
     const manifest = await LocalPack.#read(this.dir);
     const previous = this.#generation;
     this.#manifest = manifest;
     this.#validators.clear();
     this.#generation += 1;
-    await this.#pool.evict(`local@${previous}`);
+    this.#pool.retire(`local@${previous}`);
   }
 
   /** Runs a command with `input`; rejects with a CliError (validation: exit 3; the pack's failure: exit 10). */

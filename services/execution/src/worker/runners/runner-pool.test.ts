@@ -59,6 +59,7 @@ beforeAll(async () => {
       try { for (;;) hoard.push(Buffer.alloc(16 * 1024 * 1024, 1)); } catch (error) { return { heldMb: hoard.length * 16, error: error.message }; }
     };`,
     'commands/exit.mjs': `export default () => process.exit(3);`,
+    'commands/slow.mjs': `export default (input) => new Promise((resolve) => setTimeout(() => resolve('slept'), input.ms));`,
     'commands/big.mjs': `export default () => ({ blob: 'x'.repeat(1024 * 1024) });`,
     'commands/storage.mjs': `export default async (input, ctx) => {
       if (input.value !== undefined) await ctx.storage.put(input.key, input.value);
@@ -273,6 +274,35 @@ describe('RunnerPool', () => {
     expect(pool.stats().assigned).toBe(before.assigned);
     await pool.run(request('evict-a@1.0.0', 'echo'));
     expect(pool.stats().assigned).toBe(before.assigned + 1);
+  });
+
+  it('retires the runners of replaced code: their calls finish on them, then they stop, and the next call starts anew', async () => {
+    const reloading = newPool({ spare: false });
+    // Retired while it starts with a call waiting for it (or, on a quick start, runs it), and once up with a call running.
+    const whileStarting = reloading.run(request('dev@0', 'slow', { ms: 200 }));
+    await vi.waitFor(() => expect(reloading.stats().live).toBe(1), { timeout: 5000, interval: 5 });
+    reloading.retire('dev@0');
+    expect((await whileStarting).value).toBe('slept');
+    await vi.waitFor(() => expect(reloading.stats().live).toBe(0), { timeout: 5000 });
+    const running = reloading.run(request('dev@1', 'slow', { ms: 300 }));
+    await vi.waitFor(() => expect(reloading.stats()).toMatchObject({ live: 1, load: 1 }), { timeout: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    reloading.retire('dev@1');
+    expect((await running).value).toBe('slept');
+    await vi.waitFor(() => expect(reloading.stats().live).toBe(0), { timeout: 5000 });
+    expect((await reloading.run(request('dev@1', 'echo', { again: true }))).value).toMatchObject({ input: { again: true } });
+    expect(reloading.stats()).toMatchObject({ starts: 3, assigned: 3 });
+  });
+
+  it('still kills a retired runner whose call runs past its timeout', async () => {
+    const reloading = newPool({ spare: false });
+    const warm = await reloading.run(request('dev-spin@0', 'echo'));
+    expect(warm.value).toBeDefined();
+    const spinning = reloading.run(request('dev-spin@0', 'spin', {}, { timeoutMs: 300 }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    reloading.retire('dev-spin@0');
+    await expect(spinning).rejects.toBeInstanceOf(CommandTimeoutError);
+    await vi.waitFor(() => expect(reloading.stats().live).toBe(0), { timeout: 5000 });
   });
 
   describe('a spare runner, started ahead with no pack', () => {

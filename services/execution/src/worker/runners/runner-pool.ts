@@ -272,6 +272,15 @@ export class RunnerPool {
     await Promise.all(doomed.map((runner) => runner.stop('evicted')));
   }
 
+  /**
+   * Runners of every pack key starting with `packKeyPrefix` take no new calls and stop once the
+   * calls they have are answered, each within its own timeout: a pack reloaded by `svc pack dev`,
+   * whose calls in flight finish on the code they were made to.
+   */
+  retire(packKeyPrefix: string): void {
+    for (const runner of this.#live) if (runner.packKey.startsWith(packKeyPrefix)) runner.retire();
+  }
+
   /** Kills every runner (calls in progress fail) and refuses new calls; bounded in time. */
   async close(): Promise<void> {
     this.#closed = true;

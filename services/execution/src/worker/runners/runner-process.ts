@@ -173,6 +173,8 @@ export class RunnerProcess {
   #packDir: string;
   /** Calls wait while the pack's files are being put in a spare's folder. */
   #held = false;
+  /** `retire()` came while it was starting. */
+  #retireWhenReady = false;
 
   constructor(options: RunnerProcessOptions) {
     this.#options = options;
@@ -279,6 +281,20 @@ export class RunnerProcess {
     });
   }
 
+  /**
+   * Takes no new calls and stops once the calls it has are answered, each still bounded by its
+   * own timeout: the runner of code since replaced. One still starting finishes its start first.
+   */
+  retire(): void {
+    if (this.#state === 'starting') {
+      this.#retireWhenReady = true;
+      return;
+    }
+    if (this.#state !== 'ready') return;
+    this.#detach('retiring');
+    this.#afterCall();
+  }
+
   /** Kills the runner; calls still queued or running fail with RunnerCrashedError(reason). */
   stop(reason: RunnerStopReason): Promise<void> {
     if (this.#state === 'stopping' || this.#state === 'stopped') return this.#exited;
@@ -330,8 +346,9 @@ export class RunnerProcess {
   }
 
   #retire(graceMs: number): void {
-    if (this.#state !== 'ready') return;
-    this.#detach('retiring');
+    // A runner retired by `retire()` has no kill timer yet: a call of its that times out sets it.
+    if (this.#state === 'ready') this.#detach('retiring');
+    else if (this.#state !== 'retiring' || this.#killTimer !== undefined) return;
     this.#killTimer = setTimeout(() => void this.stop('unresponsive'), graceMs);
   }
 
@@ -378,9 +395,11 @@ export class RunnerProcess {
   #onReady(): void {
     if (this.#state !== 'starting') return;
     clearTimeout(this.#killTimer);
+    this.#killTimer = undefined;
     this.#state = 'ready';
     this.#markReady(true);
-    this.#afterCall();
+    if (this.#retireWhenReady) this.retire();
+    else this.#afterCall();
   }
 
   #runningCall(id: unknown): Call | undefined {
