@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from 'ssh2';
+import { ChannelRefusedError, SshConnectionError } from './ssh-errors.js';
 
 /**
  * Commands running at once on one connection, each on a channel of its own: below OpenSSH's
@@ -6,6 +8,14 @@ import type { Client } from 'ssh2';
  * for a channel.
  */
 export const CHANNELS_PER_CONNECTION = 8;
+
+/**
+ * Waits before each new try of a channel the server refused: OpenSSH releases a closed session
+ * only after the channel's close has been read, so a burst of commands ending at once may meet
+ * refusals for the next ones for a moment; a server with a lower `MaxSessions` refuses until one
+ * of ours ends. About 1.5 s in all, then the command fails (`channel_refused`).
+ */
+const REFUSED_CHANNEL_WAITS_MS = [10, 25, 50, 100, 200, 400, 700];
 
 interface Pooled {
   /** Which version of the target (its `updated_at`) the connection was made for. */
@@ -28,16 +38,25 @@ export class ConnectionPool {
 
   constructor(private readonly idleMs: number) {}
 
-  /** Runs `use` on the target's connection, opening one with `open` when there is none. */
+  /**
+   * Runs `use` on the target's connection, opening one with `open` when there is none; again,
+   * after a wait, when the server refused its channel (ChannelRefusedError).
+   */
   async with<T>(targetId: string, version: number, open: () => Promise<Client>, use: (client: Client) => Promise<T>): Promise<T> {
     const pooled = this.#acquire(targetId, version, open);
     try {
       const client = await pooled.client;
-      await this.#channel(pooled);
-      try {
-        return await use(client);
-      } finally {
-        this.#closeChannel(pooled);
+      for (let refusals = 0; ; refusals += 1) {
+        await this.#channel(pooled);
+        try {
+          return await use(client);
+        } catch (err) {
+          if (!(err instanceof ChannelRefusedError)) throw err;
+          if (refusals === REFUSED_CHANNEL_WAITS_MS.length) throw new SshConnectionError('channel_refused', { stage: 'channel', server_said: err.serverSaid });
+        } finally {
+          this.#closeChannel(pooled);
+        }
+        await sleep(REFUSED_CHANNEL_WAITS_MS[refusals]);
       }
     } finally {
       this.#release(targetId, pooled);

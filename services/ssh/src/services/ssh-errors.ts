@@ -6,7 +6,7 @@ import { ConflictError, IntegrationError, ValidationError } from '@svc/core';
  * is, or resolves to, an address no target may be at; nothing was connected to, so the answer is
  * the same whatever listens on the port.
  */
-export type ConnectionFailure = 'address_refused' | 'refused' | 'unreachable' | 'timeout' | 'host_key_mismatch' | 'authentication_failed' | 'closed' | 'protocol';
+export type ConnectionFailure = 'address_refused' | 'refused' | 'unreachable' | 'timeout' | 'host_key_mismatch' | 'authentication_failed' | 'closed' | 'protocol' | 'channel_refused';
 
 /** The target did not let us in (502 `SSH_CONNECTION_FAILED`, "connection failed"). */
 export class SshConnectionError extends IntegrationError {
@@ -35,5 +35,16 @@ export class SshHostRefusedError extends ValidationError {
       { field: 'host', reason: 'address_refused' },
       { code: 'SSH_HOST_REFUSED' },
     );
+  }
+}
+
+/**
+ * The server refused a channel on a connection that is up (RFC 4254's open failure): OpenSSH does
+ * past `MaxSessions`, counting sessions it has closed but not yet released. Retried by the pool,
+ * then a SshConnectionError (`channel_refused`).
+ */
+export class ChannelRefusedError extends Error {
+  constructor(readonly serverSaid: string) {
+    super(`the server refused a channel: ${serverSaid}`);
   }
 }

@@ -1,7 +1,7 @@
 import type { Client } from 'ssh2';
 import { SSH_MESSAGES, SSH_OUTPUT_MAX_BYTES, type SshExecReply } from '@svc/contracts';
 import { TimeoutError } from '@svc/core';
-import { SshConnectionError } from './ssh-errors.js';
+import { ChannelRefusedError, SshConnectionError } from './ssh-errors.js';
 
 /** Keeps the first `SSH_OUTPUT_MAX_BYTES` of a stream and counts what it drops. */
 class Capped {
@@ -31,7 +31,8 @@ class Capped {
 export function execOn(client: Client, command: string, timeoutMs: number): Promise<SshExecReply> {
   return new Promise((resolve, reject) => {
     client.exec(command, (err, stream) => {
-      if (err) return reject(new SshConnectionError('closed', { stage: 'channel' }));
+      // ssh2 gives an open failure the server's reason code; other errors mean the connection went.
+      if (err) return reject(typeof (err as { reason?: unknown }).reason === 'number' ? new ChannelRefusedError(err.message) : new SshConnectionError('closed', { stage: 'channel' }));
       const stdout = new Capped();
       const stderr = new Capped();
       let exit: { code: number | null } | undefined;

@@ -151,6 +151,32 @@ describe.skipIf(!existsSync(SSHD)).each(testDatabaseKinds())('ssh targets runnin
     });
   });
 
+  describe('on an OpenSSH server that allows fewer sessions', () => {
+    const servers: OpenSshServer[] = [];
+    afterAll(() => Promise.all(servers.map((server) => server.dispose())));
+
+    async function targetOn(name: string, maxSessions: number) {
+      const server = await OpenSshServer.start({ maxSessions });
+      servers.push(server);
+      const key = await generateKeyPair(dir, ['-t', 'ed25519']);
+      secrets.push(key.privateKey);
+      await server.authorize(key.publicKey);
+      await createTarget({ name, host: '127.0.0.1', port: server.port, username: server.username, auth_method: 'key', private_key: key.privateKey, known_hosts: server.knownHostsLine });
+    }
+
+    it('runs every command of a burst on a server with MaxSessions 2: a refused channel is tried again', async () => {
+      await targetOn('two-sessions', 2);
+      const results = await Promise.all(Array.from({ length: 6 }, (_, n) => exec('two-sessions', `echo ${n}`)));
+      expect(results.map((r) => r.stdout)).toEqual(Array.from({ length: 6 }, (_, n) => `${n}\n`));
+    });
+
+    it('fails with "connection failed" (channel_refused) where the server refuses every command', async () => {
+      await targetOn('no-sessions', 0);
+      const err = await failureOf(exec('no-sessions', 'echo hi'));
+      expect(err).toMatchObject({ code: 'SSH_CONNECTION_FAILED', message: 'connection failed', details: { reason: 'channel_refused', target: 'no-sessions' } });
+    });
+  });
+
   describe('on an ssh2 server', () => {
     let server: Ssh2TestServer;
     let hostKey: KeyPair;

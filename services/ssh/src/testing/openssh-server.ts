@@ -60,11 +60,15 @@ export class OpenSshServer {
   port = 0;
   hostKey!: KeyPair;
 
-  private constructor(readonly dir: string) {}
+  private constructor(
+    readonly dir: string,
+    private readonly maxSessions: number,
+  ) {}
 
-  static async start(): Promise<OpenSshServer> {
+  /** `maxSessions`: the server's `MaxSessions` (OpenSSH's default 10; 0 refuses every command). */
+  static async start(options: { maxSessions?: number } = {}): Promise<OpenSshServer> {
     const dir = await mkdtemp(join(tmpdir(), 'svc-sshd-'));
-    const server = new OpenSshServer(dir);
+    const server = new OpenSshServer(dir, options.maxSessions ?? 10);
     server.port = await freePort();
     await server.restart({ newHostKey: true });
     return server;
@@ -126,6 +130,7 @@ export class OpenSshServer {
       'KbdInteractiveAuthentication no',
       'PermitRootLogin prohibit-password',
       'MaxStartups 100',
+      `MaxSessions ${this.maxSessions}`,
       // sshd runs a command through the login user's shell, and bash reads that user's ~/.bashrc
       // when sshd started it at the top level: a host's own set-up (root's on CI machines loads
       // pyenv, some 0.6 s of CPU) would run before every command. At SHLVL 1 the session's bash
