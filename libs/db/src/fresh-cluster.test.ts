@@ -1,12 +1,16 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type Database } from './database.js';
+import { MIGRATIONS_TABLE } from './driver-common.js';
 import { startMemoryDatabasesFrom } from './fresh-cluster.js';
+import { serviceMigrations } from './testing/service-migrations.js';
 
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'svc-fresh-cluster-test-'));
 
 afterAll(() => {
@@ -37,12 +41,21 @@ describe('in-memory databases from a fresh cluster', () => {
     }
   });
 
-  it('is the suite’s fresh cluster by default: an empty public schema that migrations fill', async () => {
+  it('is the suite’s fresh cluster by default: every service’s migrations applied, an empty public schema', async () => {
     startMemoryDatabasesFrom(inject('freshClusterDump'));
     const database = await createDatabase({});
     try {
-      const tables = (await database.db.execute(sql`select count(*)::int as n from pg_tables where schemaname = 'public'`)) as unknown as { rows: { n: number }[] };
-      expect(tables.rows[0]!.n).toBe(0);
+      const count = async (query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+      expect(await count(sql`select count(*)::int as n from pg_tables where schemaname = 'public'`)).toBe(0);
+      const migrations = serviceMigrations(root);
+      expect(migrations.map(({ schema }) => schema)).toEqual(expect.arrayContaining(['execution', 'identity']));
+      for (const { migrationsFolder, schema } of migrations) {
+        const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+        expect(await count(sql`select count(*)::int as n from ${sql.identifier(schema)}.${sql.identifier(MIGRATIONS_TABLE)}`), schema).toBe(journal.entries.length);
+        // Nothing left to apply: the journal is the one Database.migrate reads.
+        await database.migrate({ migrationsFolder, schema });
+        expect(await count(sql`select count(*)::int as n from ${sql.identifier(schema)}.${sql.identifier(MIGRATIONS_TABLE)}`), schema).toBe(journal.entries.length);
+      }
       expect(await database.healthy()).toBe(true);
     } finally {
       await database.close();

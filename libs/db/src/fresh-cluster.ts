@@ -1,4 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { MigrateOptions } from './database.js';
+import { MIGRATIONS_TABLE } from './driver-common.js';
 import { initdbInOwnProcess } from './pglite-init.js';
 
 let freshCluster: (() => Promise<Blob>) | undefined;
@@ -19,11 +22,21 @@ export function freshClusterDump(): Promise<Blob> | undefined {
   return freshCluster?.();
 }
 
-/** Writes a fresh embedded cluster, as initdb leaves it, to `dumpFile` (a tar of its data directory). */
-export function writeFreshClusterDump(dumpFile: string): Promise<void> {
+/**
+ * Writes a fresh embedded cluster, as initdb leaves it, to `dumpFile` (a tar of its data
+ * directory), with `migrations` applied as `Database.migrate` applies them (the same journal):
+ * a database that loads it and migrates one of those schemas finds nothing to do.
+ */
+export function writeFreshClusterDump(dumpFile: string, migrations: MigrateOptions[] = []): Promise<void> {
+  const resolve = createRequire(import.meta.url).resolve;
   return initdbInOwnProcess(
     'memory://',
-    `const dump = await db.dumpDataDir('none');
+    `const { drizzle } = require(${JSON.stringify(resolve('drizzle-orm/pglite'))});
+     const { migrate } = require(${JSON.stringify(resolve('drizzle-orm/pglite/migrator'))});
+     for (const { migrationsFolder, schema } of ${JSON.stringify(migrations)}) {
+       await migrate(drizzle({ client: db }), { migrationsFolder, migrationsSchema: schema, migrationsTable: ${JSON.stringify(MIGRATIONS_TABLE)} });
+     }
+     const dump = await db.dumpDataDir('none');
      require('node:fs').writeFileSync(${JSON.stringify(dumpFile)}, Buffer.from(await dump.arrayBuffer()));`,
   );
 }
