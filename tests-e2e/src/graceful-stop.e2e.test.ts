@@ -54,7 +54,7 @@ describe.runIf(MODES.includes('real'))(`a worker stopped with SIGTERM in the mid
   it('finishes what it runs within the grace, hands back the rest, and exits in time: none lost, none run twice', async () => {
     // A worker process of its own beside the fleet's, which takes over its work: two pods, one stopped as in a rolling update.
     const env = Object.fromEntries(Object.entries(fleet.infraEnv).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
-    ({ child } = await spawnReady('services/execution/src/worker.ts', { ...env, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'debug', SVC_STOP_GRACE_MS: String(GRACE_MS) }, 'execution worker taking jobs', 60_000));
+    ({ child } = await spawnReady('services/execution/dist/worker.js', { ...env, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'debug', SVC_STOP_GRACE_MS: String(GRACE_MS) }, 'execution worker taking jobs', 60_000));
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const submitting = submitNaps(call, dev, { from: 0, to: TASKS, ms: napMs });
     // Signalled once the worker to be stopped holds runs that nap past the grace (the fleet's own

@@ -52,7 +52,7 @@ describe.each(oneMode('real'))('Prometheus metrics of a running platform (%s inf
       infra = { DATABASE_URL: scratch.url, REDIS_URL: process.env.REDIS_URL!, AMQP_URL: process.env.AMQP_URL!, SVC_BUS_PREFIX: `metrics-${runId}.`, SVC_CACHE_PREFIX: `metrics-${runId}:` };
     }
     const started = await spawnReady(
-      'deploy/standalone/src/main.ts',
+      'deploy/standalone/dist/main.js',
       {
         ...infra,
         PORT: '0',

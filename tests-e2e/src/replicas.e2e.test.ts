@@ -72,7 +72,7 @@ describe.runIf(MODES.includes('real')).each<Backend>(['s3', 'shared folder'])('t
       const dataDir = makeDataDir('svc-replica-');
       dataDirs.push(dataDir);
       return spawnReady(
-        'deploy/standalone/src/main.ts',
+        'deploy/standalone/dist/main.js',
         {
           ...secrets,
           ...blobs,

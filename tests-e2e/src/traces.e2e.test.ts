@@ -64,7 +64,7 @@ async function waitUntil(holds: () => boolean | Promise<boolean>, withinMs: numb
 async function standalone(otlp: string): Promise<Platform> {
   const dataDir = makeDataDir('svc-traces-');
   const env = { PORT: '0', SVC_DATA_DIR: dataDir, SVC_ADMIN_EMAIL: ADMIN.email, SVC_ADMIN_PASSWORD: ADMIN.password, SVC_BCRYPT_ROUNDS: '4', SVC_DASHBOARD_ORIGIN_PORT: 'off', LOG_LEVEL: 'info', OTEL_EXPORTER_OTLP_ENDPOINT: otlp, ...EXPORT_SOON };
-  const { child, line } = await spawnReady('deploy/standalone/src/main.ts', env, '"svc is up"', 90_000);
+  const { child, line } = await spawnReady('deploy/standalone/dist/main.js', env, '"svc is up"', 90_000);
   return {
     url: JSON.parse(line).url,
     services: { gateway: 'standalone', execution: 'standalone', worker: 'standalone', storage: 'standalone' },

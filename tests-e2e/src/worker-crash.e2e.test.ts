@@ -18,7 +18,7 @@ const KILLED_WORKER_PREFETCH = 64;
 /** A worker process of its own on the fleet's infrastructure, that the test can kill -9. */
 async function startWorker(infraEnv: InfrastructureEnv, dataDir: string): Promise<ChildProcess> {
   const env = Object.fromEntries(Object.entries(infraEnv).filter(([, v]) => v !== undefined)) as Record<string, string>;
-  const { child } = await spawnReady('services/execution/src/worker.ts', { ...env, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'info', SVC_PREFETCH_FAST: String(KILLED_WORKER_PREFETCH) }, 'execution worker taking jobs', 30_000);
+  const { child } = await spawnReady('services/execution/dist/worker.js', { ...env, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'info', SVC_PREFETCH_FAST: String(KILLED_WORKER_PREFETCH) }, 'execution worker taking jobs', 30_000);
   return child;
 }
 
