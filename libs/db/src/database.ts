@@ -1,6 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { answers, MIGRATIONS_TABLE, underMigrationLock } from './driver-common.js';
+import { answers, underMigrationLock } from './driver-common.js';
+import { MIGRATIONS_TABLE } from './migrations-table.js';
 import { freshClusterDump } from './fresh-cluster.js';
 import { initPgliteDataDir, PGLITE_CONF } from './pglite-init.js';
 import { openPgliteThread } from './pglite-thread.js';

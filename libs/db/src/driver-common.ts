@@ -1,10 +1,10 @@
 // What both drivers of `createDatabase` share (`database.ts` for PGlite, `postgres.ts` for
-// node-postgres): the health check and the migration lock. Not exported by the package.
+// node-postgres): the health check and the migration lock (the journal's name is in
+// migrations-table.ts). Not exported by the package.
 import { sql } from 'drizzle-orm';
 import { withTimeout } from '@svc/core';
 
 export const HEALTH_TIMEOUT_MS = 2000;
-export const MIGRATIONS_TABLE = '__drizzle_migrations';
 
 function lockKey(schema: string) {
   return sql`select pg_advisory_lock(hashtext(${`svc-migrate:${schema}`}))`;

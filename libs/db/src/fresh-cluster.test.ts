@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type Database } from './database.js';
-import { MIGRATIONS_TABLE } from './driver-common.js';
+import { MIGRATIONS_TABLE } from './migrations-table.js';
 import { startMemoryDatabasesFrom } from './fresh-cluster.js';
 import { serviceMigrations } from './testing/service-migrations.js';
 

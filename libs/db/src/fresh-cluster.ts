@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { MigrateOptions } from './database.js';
-import { MIGRATIONS_TABLE } from './driver-common.js';
+import { MIGRATIONS_TABLE } from './migrations-table.js';
 import { initdbInOwnProcess } from './pglite-init.js';
 
 let freshCluster: (() => Promise<Blob>) | undefined;

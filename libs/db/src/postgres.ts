@@ -5,7 +5,8 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { dbPool } from '@svc/metrics';
 import type { Database, DatabaseOptions, Db, MigrateOptions } from './database.js';
-import { answers, HEALTH_TIMEOUT_MS, MIGRATIONS_TABLE, underMigrationLock } from './driver-common.js';
+import { answers, HEALTH_TIMEOUT_MS, underMigrationLock } from './driver-common.js';
+import { MIGRATIONS_TABLE } from './migrations-table.js';
 import { awaitMigrations } from './migration-wait.js';
 import { onceReachable } from './reach-wait.js';
 
