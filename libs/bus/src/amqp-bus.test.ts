@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel, GetMessage } from 'amqplib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { IntegrationError, ServiceUnavailableError, createLogger } from '@svc/core';
 import type { RawBus, BusMessage } from './bus.js';
 import { busContract } from './bus.contract.js';
@@ -24,6 +24,26 @@ const connect = (options: Partial<AmqpBusOptions> = {}) =>
   createAmqpBus({ url, prefix, logger, drainTimeoutMs: 500, reconnect: { initialDelayMs: 50, maxDelayMs: 400 }, ...options });
 
 const withRawChannel = <T>(use: (channel: Channel) => Promise<T>) => withRawChannelOn(url, use);
+
+/**
+ * A question whose asker stopped waiting a second ago, which the broker still holds (it carries no
+ * expiry of the broker's, as one a quorum queue took late still has time left), is dropped by the
+ * responder that takes it: its handler sees only the question asked after it.
+ */
+async function dropsQuestionsPastTheirTime(bus: RawBus): Promise<void> {
+  const queue = `asked-${randomUUID().slice(0, 6)}.rpc`;
+  await (await bus.respond(queue, async () => 'unused')).cancel();
+  await withRawChannel(async (channel) => {
+    channel.sendToQueue(prefix + queue, Buffer.from(JSON.stringify({ q: 'given up' })), { headers: { 'x-bus-name': queue, 'x-bus-answer-by': String(Date.now() - 1000) } });
+    await waitFor(async () => (await channel.checkQueue(prefix + queue)).messageCount === 1, 'the question in the queue');
+  });
+  const handler = vi.fn(async (payload: unknown) => payload);
+  await bus.respond(queue, handler);
+
+  expect(await bus.request(queue, { q: 'fresh' })).toEqual({ q: 'fresh' });
+  expect(handler.mock.calls.map(([payload]) => payload)).toEqual([{ q: 'fresh' }]);
+  expect(await bus.depth(queue)).toBe(0);
+}
 
 /** The broker's answer to a passive declare of `queue`: 200, or the AMQP error code (404 when it does not exist). */
 const queueStatus = (queue: string) =>
@@ -109,6 +129,10 @@ describe.runIf(url)('amqp bus', () => {
     expect(calls).toBe(0);
   });
 
+  it('drops a question the broker held past the time its asker waits, without calling the handler', async () => {
+    await dropsQuestionsPastTheirTime(await open());
+  });
+
   it('publishes work persistent and questions transient, expiring with their timeout', async () => {
     const queue = `wire-${randomUUID().slice(0, 6)}`;
     const bus = await open();
@@ -129,7 +153,7 @@ describe.runIf(url)('amqp bus', () => {
       messageId: 'wire-1',
       headers: { 'x-correlation-id': 'corr-wire', 'x-bus-name': queue },
     });
-    expect(asked && asked.properties).toMatchObject({ expiration: '300', replyTo: expect.stringContaining('amq.rabbitmq.reply-to') });
+    expect(asked && asked.properties).toMatchObject({ expiration: '300', replyTo: expect.stringContaining('amq.rabbitmq.reply-to'), headers: { 'x-bus-answer-by': expect.stringMatching(/^\d+$/) } });
     expect(asked && asked.properties.deliveryMode).not.toBe(2);
     await question;
   });
@@ -386,6 +410,10 @@ describe.runIf(url)('amqp bus', () => {
 
     // Every rule of the bus holds on quorum queues: delays (message TTL), dead letters, redelivery, RPC.
     busContract('amqp quorum', { create: (options) => quorum(options) });
+
+    it('drops a question the queue held past the time its asker waits, without calling the handler', async () => {
+      await dropsQuestionsPastTheirTime(await quorum());
+    });
 
     it('declares work queues and their dead-letter queues as quorum queues', async () => {
       const queue = `quorum-${randomUUID().slice(0, 6)}`;

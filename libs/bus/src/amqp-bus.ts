@@ -10,7 +10,7 @@ import { handleRequest, handleWork, type HandlingContext } from './amqp-handlers
 import { propertiesOf } from './amqp-message.js';
 import { AmqpTopology, brokerSupportsQuorum, type QueueType } from './amqp-topology.js';
 import { BATCH_HEADER, EventBatcher, batchMessage } from './event-batches.js';
-import { prepareMessage, type OutgoingMessage } from './message.js';
+import { ANSWER_BY_HEADER, prepareMessage, type OutgoingMessage } from './message.js';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -266,8 +266,10 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<RawBus> {
       const on = await connection.ready(Date.now() + waitMs);
       const id = randomUUID();
       const answer = requests.wait(id, queue, timeoutMs, on);
-      // Not persistent and expiring with the timeout: a question nobody took in time is dropped.
-      const properties = propertiesOf(message, { replyTo: REPLY_TO, correlationId: id, expiration: String(timeoutMs), persistent: false });
+      // Not persistent and expiring with the timeout: a question nobody took in time is dropped,
+      // by the broker or, past the time it carries, by the responder that takes it.
+      const headers = { [ANSWER_BY_HEADER]: String(Date.now() + timeoutMs) };
+      const properties = propertiesOf(message, { replyTo: REPLY_TO, correlationId: id, expiration: String(timeoutMs), persistent: false, headers });
       asker.sendToQueue(topology.queue(queue), Buffer.from(message.body), { ...properties, timeout: timeoutMs }).catch((err: unknown) => {
         requests.fail(id, new ServiceUnavailableError('Message bus is unavailable', {}, { cause: err }));
       });

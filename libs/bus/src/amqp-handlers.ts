@@ -4,7 +4,7 @@ import type { Logger } from '@svc/core';
 import type { BusMessage, MessageHandler, RequestHandler, RetryPolicy } from './bus.js';
 import { errorText } from './async.js';
 import { decodeDelivery, decodeMessage, settle } from './amqp-message.js';
-import { CORRELATION_HEADER } from './message.js';
+import { ANSWER_BY_HEADER, CORRELATION_HEADER } from './message.js';
 import { hasDeadLetterQueue } from './names.js';
 import { answerRequest, failedReply } from './rpc.js';
 import { settlementAfter, type Settlement } from './settlement.js';
@@ -66,6 +66,12 @@ async function batchSettlement(queue: string, messages: BusMessage[], outcomes: 
 /** Questions: always answered (a failure is an answer too), then acked. */
 export function handleRequest(queue: string, handler: RequestHandler, { logger, unprefixed, retry }: HandlingContext) {
   return async (delivery: ConsumeMessage, channel: Channel): Promise<void> => {
+    if (Date.now() > Number(delivery.properties.headers?.[ANSWER_BY_HEADER] ?? Infinity)) {
+      // Its asker has stopped waiting (and may have asked again): answering would only run it twice.
+      logger.debug('bus question taken after its asker stopped waiting; dropped', { queue, message_id: delivery.properties.messageId });
+      settle(channel, delivery, 'ack');
+      return;
+    }
     const message = decodeMessage(delivery, unprefixed);
     let reply = failedReply();
     if (message) reply = await withCorrelationId(message.correlationId, () => answerRequest(queue, handler, message, logger, retry));

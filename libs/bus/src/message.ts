@@ -6,6 +6,12 @@ import type { SendOptions } from './bus.js';
 export const CORRELATION_HEADER = 'x-correlation-id';
 /** The event or queue name, kept as a header so that it survives dead-lettering. */
 export const NAME_HEADER = 'x-bus-name';
+/**
+ * When a question's asker stops waiting (epoch ms, its clock): a responder that takes it later
+ * drops it. The broker's expiry alone is not enough: a quorum queue counts it from when the
+ * message reached the queue's leader, which can be well after it was sent on a busy broker.
+ */
+export const ANSWER_BY_HEADER = 'x-bus-answer-by';
 
 // Headers the bus or RabbitMQ set; they never reach a handler's `headers`, in either adapter.
 const RESERVED = [CORRELATION_HEADER, 'x-bus-', 'x-death', 'x-first-death-', 'x-last-death-', 'x-delivery-count'];
