@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { answers, underMigrationLock } from './driver-common.js';
-import { MIGRATIONS_TABLE } from './migrations-table.js';
+import { migratorConfig } from './migrator-config.js';
 import { freshClusterDump } from './fresh-cluster.js';
 import { initPgliteDataDir, PGLITE_CONF } from './pglite-init.js';
 import { openPgliteThread } from './pglite-thread.js';
@@ -72,7 +72,7 @@ async function createPglite(options: DatabaseOptions): Promise<Database> {
     db,
     async migrate({ migrationsFolder, schema }) {
       const local = drizzlePglite();
-      await underMigrationLock(local, schema, () => migratePglite(local, { migrationsFolder, migrationsSchema: schema, migrationsTable: MIGRATIONS_TABLE }));
+      await underMigrationLock(local, schema, () => migratePglite(local, migratorConfig({ migrationsFolder, schema })));
     },
     healthy: () => answers(() => client.query('select 1')),
     close: () => client.close(),

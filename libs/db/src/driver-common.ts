@@ -1,6 +1,6 @@
 // What both drivers of `createDatabase` share (`database.ts` for PGlite, `postgres.ts` for
-// node-postgres): the health check and the migration lock (the journal's name is in
-// migrations-table.ts). Not exported by the package.
+// node-postgres): the health check and the migration lock (the migrator's journal and
+// options are in migrator-config.ts). Not exported by the package.
 import { sql } from 'drizzle-orm';
 import { withTimeout } from '@svc/core';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { MigrateOptions } from './database.js';
-import { MIGRATIONS_TABLE } from './migrations-table.js';
+import { migratorConfig } from './migrator-config.js';
 import { initdbInOwnProcess } from './pglite-init.js';
 
 let freshCluster: (() => Promise<Blob>) | undefined;
@@ -33,9 +33,7 @@ export function writeFreshClusterDump(dumpFile: string, migrations: MigrateOptio
     'memory://',
     `const { drizzle } = require(${JSON.stringify(resolve('drizzle-orm/pglite'))});
      const { migrate } = require(${JSON.stringify(resolve('drizzle-orm/pglite/migrator'))});
-     for (const { migrationsFolder, schema } of ${JSON.stringify(migrations)}) {
-       await migrate(drizzle({ client: db }), { migrationsFolder, migrationsSchema: schema, migrationsTable: ${JSON.stringify(MIGRATIONS_TABLE)} });
-     }
+     for (const config of ${JSON.stringify(migrations.map(migratorConfig))}) await migrate(drizzle({ client: db }), config);
      const dump = await db.dumpDataDir('none');
      require('node:fs').writeFileSync(${JSON.stringify(dumpFile)}, Buffer.from(await dump.arrayBuffer()));`,
   );

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { dbPool } from '@svc/metrics';
 import type { Database, DatabaseOptions, Db, MigrateOptions } from './database.js';
 import { answers, HEALTH_TIMEOUT_MS, underMigrationLock } from './driver-common.js';
-import { MIGRATIONS_TABLE } from './migrations-table.js';
+import { MIGRATIONS_TABLE, migratorConfig } from './migrator-config.js';
 import { awaitMigrations } from './migration-wait.js';
 import { onceReachable } from './reach-wait.js';
 
@@ -16,7 +16,7 @@ const REACH_WAIT_MS = 60_000;
 
 function migrateLocked(client: pg.PoolClient | pg.Client, { migrationsFolder, schema }: MigrateOptions): Promise<void> {
   const locked = drizzlePg(client);
-  return underMigrationLock(locked, schema, () => migratePg(locked, { migrationsFolder, migrationsSchema: schema, migrationsTable: MIGRATIONS_TABLE }));
+  return underMigrationLock(locked, schema, () => migratePg(locked, migratorConfig({ migrationsFolder, schema })));
 }
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
