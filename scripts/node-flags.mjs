@@ -1,9 +1,9 @@
 /**
  * Node flags of every platform process these scripts start (`npm start`, `npm run fleet`, the
- * benchmarks); the container image's commands pass the same. Source maps, so that stack traces
- * name the TypeScript sources. They cost the idle standalone some 4 MB (172 → 168 MB without
- * them, 50 s after start); the bundles' maps hold no copy of the sources (`tsup.config.ts`),
- * which took 1.7 MB more.
+ * benchmarks, the processes the e2e suites start); the container image's commands pass the same.
+ * Source maps, so that stack traces name the TypeScript sources. They cost the idle standalone
+ * some 4 MB (172 → 168 MB without them, 50 s after start); the bundles' maps hold no copy of the
+ * sources (`tsup.config.ts`), which took 1.7 MB more.
  *
  * V8's own young-generation size is kept: 2 MB semi-spaces instead of 16 cost the standalone
  * about a sixth of its request throughput in scavenges (B1 850 → 1,000 req/s back to back), and

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { PROCESS_NODE_FLAGS } from '../../../scripts/node-flags.mjs';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -7,11 +8,12 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
  * Runs a built entry point of the repository (`deploy/standalone/dist/main.js`, made by
  * `npm run build`) as a process of its own with exactly `env` (and `PATH`), and resolves with it
  * and its first stdout line that contains `ready` once one appears; rejects with everything it
- * printed when it exits or takes longer than `timeoutMs`. The built file, as operators run it:
- * through tsx the source cost a standalone's start some 4 s more CPU (12 s against 8).
+ * printed when it exits or takes longer than `timeoutMs`. The built file, with the flags of every
+ * platform process (`scripts/node-flags.mjs`), as operators run it: through tsx the source cost a
+ * standalone's start some 4 s more CPU (12 s against 8).
  */
 export function spawnReady(entry: string, env: Record<string, string>, ready: string, timeoutMs: number): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, ['--enable-source-maps', entry], { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...PROCESS_NODE_FLAGS, entry], { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${output}`)), timeoutMs);
