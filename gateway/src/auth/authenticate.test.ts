@@ -2,7 +2,8 @@ import { createHash, createHmac, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Strategy as JwtStrategy } from 'passport-jwt';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, oauthTokenKey, signAccessToken, signOAuthAccessToken } from '@svc/auth';
 import { personalIdentity } from '@svc/auth/testing';
 import { createBus, type Bus } from '@svc/bus';
@@ -18,6 +19,9 @@ const log = createLogger({ service: 'authenticate-test', silent: true });
 const JWT_SECRET = 'authenticate-test-jwt-secret-0123456789abcdef';
 const INTERNAL_SECRET = 'authenticate-test-internal-secret-0123456789';
 const SESSION = randomUUID();
+/** A session the remembering tests sign out of. */
+const LATER_REVOKED = randomUUID();
+const revoked = new Set<string>();
 const API_KEY = `sk-svc-${'ab'.repeat(32)}`;
 const user = personalIdentity({ userId: randomUUID(), tenantId: randomUUID(), slug: 'ada' });
 const GRANT = randomUUID();
@@ -48,7 +52,7 @@ describe('the gateway authentication step', () => {
     bus = await createBus({ logger: log });
     const keyHash = createHash('sha256').update(API_KEY).digest('hex');
     await bus.respond(PRINCIPAL_RPC, async (question) => {
-      if ('sessionId' in question) return { identity: question.sessionId === SESSION ? user : null };
+      if ('sessionId' in question) return { identity: (question.sessionId === SESSION || question.sessionId === LATER_REVOKED) && !revoked.has(question.sessionId) ? user : null };
       if ('oauthGrantId' in question) return { identity: question.oauthGrantId === GRANT ? { ...user, authKind: 'oauth' as const, sessionId: undefined, oauthGrantId: GRANT, scopes: ['commands:execute'] } : null };
       return { identity: question.apiKeyHash === keyHash ? { ...user, authKind: 'api_key' as const, sessionId: undefined, apiKeyId: 'key-1', scopes: ['commands:execute'] } : null };
     });
@@ -136,6 +140,44 @@ describe('the gateway authentication step', () => {
       expect(reply.status, `${path}: ${JSON.stringify(reply.body)}`).toBe(401);
       expect(reply.body.error.code).toBe('AUTHENTICATION_FAILED');
     }
+  });
+
+  describe('a token verified once', () => {
+    /** passport-jwt's verifier (jsonwebtoken's decoding and HMAC), which a remembered token skips. */
+    const verifier = () => vi.spyOn(JwtStrategy as unknown as { JwtVerifier: (...args: unknown[]) => void }, 'JwtVerifier');
+    afterEach(() => {
+      vi.restoreAllMocks();
+      vi.useRealTimers();
+    });
+
+    it('is not verified again on the next requests, and its session is still resolved on each', async () => {
+      const spy = verifier();
+      const once = signAccessToken({ sub: user.userId, sid: LATER_REVOKED }, JWT_SECRET, 900).token;
+      for (let i = 0; i < 3; i++) expect(await get('/jwt', `Bearer ${once}`)).toMatchObject({ status: 200, body: { kind: 'jwt' } });
+      expect(spy).toHaveBeenCalledTimes(1);
+      revoked.add(LATER_REVOKED);
+      expect(await get('/jwt', `Bearer ${once}`)).toMatchObject({ status: 401, body: { error: { code: 'AUTHENTICATION_FAILED', message: 'Session has been revoked' } } });
+      expect(spy).toHaveBeenCalledTimes(1);
+    });
+
+    it('is refused once it expires, as an expired token', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const short = signAccessToken({ sub: user.userId, sid: SESSION }, JWT_SECRET, 60).token;
+      expect((await get('/jwt', `Bearer ${short}`)).status).toBe(200);
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(await get('/jwt', `Bearer ${short}`)).toMatchObject({ status: 401, body: { error: { message: 'Access token expired' } } });
+    });
+
+    it('vouches for no other text: the same token altered, or under another audience, is refused', async () => {
+      const genuine = token();
+      expect((await get('/jwt', `Bearer ${genuine}`)).status).toBe(200);
+      const [header, claims, signature] = genuine.split('.');
+      const other = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(claims!, 'base64url').toString()), sub: randomUUID() })).toString('base64url');
+      expect((await get('/jwt', `Bearer ${header}.${other}.${signature}`)).status).toBe(401);
+      expect((await get('/jwt', `Bearer ${genuine.slice(0, -2)}xx`)).status).toBe(401);
+      // Remembered by the access-token strategy, it is still no OAuth token.
+      expect((await get('/mcp', `Bearer ${genuine}`)).status).toBe(401);
+    });
   });
 
   it('reads the token of a header as RFC 6750 writes it, and nothing else', () => {

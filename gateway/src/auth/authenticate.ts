@@ -2,15 +2,13 @@ import { createHash } from 'node:crypto';
 import type { NextFunction, RequestHandler } from 'express';
 import passport from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
-import { Strategy as JwtStrategy } from 'passport-jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, OAUTH_SCOPE, oauthTokenKey, secretKey, type Identity } from '@svc/auth';
 import { API_KEY_PATTERN } from '@svc/contracts';
 import { AuthenticationError } from '@svc/core';
 import type { AuthPolicy } from '../routing/route-table.js';
 import type { ApiKeyUsage } from './api-key-usage.js';
 import type { PrincipalResolver } from './principal-resolver.js';
-
-type Done = (err: unknown, user?: Identity | false, info?: unknown) => void;
+import { RememberingJwtStrategy } from './remembering-jwt-strategy.js';
 
 /**
  * `Bearer`, one space and exactly one token (RFC 6750's b64token), nothing before or after, as
@@ -43,7 +41,7 @@ export function createPassport(jwtSecret: string, principals: PrincipalResolver,
   const instance = new passport.Passport() as passport.PassportStatic;
   instance.use(
     'jwt',
-    new JwtStrategy(
+    new RememberingJwtStrategy(
       {
         jwtFromRequest: (req) => bearerToken(req.headers.authorization) ?? null,
         // A key object, not the string (see secretKey); passport-jwt hands it to jsonwebtoken
@@ -53,7 +51,7 @@ export function createPassport(jwtSecret: string, principals: PrincipalResolver,
         audience: ACCESS_TOKEN_AUDIENCE,
         algorithms: ['HS256'],
       },
-      (payload: { sub?: unknown; sid?: unknown; exp?: unknown }, done: Done) => {
+      (payload: { sub?: unknown; sid?: unknown; exp?: unknown }, done) => {
         if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return done(null, false, { message: 'Invalid access token' });
         // jsonwebtoken checks `exp` only when a token has one: a token without it would never expire.
         if (typeof payload.exp !== 'number') return done(null, false, { message: 'Access token without an expiry' });
@@ -66,7 +64,7 @@ export function createPassport(jwtSecret: string, principals: PrincipalResolver,
   );
   instance.use(
     'oauth',
-    new JwtStrategy(
+    new RememberingJwtStrategy(
       {
         jwtFromRequest: (req) => bearerToken(req.headers.authorization) ?? null,
         secretOrKey: oauthTokenKey(jwtSecret) as unknown as Buffer,
@@ -74,7 +72,7 @@ export function createPassport(jwtSecret: string, principals: PrincipalResolver,
         audience: oauth.resource,
         algorithms: ['HS256'],
       },
-      (payload: { sub?: unknown; gid?: unknown; exp?: unknown }, done: Done) => {
+      (payload: { sub?: unknown; gid?: unknown; exp?: unknown }, done) => {
         if (typeof payload.sub !== 'string' || typeof payload.gid !== 'string' || !UUID.test(payload.gid)) return done(null, false, { message: 'Invalid access token' });
         if (typeof payload.exp !== 'number') return done(null, false, { message: 'Access token without an expiry' });
         principals

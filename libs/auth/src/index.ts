@@ -9,3 +9,4 @@ export * from './view-token.js';
 export * from './sealer.js';
 export * from './oauth-token.js';
 export * from './secret-equal.js';
+export * from './remembered-tokens.js';

@@ -2,6 +2,7 @@ import jwt from 'jsonwebtoken';
 import type { RequestHandler, Request } from 'express';
 import { AuthenticationError, PermissionError } from '@svc/core';
 import { IdentitySchema, isPlatformAdmin, type Identity } from './identity.js';
+import { RememberedTokens } from './remembered-tokens.js';
 import { secretKey } from './secret-key.js';
 
 /** Header carrying the gateway-signed identity to services. */
@@ -37,9 +38,6 @@ export function verifyInternalIdentity(token: string, secret: string): Identity 
   return verified(token, secret).identity;
 }
 
-/** Verified tokens kept at most; the gateway signs about one per caller every 30 s. */
-const MAX_REMEMBERED_TOKENS = 10_000;
-
 declare module 'express-serve-static-core' {
   interface Request {
     identity?: Identity;
@@ -53,18 +51,18 @@ declare module 'express-serve-static-core' {
  * measurable share of a service's CPU.
  */
 export function internalIdentity(secret: string): RequestHandler {
-  const remembered = new Map<string, { identity: Identity; expiresAt: number }>();
+  const remembered = new RememberedTokens<Identity>();
   return (req, _res, next) => {
     const token = req.headers[INTERNAL_IDENTITY_HEADER];
     if (typeof token !== 'string') return next();
     try {
-      let entry = remembered.get(token);
-      if (!entry || entry.expiresAt <= Date.now()) {
-        entry = verified(token, secret);
-        if (remembered.size >= MAX_REMEMBERED_TOKENS) remembered.clear();
-        remembered.set(token, entry);
+      let identity = remembered.get(token);
+      if (identity === undefined) {
+        const entry = verified(token, secret);
+        remembered.remember(token, entry.identity, entry.expiresAt);
+        identity = entry.identity;
       }
-      req.identity = entry.identity;
+      req.identity = identity;
       next();
     } catch (err) {
       next(err);
