@@ -14,7 +14,7 @@ import { TaskRepository, type NewTask } from '../../core/repositories/task.repos
 import { RunnerPool } from '../runners/runner-pool.js';
 import { PackCache } from './pack-cache.js';
 import { PackManifests } from './pack-manifests.js';
-import { TaskWorker } from './task-worker.js';
+import { packKeyOf, TaskWorker } from './task-worker.js';
 import { DEFAULT_TENANT_SHARES, TenantShares } from './tenant-shares.js';
 
 const log = createLogger({ service: 'task-leases-test', silent: true });
@@ -24,10 +24,10 @@ const packId = randomUUID();
 const versionId = randomUUID();
 
 /** A task of the `gated` command: it runs until the test writes the pack's `release` file. */
-function gatedTask(): NewTask {
+function gatedTask(tenantId: string = randomUUID()): NewTask {
   return {
     userId: randomUUID(),
-    tenantId: randomUUID(),
+    tenantId,
     namespace: 'acme',
     command: 'gated',
     packId,
@@ -61,6 +61,18 @@ describe.runIf(AMQP_URL && DATABASE_URL)('two workers and a job the broker hands
     const shares = new TenantShares(DEFAULT_TENANT_SHARES, { fast: 8, medium: 8, long: 8 }, 8);
     const events = new EventOutbox({ db: test.database.db, table: outbox, bus, log });
     return new TaskWorker({ db: test.database.db, bus, events, pool, packs: new PackCache(bus, packsRoot), shares, manifests: new PackManifests(), settings: { retentionMs: 60_000, retryBaseMs: 10, retryMaxMs: 10 }, log });
+  }
+
+  /**
+   * Starts `tenantId`'s runner of the gated command and leaves it idle: a run the test then times
+   * from the `release` file does not also wait for a runner's start, which runners, at nice 10,
+   * make last as long as the machine is busy (the row is `started` from its claim, before that).
+   */
+  async function warmRunner(tenantId: string): Promise<void> {
+    await writeFile(join(packDir, 'release'), '');
+    const context = { tenant: tenantId, user: randomUUID(), correlationId: randomUUID() };
+    await pool.run({ packKey: packKeyOf(packId, versionId), packDir, entry: 'commands/gated.js', command: 'gated', input: {}, context, timeoutMs: 120_000 });
+    await rm(join(packDir, 'release'));
   }
 
   /** `worker` takes the jobs of `exec.fast` from `bus`; each delivery is noted with the task's status when it came. */
@@ -115,7 +127,10 @@ describe.runIf(AMQP_URL && DATABASE_URL)('two workers and a job the broker hands
   });
 
   it('does not run a task the first worker still runs: the second puts the job back and acknowledges it once the task has ended', async () => {
-    const task = await tasks().insert(gatedTask());
+    const tenantId = randomUUID();
+    await warmRunner(tenantId);
+    const assigned = pool.stats().assigned;
+    const task = await tasks().insert(gatedTask(tenantId));
     const firstWorker = workerOn(first.bus);
     await consume(first.bus, firstWorker);
     await second.bus.send('exec.fast', { task_id: task.id });
@@ -132,8 +147,10 @@ describe.runIf(AMQP_URL && DATABASE_URL)('two workers and a job the broker hands
     await writeFile(join(packDir, 'release'), '');
     await waitFor(() => deliveries.some((d) => d.status === 'success'), 'the job put back to come again once the task ended', 60_000);
     expect(await tasks().find(task.id)).toMatchObject({ status: 'success', attempts: 1, result: { released: true } });
+    // The run went to the runner started above, not to one of its own.
+    expect(pool.stats().assigned).toBe(assigned);
     proxy.resume();
-  }, 150_000);
+  }, 270_000);
 
   it('runs the task of a worker that died once its lease has lapsed', async () => {
     const task = await tasks().insert(gatedTask());
